@@ -1,0 +1,54 @@
+// Public API of @agent/ai. Nothing inside the package imports this file.
+import { registerBuiltInApiProviders } from "./providers/register-builtins.js";
+
+export type { Static, TSchema } from "@sinclair/typebox";
+export { Type } from "@sinclair/typebox";
+export {
+	clearApiProviders,
+	getApiProvider,
+	getApiProviders,
+	registerApiProvider,
+	unregisterApiProviders,
+} from "./api-registry.js";
+export { AUTHENTICATED_PLACEHOLDER, getEnvApiKey, PROVIDER_ENV_VARS } from "./env-api-keys.js";
+export { AssistantMessageEventStream, createAssistantMessageEventStream, EventStream } from "./event-stream.js";
+export { MODELS } from "./models.generated.js";
+export { calculateCost, getModel, getModels, getProviders, modelsAreEqual, supportsXhigh } from "./models.js";
+export {
+	createAssistantOutput,
+	describeError,
+	emptyUsage,
+	failStream,
+	finishStream,
+} from "./providers/assistant-output.js";
+export {
+	createFauxProvider,
+	type FauxBlock,
+	FauxProvider,
+	type FauxProviderOptions,
+	type FauxRequest,
+	type FauxResponse,
+	type FauxScript,
+	fauxError,
+	fauxText,
+	fauxToolCall,
+} from "./providers/faux.js";
+export { registerBuiltInApiProviders, resetApiProviders } from "./providers/register-builtins.js";
+export {
+	adjustMaxTokensForThinking,
+	buildBaseOptions,
+	clampReasoning,
+	DEFAULT_THINKING_BUDGETS,
+} from "./providers/simple-options.js";
+export { transformMessages } from "./providers/transform-messages.js";
+export { complete, completeSimple, stream, streamSimple } from "./stream.js";
+export type * from "./types.js";
+export { parseStreamingJson } from "./utils/json-parse.js";
+export { getOverflowPatterns, isContextOverflow } from "./utils/overflow.js";
+export { sanitizeSurrogates } from "./utils/sanitize-unicode.js";
+export { shortHash } from "./utils/short-hash.js";
+export { StringEnum } from "./utils/typebox-helpers.js";
+export { validateToolArguments, validateToolCall } from "./utils/validation.js";
+
+// Built-ins are registered when the package loads; their SDKs load on first use.
+registerBuiltInApiProviders();

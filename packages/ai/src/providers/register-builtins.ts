@@ -1,0 +1,98 @@
+import { clearApiProviders, registerApiProvider } from "../api-registry.js";
+import { getEnvApiKey } from "../env-api-keys.js";
+import { AssistantMessageEventStream } from "../event-stream.js";
+import type {
+	Api,
+	AssistantMessageEventStream as AssistantStream,
+	Model,
+	SimpleStreamOptions,
+	StreamFunction,
+	StreamOptions,
+} from "../types.js";
+import { createAssistantOutput, describeError, failStream } from "./assistant-output.js";
+
+interface ProviderModule {
+	stream: StreamFunction<Api, StreamOptions>;
+	streamSimple: StreamFunction<Api, SimpleStreamOptions>;
+}
+
+function loaded<TStream, TSimple>(stream: TStream, streamSimple: TSimple): ProviderModule {
+	return { stream, streamSimple } as unknown as ProviderModule;
+}
+
+/**
+ * Provider SDKs are imported on first use of their API, so start-up pays only for what it uses.
+ * Each loader is memoised by the module system.
+ */
+const BUILT_IN_LOADERS: Record<string, () => Promise<ProviderModule>> = {
+	"anthropic-messages": async () => {
+		const m = await import("./anthropic/index.js");
+		return loaded(m.streamAnthropic, m.streamSimpleAnthropic);
+	},
+	"openai-completions": async () => {
+		const m = await import("./openai-completions/index.js");
+		return loaded(m.streamOpenAICompletions, m.streamSimpleOpenAICompletions);
+	},
+	"openai-responses": async () => {
+		const m = await import("./openai-responses/index.js");
+		return loaded(m.streamOpenAIResponses, m.streamSimpleOpenAIResponses);
+	},
+	"google-generative-ai": async () => {
+		const m = await import("./google/index.js");
+		return loaded(m.streamGoogle, m.streamSimpleGoogle);
+	},
+};
+
+async function pipe(source: AssistantStream, target: AssistantMessageEventStream, model: Model): Promise<void> {
+	let sawTerminal = false;
+	for await (const event of source) {
+		if (event.type === "done" || event.type === "error") sawTerminal = true;
+		target.push(event);
+	}
+	if (!sawTerminal)
+		failStream(target, createAssistantOutput(model), new Error("Provider stream ended without a result"));
+}
+
+function lazyStream<TOptions extends StreamOptions>(
+	load: () => Promise<ProviderModule>,
+	pick: (module: ProviderModule) => StreamFunction<Api, TOptions>,
+): StreamFunction<Api, TOptions> {
+	return (model, context, options) => {
+		const target = new AssistantMessageEventStream();
+		load()
+			.then((module) => pipe(pick(module)(model, context, options), target, model))
+			.catch((error: unknown) => {
+				// A failed SDK import (or a provider bug) still ends the stream with an error event.
+				const output = createAssistantOutput(model);
+				output.content = [];
+				failStream(target, output, new Error(describeError(error)), options?.signal);
+			});
+		return target;
+	};
+}
+
+function createLazyProvider(api: Api, load: () => Promise<ProviderModule>) {
+	const streamSimple = lazyStream<SimpleStreamOptions>(load, (m) => m.streamSimple);
+	return {
+		api,
+		stream: lazyStream<StreamOptions>(load, (m) => m.stream),
+		streamSimple: (model: Model, context: Parameters<typeof streamSimple>[1], options?: SimpleStreamOptions) => {
+			// The one synchronous throw of the call surface (spec ai §3 rule 8): no key, no stream.
+			const apiKey = options?.apiKey || getEnvApiKey(model.provider);
+			if (!apiKey) throw new Error(`No API key for provider: ${model.provider}`);
+			return streamSimple(model, context, { ...options, apiKey });
+		},
+	};
+}
+
+export function registerBuiltInApiProviders(): void {
+	for (const [api, load] of Object.entries(BUILT_IN_LOADERS)) {
+		registerApiProvider(createLazyProvider(api, load));
+	}
+}
+
+/** Clears every registration (custom providers included) and registers the built-ins again. */
+export function resetApiProviders(): void {
+	clearApiProviders();
+	registerBuiltInApiProviders();
+}

@@ -1,0 +1,328 @@
+import type { TSchema } from "@sinclair/typebox";
+
+// ---------------------------------------------------------------------------
+// APIs and providers
+// ---------------------------------------------------------------------------
+
+/** Wire protocols. Only some have a built-in implementation; the rest can be registered. */
+export type KnownApi =
+	| "openai-completions"
+	| "mistral-conversations"
+	| "openai-responses"
+	| "azure-openai-responses"
+	| "openai-codex-responses"
+	| "anthropic-messages"
+	| "bedrock-converse-stream"
+	| "google-generative-ai"
+	| "google-gemini-cli"
+	| "google-vertex";
+export type Api = KnownApi | (string & {});
+
+export type KnownProvider =
+	| "amazon-bedrock"
+	| "anthropic"
+	| "google"
+	| "google-gemini-cli"
+	| "google-antigravity"
+	| "google-vertex"
+	| "openai"
+	| "azure-openai-responses"
+	| "openai-codex"
+	| "github-copilot"
+	| "xai"
+	| "groq"
+	| "cerebras"
+	| "openrouter"
+	| "vercel-ai-gateway"
+	| "zai"
+	| "mistral"
+	| "minimax"
+	| "minimax-cn"
+	| "huggingface"
+	| "opencode"
+	| "opencode-go"
+	| "kimi-coding";
+export type Provider = KnownProvider | (string & {});
+
+// ---------------------------------------------------------------------------
+// Content and messages
+// ---------------------------------------------------------------------------
+
+export interface TextContent {
+	type: "text";
+	text: string;
+	/** Replay metadata for the same API (OpenAI Responses message id / Google thought signature). */
+	textSignature?: string;
+}
+
+export interface ThinkingContent {
+	type: "thinking";
+	thinking: string;
+	/** Opaque value needed to replay the reasoning to the same API. */
+	thinkingSignature?: string;
+	/** Redacted by safety filters: `thinking` is a placeholder, the payload sits in `thinkingSignature`. */
+	redacted?: boolean;
+}
+
+export interface ImageContent {
+	type: "image";
+	/** base64 */
+	data: string;
+	mimeType: string;
+}
+
+export interface ToolCall {
+	type: "toolCall";
+	id: string;
+	name: string;
+	arguments: Record<string, unknown>;
+	thoughtSignature?: string;
+}
+
+export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+
+export interface UsageCost {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	total: number;
+}
+
+export interface Usage {
+	/** Non-cached input tokens where the provider reports cached tokens separately (Google: all prompt tokens). */
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	totalTokens: number;
+	/** USD */
+	cost: UsageCost;
+}
+
+export interface UserMessage {
+	role: "user";
+	content: string | (TextContent | ImageContent)[];
+	/** ms since epoch */
+	timestamp: number;
+}
+
+export interface AssistantMessage {
+	role: "assistant";
+	content: (TextContent | ThinkingContent | ToolCall)[];
+	api: Api;
+	provider: Provider;
+	model: string;
+	usage: Usage;
+	stopReason: StopReason;
+	errorMessage?: string;
+	timestamp: number;
+}
+
+export interface ToolResultMessage<TDetails = unknown> {
+	role: "toolResult";
+	toolCallId: string;
+	toolName: string;
+	content: (TextContent | ImageContent)[];
+	details?: TDetails;
+	isError: boolean;
+	timestamp: number;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+export interface Tool<TParameters extends TSchema = TSchema> {
+	name: string;
+	description: string;
+	/** TypeBox schema, which is JSON Schema. */
+	parameters: TParameters;
+}
+
+export interface Context {
+	systemPrompt?: string;
+	messages: Message[];
+	tools?: Tool[];
+}
+
+// ---------------------------------------------------------------------------
+// Models
+// ---------------------------------------------------------------------------
+
+export interface ModelCost {
+	/** USD per million tokens */
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+}
+
+export interface RoutingPreferences {
+	only?: string[];
+	order?: string[];
+}
+
+/** Behaviour switches for OpenAI-compatible Chat Completions servers. Unset fields are auto-detected. */
+export interface OpenAICompletionsCompat {
+	supportsStore?: boolean;
+	supportsDeveloperRole?: boolean;
+	supportsReasoningEffort?: boolean;
+	reasoningEffortMap?: Partial<Record<ThinkingLevel, string>>;
+	supportsUsageInStreaming?: boolean;
+	maxTokensField?: "max_completion_tokens" | "max_tokens";
+	requiresToolResultName?: boolean;
+	requiresAssistantAfterToolResult?: boolean;
+	requiresThinkingAsText?: boolean;
+	thinkingFormat?: "openai" | "zai" | "qwen" | "qwen-chat-template";
+	openRouterRouting?: RoutingPreferences;
+	vercelGatewayRouting?: RoutingPreferences;
+	supportsStrictMode?: boolean;
+}
+
+// biome-ignore lint/complexity/noBannedTypes: the Responses API has no compat switches yet; kept for symmetry.
+export type OpenAIResponsesCompat = {};
+
+export type ModelCompat<TApi extends Api> = TApi extends "openai-completions"
+	? OpenAICompletionsCompat
+	: TApi extends "openai-responses"
+		? OpenAIResponsesCompat
+		: OpenAICompletionsCompat | OpenAIResponsesCompat;
+
+export interface Model<TApi extends Api = Api> {
+	id: string;
+	name: string;
+	api: TApi;
+	provider: Provider;
+	baseUrl: string;
+	/** The model supports thinking / reasoning. */
+	reasoning: boolean;
+	input: ("text" | "image")[];
+	cost: ModelCost;
+	contextWindow: number;
+	/** Maximum output tokens. */
+	maxTokens: number;
+	headers?: Record<string, string>;
+	compat?: ModelCompat<TApi>;
+}
+
+// ---------------------------------------------------------------------------
+// Stream events
+// ---------------------------------------------------------------------------
+
+export type AssistantMessageEvent =
+	| { type: "start"; partial: AssistantMessage }
+	| { type: "text_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "text_end"; contentIndex: number; content: string; partial: AssistantMessage }
+	| { type: "thinking_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "thinking_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "thinking_end"; contentIndex: number; content: string; partial: AssistantMessage }
+	| { type: "toolcall_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall; partial: AssistantMessage }
+	| { type: "done"; reason: "stop" | "length" | "toolUse"; message: AssistantMessage }
+	| { type: "error"; reason: "aborted" | "error"; error: AssistantMessage };
+
+// ---------------------------------------------------------------------------
+// Call options
+// ---------------------------------------------------------------------------
+
+export type CacheRetention = "none" | "short" | "long";
+export type Transport = "sse" | "websocket" | "auto";
+export type ThinkingLevel = "minimal" | "low" | "medium" | "high" | "xhigh";
+
+export interface ThinkingBudgets {
+	minimal?: number;
+	low?: number;
+	medium?: number;
+	high?: number;
+}
+
+export interface StreamOptions {
+	temperature?: number;
+	maxTokens?: number;
+	signal?: AbortSignal;
+	apiKey?: string;
+	/** Only openai-codex-responses honours it. */
+	transport?: Transport;
+	/** Default "short"; env AGENT_CACHE_RETENTION=long upgrades the default. */
+	cacheRetention?: CacheRetention;
+	/** Prompt-cache key / routing hint (OpenAI Responses). */
+	sessionId?: string;
+	/** Inspect or replace the request payload before it is sent; a non-undefined return replaces it. */
+	onPayload?: (payload: unknown, model: Model) => unknown | Promise<unknown>;
+	/** Merged last, overriding defaults. */
+	headers?: Record<string, string>;
+	/** Default 60000; 0 disables the cap. */
+	maxRetryDelayMs?: number;
+	/** Anthropic uses metadata.user_id (string). */
+	metadata?: Record<string, unknown>;
+}
+
+export interface SimpleStreamOptions extends StreamOptions {
+	reasoning?: ThinkingLevel;
+	thinkingBudgets?: ThinkingBudgets;
+}
+
+export type ToolChoice = "auto" | "none" | "any" | "required" | { type: "tool"; name: string };
+
+export interface AnthropicOptions extends StreamOptions {
+	thinkingEnabled?: boolean;
+	thinkingBudgetTokens?: number;
+	/** Adaptive-thinking models: output_config.effort. */
+	effort?: "low" | "medium" | "high" | "max";
+	toolChoice?: "auto" | "any" | "none" | { type: "tool"; name: string };
+}
+
+export interface OpenAICompletionsOptions extends StreamOptions {
+	toolChoice?: "auto" | "none" | "required" | { type: "function"; function: { name: string } };
+	reasoningEffort?: ThinkingLevel;
+}
+
+export interface OpenAIResponsesOptions extends StreamOptions {
+	reasoningEffort?: ThinkingLevel;
+	reasoningSummary?: "auto" | "detailed" | "concise" | null;
+	serviceTier?: "auto" | "default" | "flex" | "priority";
+}
+
+export interface GoogleOptions extends StreamOptions {
+	toolChoice?: "auto" | "none" | "any";
+	thinking?: {
+		enabled: boolean;
+		/** -1 = dynamic */
+		budgetTokens?: number;
+		level?: "MINIMAL" | "LOW" | "MEDIUM" | "HIGH";
+	};
+}
+
+/** Provider-specific options per built-in API; other APIs take plain StreamOptions. */
+export interface ApiOptionsMap {
+	"anthropic-messages": AnthropicOptions;
+	"openai-completions": OpenAICompletionsOptions;
+	"openai-responses": OpenAIResponsesOptions;
+	"google-generative-ai": GoogleOptions;
+}
+
+export type OptionsForApi<TApi extends Api> = TApi extends keyof ApiOptionsMap ? ApiOptionsMap[TApi] : StreamOptions;
+
+// ---------------------------------------------------------------------------
+// Registry
+// ---------------------------------------------------------------------------
+
+// Declared here (not in event-stream.ts) as an interface so types.ts has no runtime imports.
+export interface AssistantMessageEventStream extends AsyncIterable<AssistantMessageEvent> {
+	push(event: AssistantMessageEvent): void;
+	end(result?: AssistantMessage): void;
+	result(): Promise<AssistantMessage>;
+}
+
+export type StreamFunction<TApi extends Api = Api, TOptions extends StreamOptions = StreamOptions> = (
+	model: Model<TApi>,
+	context: Context,
+	options?: TOptions,
+) => AssistantMessageEventStream;
+
+export interface ApiProvider<TApi extends Api = Api, TOptions extends StreamOptions = OptionsForApi<TApi>> {
+	api: TApi;
+	stream: StreamFunction<TApi, TOptions>;
+	streamSimple: StreamFunction<TApi, SimpleStreamOptions>;
+}

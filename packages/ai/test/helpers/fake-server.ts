@@ -1,0 +1,172 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+/** A request as the fake server received it. `body` is parsed JSON when the body was JSON. */
+export interface RecordedRequest {
+	method: string;
+	/** Path and query, e.g. `/v1/messages?beta=true`. */
+	url: string;
+	headers: Record<string, string | string[] | undefined>;
+	rawBody: string;
+	body: unknown;
+}
+
+/** One SSE chunk: a raw string is written verbatim (for malformed lines); an object is framed as an event. */
+export type SseChunk = string | { event?: string; data: unknown };
+
+export type FakeReply =
+	| {
+			kind: "sse";
+			chunks: SseChunk[];
+			status?: number;
+			headers?: Record<string, string>;
+			/** Pause between chunks (ms). */
+			chunkDelayMs?: number;
+			/** Destroy the socket after this many chunks (a dropped connection). */
+			cutAfter?: number;
+			/** Keep the response open after the last chunk (until the client aborts or the server closes). */
+			holdOpen?: boolean;
+	  }
+	| { kind: "json"; status: number; body: unknown; headers?: Record<string, string> }
+	| { kind: "raw"; status: number; body: string; headers?: Record<string, string> }
+	/** Accept the request and never answer. */
+	| { kind: "hang" }
+	/** Destroy the socket without answering. */
+	| { kind: "destroy" };
+
+export type FakeHandler = FakeReply | ((request: RecordedRequest) => FakeReply);
+
+/** Frames one SSE chunk the way providers send them. */
+export function formatSseChunk(chunk: SseChunk): string {
+	if (typeof chunk === "string") return chunk;
+	const data = typeof chunk.data === "string" ? chunk.data : JSON.stringify(chunk.data);
+	return `${chunk.event ? `event: ${chunk.event}\n` : ""}data: ${data}\n\n`;
+}
+
+/**
+ * A local HTTP server on 127.0.0.1 that answers each request with the next queued reply and
+ * records every request. Real SDK clients talk to it through `model.baseUrl`.
+ */
+export class FakeServer {
+	readonly requests: RecordedRequest[] = [];
+	private readonly replies: FakeHandler[] = [];
+	private readonly sockets = new Set<Socket>();
+	private readonly openResponses = new Set<ServerResponse>();
+
+	private constructor(
+		private readonly server: Server,
+		readonly url: string,
+	) {}
+
+	static async start(): Promise<FakeServer> {
+		let instance: FakeServer | undefined;
+		const server = createServer((req, res) => {
+			void instance?.handle(req, res);
+		});
+		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+		const { port } = server.address() as AddressInfo;
+		instance = new FakeServer(server, `http://127.0.0.1:${port}`);
+		server.on("connection", (socket) => {
+			instance?.sockets.add(socket);
+			socket.on("close", () => instance?.sockets.delete(socket));
+		});
+		return instance;
+	}
+
+	/** Queue replies, answered in order. A request with nothing queued gets a 500 naming the problem. */
+	enqueue(...handlers: FakeHandler[]): this {
+		this.replies.push(...handlers);
+		return this;
+	}
+
+	get lastRequest(): RecordedRequest | undefined {
+		return this.requests.at(-1);
+	}
+
+	async close(): Promise<void> {
+		for (const response of this.openResponses) response.destroy();
+		for (const socket of this.sockets) socket.destroy();
+		await new Promise<void>((resolve) => this.server.close(() => resolve()));
+	}
+
+	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const rawBody = await readBody(req);
+		let body: unknown = rawBody;
+		try {
+			body = rawBody ? JSON.parse(rawBody) : undefined;
+		} catch {
+			// not JSON: keep the raw text
+		}
+		const request: RecordedRequest = {
+			method: req.method ?? "GET",
+			url: req.url ?? "/",
+			headers: req.headers,
+			rawBody,
+			body,
+		};
+		this.requests.push(request);
+
+		const handler = this.replies.shift();
+		const reply: FakeReply = !handler
+			? { kind: "json", status: 500, body: { error: { message: "FakeServer: no reply queued" } } }
+			: typeof handler === "function"
+				? handler(request)
+				: handler;
+
+		switch (reply.kind) {
+			case "hang":
+				this.openResponses.add(res);
+				return;
+			case "destroy":
+				req.socket.destroy();
+				return;
+			case "json":
+				res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
+				res.end(JSON.stringify(reply.body));
+				return;
+			case "raw":
+				res.writeHead(reply.status, reply.headers);
+				res.end(reply.body);
+				return;
+			case "sse":
+				await this.writeSse(res, reply);
+		}
+	}
+
+	private async writeSse(res: ServerResponse, reply: Extract<FakeReply, { kind: "sse" }>): Promise<void> {
+		this.openResponses.add(res);
+		res.writeHead(reply.status ?? 200, {
+			"content-type": "text/event-stream",
+			"cache-control": "no-cache",
+			connection: "keep-alive",
+			...reply.headers,
+		});
+		let written = 0;
+		for (const chunk of reply.chunks) {
+			if (res.destroyed) return;
+			if (reply.cutAfter !== undefined && written >= reply.cutAfter) {
+				res.socket?.destroy();
+				return;
+			}
+			res.write(formatSseChunk(chunk));
+			written += 1;
+			if (reply.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, reply.chunkDelayMs));
+		}
+		if (reply.cutAfter !== undefined && written >= reply.cutAfter) {
+			res.socket?.destroy();
+			return;
+		}
+		if (reply.holdOpen) return;
+		res.end();
+		this.openResponses.delete(res);
+	}
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const parts: Buffer[] = [];
+		req.on("data", (part: Buffer) => parts.push(part));
+		req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+		req.on("error", reject);
+	});
+}

@@ -1,0 +1,11 @@
+import { defineProject } from "vitest/config";
+import { workspaceAliases } from "../../vitest.shared.js";
+
+export default defineProject({
+	resolve: { alias: workspaceAliases },
+	test: {
+		name: "coding-agent",
+		include: ["test/**/*.test.ts"],
+		testTimeout: 20_000,
+	},
+});

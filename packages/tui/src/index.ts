@@ -1,0 +1,2 @@
+// Public API of @agent/tui. Nothing inside the package imports this file.
+export {};

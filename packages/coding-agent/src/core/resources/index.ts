@@ -1,0 +1,2 @@
+// Public API of core/resources (re-exported by the package index).
+export {};

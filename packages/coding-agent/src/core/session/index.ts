@@ -1,0 +1,2 @@
+// Public API of core/session (re-exported by the package index).
+export {};

@@ -1,0 +1,2 @@
+// Public API of core/tools (re-exported by the package index).
+export {};

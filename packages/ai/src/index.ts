@@ -40,7 +40,7 @@ export {
 	clampReasoning,
 	DEFAULT_THINKING_BUDGETS,
 } from "./providers/simple-options.js";
-export { transformMessages } from "./providers/transform-messages.js";
+export { type ToolCallIdNormalizer, transformMessages } from "./providers/transform-messages.js";
 export { complete, completeSimple, stream, streamSimple } from "./stream.js";
 export type * from "./types.js";
 export { parseStreamingJson } from "./utils/json-parse.js";

@@ -1,28 +1,47 @@
-// PLACEHOLDER: replaced by the real openai-completions adapter (official SDK). Until then every call ends in an error event.
-import { AssistantMessageEventStream } from "../../event-stream.js";
+// openai-completions: OpenAI Chat Completions and every compatible server (spec ai §7.2), through the
+// official SDK. Loaded lazily by register-builtins.ts on the first call of this API.
+import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import type { AssistantMessageEventStream } from "../../event-stream.js";
+import { supportsXhigh } from "../../models.js";
 import type { Context, Model, OpenAICompletionsOptions, SimpleStreamOptions } from "../../types.js";
-import { createAssistantOutput, failStream } from "../assistant-output.js";
-
-function notImplemented(model: Model, signal?: AbortSignal): AssistantMessageEventStream {
-	const stream = new AssistantMessageEventStream();
-	queueMicrotask(() =>
-		failStream(stream, createAssistantOutput(model), new Error("openai-completions is not implemented yet"), signal),
-	);
-	return stream;
-}
+import { runOpenAIStream } from "../openai-shared/run-stream.js";
+import { buildBaseOptions, clampReasoning } from "../simple-options.js";
+import { buildCompletionsPayload } from "./build-payload.js";
+import { resolveCompletionsCompat } from "./compat.js";
+import { CompletionsStreamParser } from "./parse-stream.js";
+import type { CompletionsPayload, WireChunk } from "./wire-types.js";
 
 export function streamOpenAICompletions(
 	model: Model<"openai-completions">,
-	_context: Context,
+	context: Context,
 	options?: OpenAICompletionsOptions,
 ): AssistantMessageEventStream {
-	return notImplemented(model, options?.signal);
+	return runOpenAIStream<CompletionsPayload, WireChunk>({
+		model,
+		context,
+		options,
+		buildPayload: () => buildCompletionsPayload(model, context, options, resolveCompletionsCompat(model)),
+		open: async (client, payload, signal) => {
+			// The payload carries compatible servers' extra fields; the SDK sends the body as given.
+			const body = payload as unknown as ChatCompletionCreateParamsStreaming;
+			const stream = await client.chat.completions.create(body, { signal });
+			return stream as AsyncIterable<WireChunk>;
+		},
+		createProcessor: (output, stream) => new CompletionsStreamParser(model, output, stream),
+	});
 }
 
+/** Provider-neutral options: `reasoning` becomes `reasoningEffort` (xhigh only where the model takes it). */
 export function streamSimpleOpenAICompletions(
 	model: Model<"openai-completions">,
-	_context: Context,
-	options?: SimpleStreamOptions,
+	context: Context,
+	options?: SimpleStreamOptions & Pick<OpenAICompletionsOptions, "toolChoice">,
 ): AssistantMessageEventStream {
-	return notImplemented(model, options?.signal);
+	const reasoning = options?.reasoning;
+	return streamOpenAICompletions(model, context, {
+		...buildBaseOptions(model, options, options?.apiKey ?? ""),
+		apiKey: options?.apiKey,
+		reasoningEffort: supportsXhigh(model) ? reasoning : clampReasoning(reasoning),
+		toolChoice: options?.toolChoice,
+	});
 }

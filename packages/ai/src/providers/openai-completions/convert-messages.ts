@@ -1,0 +1,179 @@
+import type {
+	AssistantMessage,
+	Context,
+	ImageContent,
+	Model,
+	TextContent,
+	ThinkingContent,
+	ToolCall,
+	ToolResultMessage,
+	UserMessage,
+} from "../../types.js";
+import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { transformMessages } from "../transform-messages.js";
+import type { ResolvedCompletionsCompat } from "./compat.js";
+import { normalizeCompletionsToolCallId } from "./tool-call-id.js";
+import {
+	REASONING_FIELDS,
+	type ReasoningField,
+	type WireAssistantMessage,
+	type WireContentPart,
+	type WireImagePart,
+	type WireMessage,
+	type WireTextPart,
+	type WireToolMessage,
+	type WireUserMessage,
+} from "./wire-types.js";
+
+export const TOOL_RESULTS_PROCESSED_TEXT = "I have processed the tool results.";
+export const TOOL_RESULT_IMAGES_TEXT = "Attached image(s) from tool result:";
+export const IMAGE_ONLY_RESULT_TEXT = "(see attached image)";
+
+function supportsImages(model: Model): boolean {
+	return model.input.includes("image");
+}
+
+function imagePart(image: ImageContent): WireImagePart {
+	return { type: "image_url", image_url: { url: `data:${image.mimeType};base64,${image.data}` } };
+}
+
+function convertUser(message: UserMessage, model: Model): WireUserMessage | undefined {
+	if (typeof message.content === "string") return { role: "user", content: sanitizeSurrogates(message.content) };
+	const parts: WireContentPart[] = [];
+	for (const block of message.content) {
+		if (block.type === "text") parts.push({ type: "text", text: sanitizeSurrogates(block.text) });
+		else if (supportsImages(model)) parts.push(imagePart(block));
+	}
+	return parts.length > 0 ? { role: "user", content: parts } : undefined;
+}
+
+function isReasoningField(value: string | undefined): value is ReasoningField {
+	return (REASONING_FIELDS as readonly string[]).includes(value ?? "");
+}
+
+/** OpenRouter encrypted reasoning travels on the tool call as JSON; anything else is not ours to replay. */
+function reasoningDetail(call: ToolCall): unknown {
+	if (!call.thoughtSignature) return undefined;
+	try {
+		return JSON.parse(call.thoughtSignature);
+	} catch {
+		return undefined;
+	}
+}
+
+function convertAssistant(
+	message: AssistantMessage,
+	compat: ResolvedCompletionsCompat,
+): WireAssistantMessage | undefined {
+	const texts = message.content.filter((b): b is TextContent => b.type === "text" && b.text.trim() !== "");
+	const thinking = message.content.filter(
+		(b): b is ThinkingContent => b.type === "thinking" && b.thinking.trim() !== "",
+	);
+	const calls = message.content.filter((b): b is ToolCall => b.type === "toolCall");
+
+	const text = sanitizeSurrogates(texts.map((b) => b.text).join(""));
+	const wire: WireAssistantMessage = {
+		role: "assistant",
+		content: text !== "" ? text : compat.requiresAssistantAfterToolResult ? "" : null,
+	};
+
+	if (thinking.length > 0 && compat.requiresThinkingAsText) {
+		const parts: WireTextPart[] = [
+			{ type: "text", text: sanitizeSurrogates(thinking.map((b) => b.thinking).join("\n\n")) },
+		];
+		if (text !== "") parts.push({ type: "text", text });
+		wire.content = parts;
+	} else if (thinking.length > 0) {
+		// The field that carried the reasoning when it streamed in is where the server expects it back.
+		const field = thinking[0].thinkingSignature;
+		if (isReasoningField(field)) wire[field] = sanitizeSurrogates(thinking.map((b) => b.thinking).join("\n"));
+	}
+
+	if (calls.length > 0) {
+		wire.tool_calls = calls.map((call) => ({
+			id: call.id,
+			type: "function",
+			function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+		}));
+		const details = calls.map(reasoningDetail).filter((detail) => detail !== undefined);
+		if (details.length > 0) wire.reasoning_details = details;
+	}
+
+	const hasContent = typeof wire.content === "string" ? wire.content !== "" : wire.content !== null;
+	return hasContent || calls.length > 0 ? wire : undefined;
+}
+
+function convertToolResult(message: ToolResultMessage, compat: ResolvedCompletionsCompat): WireToolMessage {
+	const text = message.content
+		.filter((b): b is TextContent => b.type === "text")
+		.map((b) => b.text)
+		.join("\n");
+	const hasImages = message.content.some((b) => b.type === "image");
+	const wire: WireToolMessage = {
+		role: "tool",
+		tool_call_id: message.toolCallId,
+		content: sanitizeSurrogates(text === "" && hasImages ? IMAGE_ONLY_RESULT_TEXT : text),
+	};
+	if (compat.requiresToolResultName) wire.name = message.toolName;
+	return wire;
+}
+
+/**
+ * The Chat Completions `messages` for a context (spec ai §7.2): cross-provider handoff first, then the
+ * system prompt, users, assistants (text joined, reasoning in its field, tool calls) and tool results,
+ * with images from tool results moved to a user message because tool messages cannot carry them.
+ */
+export function convertCompletionsMessages(
+	model: Model<"openai-completions">,
+	context: Context,
+	compat: ResolvedCompletionsCompat,
+): WireMessage[] {
+	const wire: WireMessage[] = [];
+	if (context.systemPrompt) {
+		wire.push({
+			role: model.reasoning && compat.supportsDeveloperRole ? "developer" : "system",
+			content: sanitizeSurrogates(context.systemPrompt),
+		});
+	}
+
+	const messages = transformMessages(context.messages, model, normalizeCompletionsToolCallId);
+	let pendingImages: WireImagePart[] = [];
+	let afterToolResults = false;
+
+	const flushToolResultRun = () => {
+		if (pendingImages.length > 0) {
+			if (compat.requiresAssistantAfterToolResult) {
+				wire.push({ role: "assistant", content: TOOL_RESULTS_PROCESSED_TEXT });
+			}
+			wire.push({ role: "user", content: [{ type: "text", text: TOOL_RESULT_IMAGES_TEXT }, ...pendingImages] });
+			pendingImages = [];
+			afterToolResults = false;
+		}
+	};
+
+	for (const message of messages) {
+		if (message.role === "toolResult") {
+			wire.push(convertToolResult(message, compat));
+			if (supportsImages(model)) {
+				for (const block of message.content) if (block.type === "image") pendingImages.push(imagePart(block));
+			}
+			afterToolResults = true;
+			continue;
+		}
+		flushToolResultRun();
+		if (message.role === "user") {
+			const user = convertUser(message, model);
+			if (!user) continue;
+			if (afterToolResults && compat.requiresAssistantAfterToolResult) {
+				wire.push({ role: "assistant", content: TOOL_RESULTS_PROCESSED_TEXT });
+			}
+			wire.push(user);
+		} else {
+			const assistant = convertAssistant(message, compat);
+			if (assistant) wire.push(assistant);
+		}
+		afterToolResults = false;
+	}
+	flushToolResultRun();
+	return wire;
+}

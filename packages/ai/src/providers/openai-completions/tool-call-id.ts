@@ -1,0 +1,16 @@
+import type { Model } from "../../types.js";
+
+const MAX_TOOL_CALL_ID_LENGTH = 40;
+
+/**
+ * Tool-call ids from other models, made acceptable to Chat Completions (spec ai §7.2). A Responses id
+ * `call|item` keeps only the call part, sanitised; OpenAI rejects ids over 40 characters.
+ */
+export function normalizeCompletionsToolCallId(id: string, model: Model): string {
+	if (id.includes("|")) {
+		const callId = id.slice(0, id.indexOf("|"));
+		return callId.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, MAX_TOOL_CALL_ID_LENGTH);
+	}
+	if (model.provider === "openai" && id.length > MAX_TOOL_CALL_ID_LENGTH) return id.slice(0, MAX_TOOL_CALL_ID_LENGTH);
+	return id;
+}

@@ -1,0 +1,53 @@
+import { APIConnectionError, APIError } from "openai";
+import { describeError } from "../assistant-output.js";
+
+const MAX_CAUSE_DEPTH = 5;
+
+function withCauses(error: Error): string {
+	const parts = [error.message];
+	let cause: unknown = error.cause;
+	for (let depth = 0; cause instanceof Error && depth < MAX_CAUSE_DEPTH; depth++) {
+		if (cause.message && !parts.includes(cause.message)) parts.push(cause.message);
+		cause = cause.cause;
+	}
+	if (parts.length === 1) return parts[0];
+	return parts.map((part, i) => (i < parts.length - 1 ? part.replace(/\.$/, "") : part)).join(": ");
+}
+
+function errorBody(error: APIError): Record<string, unknown> | undefined {
+	const body = error.error;
+	return body !== null && typeof body === "object" ? (body as Record<string, unknown>) : undefined;
+}
+
+/** OpenRouter puts the upstream provider's own error in `error.metadata.raw` (spec ai §7.2). */
+function openRouterRaw(body: Record<string, unknown> | undefined): string | undefined {
+	const metadata = body?.metadata;
+	if (metadata === null || typeof metadata !== "object") return undefined;
+	const raw = (metadata as Record<string, unknown>).raw;
+	if (raw === undefined || raw === null || raw === "") return undefined;
+	return typeof raw === "string" ? raw : JSON.stringify(raw);
+}
+
+/**
+ * The error text for a failed OpenAI-family call. It keeps what callers need to decide what to do next:
+ * the HTTP status and the server's own message (retryable 429/5xx/overloaded vs fatal 400/401/403 vs
+ * context overflow, see isContextOverflow), and for dropped connections the underlying cause
+ * ("terminated: other side closed"), which the coding agent's auto-retry recognises.
+ */
+export function describeOpenAIError(error: unknown): string {
+	if (error instanceof APIConnectionError) return withCauses(error);
+	if (error instanceof APIError) {
+		const body = errorBody(error);
+		let message = error.message;
+		// Errors sent inside the event stream have no HTTP status; OpenRouter gives it as a numeric code.
+		const code = body?.code;
+		if (error.status === undefined && typeof code === "number" && !message.startsWith(`${code}`)) {
+			message = `${code} ${message}`;
+		}
+		const raw = openRouterRaw(body);
+		return raw ? `${message}\n${raw}` : message;
+	}
+	if (error instanceof SyntaxError) return `Malformed JSON in the response stream: ${error.message}`;
+	if (error instanceof Error) return withCauses(error);
+	return describeError(error);
+}

@@ -1,13 +1,12 @@
 import type {
 	AssistantMessage,
 	AssistantMessageEvent,
-	AssistantMessageEventStream,
-	Context,
 	ImageContent,
 	Message,
 	Model,
 	SimpleStreamOptions,
 	Static,
+	streamSimple,
 	TextContent,
 	ThinkingBudgets,
 	Tool,
@@ -88,15 +87,22 @@ export type AgentEvent =
 	  }
 	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult; isError: boolean };
 
+/** Where the loop reports its events; the loop awaits each call before going on. */
+export type AgentEventSink = (event: AgentEvent) => void | Promise<void>;
+
 // ---------------------------------------------------------------------------
 // Loop configuration
 // ---------------------------------------------------------------------------
 
-export type StreamFn = (
-	model: Model,
-	context: Context,
-	options?: SimpleStreamOptions,
-) => AssistantMessageEventStream | Promise<AssistantMessageEventStream>;
+/**
+ * What the loop calls for each model reply; `streamSimple` by default. Typed from `streamSimple` because
+ * @agent/ai exports the `AssistantMessageEventStream` *class* under the name of its stream interface, and
+ * a stream function only has to honour the interface.
+ */
+export type StreamFn = (...args: Parameters<typeof streamSimple>) => ModelReplyStream | Promise<ModelReplyStream>;
+
+/** The event stream of one model reply, as stream functions return it. */
+export type ModelReplyStream = ReturnType<typeof streamSimple>;
 
 export type ToolExecutionMode = "sequential" | "parallel";
 

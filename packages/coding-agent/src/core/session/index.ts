@@ -1,2 +1,60 @@
 // Public API of core/session (re-exported by the package index).
-export {};
+
+// The coding agent's message kinds (bashExecution, custom, branchSummary, compactionSummary) and convertToLlm.
+export * from "../messages.js";
+export type {
+	BranchSummaryEntry,
+	CompactionEntry,
+	CustomEntry,
+	CustomMessageEntry,
+	FileEntry,
+	LabelEntry,
+	ModelChangeEntry,
+	SessionContext,
+	SessionEntry,
+	SessionEntryBase,
+	SessionEntryType,
+	SessionFileDiagnostic,
+	SessionHeader,
+	SessionInfo,
+	SessionInfoEntry,
+	SessionMessageEntry,
+	SessionTreeNode,
+	ThinkingLevelChangeEntry,
+	UnknownSessionEntry,
+} from "./entries.js";
+export { CURRENT_SESSION_VERSION, isKnownEntryType } from "./entries.js";
+export { migrateSessionRecords, sessionVersionOf } from "./migrations.js";
+export { buildSessionContext, entryToContextMessage } from "./session-context.js";
+export {
+	createSessionHeader,
+	generateEntryId,
+	isSessionHeader,
+	loadEntriesFromFile,
+	type ParsedSessionText,
+	parseSessionText,
+	type SessionFileRecord,
+	serializeFileEntry,
+	sessionFileName,
+} from "./session-file.js";
+export { forkBodyOf } from "./session-fork.js";
+export {
+	collectAllMessagesText,
+	findMostRecentSession,
+	listAllSessions,
+	listSessionsInDir,
+	noSessionFoundMessage,
+	resolveSessionArgument,
+	type SessionArgumentResolution,
+	summarizeSessionText,
+} from "./session-listing.js";
+export {
+	formatSessionFileDiagnostic,
+	type LoadedSessionText,
+	loadSessionText,
+	SessionFileFormatError,
+} from "./session-loader.js";
+export { type NewSessionOptions, SessionManager, type StorableMessage } from "./session-manager.js";
+export { encodeSessionDirName, getDefaultSessionDir, getSessionDirForCwd } from "./session-paths.js";
+export { buildSessionTree, collectLabels, findSessionName, getBranchPath, indexEntries } from "./session-tree.js";
+export { lockPathFor, SessionLockedError, type SessionPersistenceError } from "./session-writer.js";

@@ -1,0 +1,179 @@
+// The session file wire format (session-format.md §2–§5): every line kind is defined here, once.
+// Files written by either program open in the other, so names, fields and key order are the reference's.
+import type { AgentMessage, ThinkingLevel } from "@agent/agent-core";
+import type { ImageContent, TextContent } from "@agent/ai";
+
+export const CURRENT_SESSION_VERSION = 3;
+
+/** Line 1 of a session file. Not a tree node. */
+export interface SessionHeader {
+	type: "session";
+	/** Absent in v1 files. */
+	version?: number;
+	/** UUID v4; also the provider cache/session key. */
+	id: string;
+	/** ISO-8601 creation time. */
+	timestamp: string;
+	/** Working directory the session belongs to ("" in very old files). */
+	cwd: string;
+	/** Path of the session this one was forked from. */
+	parentSession?: string;
+}
+
+export interface SessionEntryBase {
+	type: string;
+	/** 8 lowercase hex characters, unique within the file. */
+	id: string;
+	/** Leaf at the moment of appending; null for a root. */
+	parentId: string | null;
+	/** ISO-8601 creation time. */
+	timestamp: string;
+}
+
+export interface SessionMessageEntry extends SessionEntryBase {
+	type: "message";
+	message: AgentMessage;
+}
+
+export interface ThinkingLevelChangeEntry extends SessionEntryBase {
+	type: "thinking_level_change";
+	thinkingLevel: ThinkingLevel;
+}
+
+export interface ModelChangeEntry extends SessionEntryBase {
+	type: "model_change";
+	provider: string;
+	modelId: string;
+}
+
+export interface CompactionEntry<TDetails = unknown> extends SessionEntryBase {
+	type: "compaction";
+	summary: string;
+	/** First entry on the same path, before this one, whose message is kept verbatim. */
+	firstKeptEntryId: string;
+	tokensBefore: number;
+	details?: TDetails;
+	/** True when an extension produced it (legacy name kept for compatibility). */
+	fromHook?: boolean;
+}
+
+export interface BranchSummaryEntry<TDetails = unknown> extends SessionEntryBase {
+	type: "branch_summary";
+	/** The branch point the summary was attached at (the new leaf's id, or "root"); not the abandoned leaf. */
+	fromId: string;
+	summary: string;
+	details?: TDetails;
+	fromHook?: boolean;
+}
+
+/** Extension state; never part of the model context, but a tree node. */
+export interface CustomEntry<TData = unknown> extends SessionEntryBase {
+	type: "custom";
+	customType: string;
+	data?: TData;
+}
+
+/** An extension message the model sees as a user message. */
+export interface CustomMessageEntry<TDetails = unknown> extends SessionEntryBase {
+	type: "custom_message";
+	customType: string;
+	content: string | (TextContent | ImageContent)[];
+	display: boolean;
+	details?: TDetails;
+}
+
+/** Bookmark on `targetId`; without `label` (or with "") it clears the bookmark. */
+export interface LabelEntry extends SessionEntryBase {
+	type: "label";
+	targetId: string;
+	label?: string;
+}
+
+/** Display name of the session. */
+export interface SessionInfoEntry extends SessionEntryBase {
+	type: "session_info";
+	name?: string;
+}
+
+/**
+ * Every entry kind this version knows. Entries of other kinds (written by a newer program) are kept in
+ * memory and in the file untouched and keep their own `type`: code switching on `type` needs a default.
+ */
+export type SessionEntry =
+	| SessionMessageEntry
+	| ThinkingLevelChangeEntry
+	| ModelChangeEntry
+	| CompactionEntry
+	| BranchSummaryEntry
+	| CustomEntry
+	| CustomMessageEntry
+	| LabelEntry
+	| SessionInfoEntry;
+
+export type SessionEntryType = SessionEntry["type"];
+
+/** An entry of a kind this version does not know: a tree node, ignored for context building. */
+export interface UnknownSessionEntry extends SessionEntryBase {
+	[field: string]: unknown;
+}
+
+/** Any line of a session file: the header or an entry. */
+export type FileEntry = SessionHeader | SessionEntry;
+
+const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set<SessionEntryType>([
+	"message",
+	"thinking_level_change",
+	"model_change",
+	"compaction",
+	"branch_summary",
+	"custom",
+	"custom_message",
+	"label",
+	"session_info",
+]);
+
+export function isKnownEntryType(type: string): type is SessionEntryType {
+	return KNOWN_ENTRY_TYPES.has(type);
+}
+
+/** The model and thinking level a branch was left with, and the messages the model sees. */
+export interface SessionContext {
+	messages: AgentMessage[];
+	thinkingLevel: ThinkingLevel;
+	model: { provider: string; modelId: string } | null;
+}
+
+/** A node of the session tree as shown by `/tree`. */
+export interface SessionTreeNode {
+	entry: SessionEntry;
+	children: SessionTreeNode[];
+	label?: string;
+}
+
+/** One session file as the resume picker and `--session <id>` see it (session-format.md §9.1). */
+export interface SessionInfo {
+	path: string;
+	id: string;
+	/** Header cwd, or "" for very old files. */
+	cwd: string;
+	/** Last non-empty `session_info` name, trimmed. */
+	name?: string;
+	parentSessionPath?: string;
+	created: Date;
+	/** Time of the last user/assistant message; else the header time; else the file's mtime. */
+	modified: Date;
+	/** `message` entries on all branches. */
+	messageCount: number;
+	/** Text of the first user message, or `(no messages)`. */
+	firstMessage: string;
+	/** All user and assistant text joined by spaces, for search. Read from the file on first access. */
+	readonly allMessagesText: string;
+}
+
+/** A line of a session file that could not be used, reported with its place. */
+export interface SessionFileDiagnostic {
+	file: string;
+	/** 1-based line number in the file. */
+	line: number;
+	message: string;
+}

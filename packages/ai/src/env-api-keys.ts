@@ -39,13 +39,14 @@ const AWS_CREDENTIAL_VARS = [
 
 function envValue(name: string, env: NodeJS.ProcessEnv): string | undefined {
 	const value = env[name];
-	return value && value.length > 0 ? value : undefined;
+	// A blank variable (e.g. `export OPENAI_API_KEY=` in a profile) counts as unset, so the next one is tried.
+	return value && value.trim().length > 0 ? value : undefined;
 }
 
 function hasVertexAdc(env: NodeJS.ProcessEnv): boolean {
 	const credentialsFile =
 		envValue("GOOGLE_APPLICATION_CREDENTIALS", env) ??
-		join(homedir(), ".config", "gcloud", "application_default_credentials.json");
+		join(envValue("HOME", env) ?? homedir(), ".config", "gcloud", "application_default_credentials.json");
 	const project = envValue("GOOGLE_CLOUD_PROJECT", env) ?? envValue("GCLOUD_PROJECT", env);
 	return existsSync(credentialsFile) && !!project && !!envValue("GOOGLE_CLOUD_LOCATION", env);
 }

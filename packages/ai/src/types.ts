@@ -271,6 +271,8 @@ export interface AnthropicOptions extends StreamOptions {
 	/** Adaptive-thinking models: output_config.effort. */
 	effort?: "low" | "medium" | "high" | "max";
 	toolChoice?: "auto" | "any" | "none" | { type: "tool"; name: string };
+	/** Send the interleaved-thinking beta (default true; never for adaptive-thinking models). */
+	interleavedThinking?: boolean;
 }
 
 export interface OpenAICompletionsOptions extends StreamOptions {

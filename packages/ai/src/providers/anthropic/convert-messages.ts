@@ -1,0 +1,142 @@
+import type {
+	ContentBlockParam,
+	ImageBlockParam,
+	MessageParam,
+	TextBlockParam,
+	ToolResultBlockParam,
+} from "@anthropic-ai/sdk/resources/messages";
+import type {
+	AssistantMessage,
+	ImageContent,
+	Message,
+	Model,
+	TextContent,
+	ToolResultMessage,
+	UserMessage,
+} from "../../types.js";
+import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { transformMessages } from "../transform-messages.js";
+
+/** Text put before a tool result that has only images, so the result is never without text. */
+export const IMAGE_ONLY_TOOL_RESULT_TEXT = "(see attached image)";
+
+/** Anthropic accepts tool-use ids matching `^[a-zA-Z0-9_-]+$`, at most 64 characters. */
+export function normalizeToolCallId(id: string): string {
+	return id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+}
+
+type ImageMediaType = Extract<ImageBlockParam["source"], { type: "base64" }>["media_type"];
+
+function imageBlock(image: ImageContent): ImageBlockParam {
+	return {
+		type: "image",
+		source: { type: "base64", media_type: image.mimeType as ImageMediaType, data: image.data },
+	};
+}
+
+function textBlock(text: string): TextBlockParam {
+	return { type: "text", text: sanitizeSurrogates(text) };
+}
+
+function isBlank(text: string): boolean {
+	return text.trim().length === 0;
+}
+
+function convertUser(message: UserMessage, acceptsImages: boolean): MessageParam | undefined {
+	if (typeof message.content === "string") {
+		return isBlank(message.content) ? undefined : { role: "user", content: sanitizeSurrogates(message.content) };
+	}
+	const blocks: ContentBlockParam[] = [];
+	for (const block of message.content) {
+		if (block.type === "text") {
+			if (!isBlank(block.text)) blocks.push(textBlock(block.text));
+		} else if (acceptsImages) {
+			blocks.push(imageBlock(block));
+		}
+	}
+	return blocks.length > 0 ? { role: "user", content: blocks } : undefined;
+}
+
+function convertAssistant(
+	message: AssistantMessage,
+	toWireToolName: (name: string) => string,
+): MessageParam | undefined {
+	const blocks: ContentBlockParam[] = [];
+	for (const block of message.content) {
+		if (block.type === "text") {
+			if (!isBlank(block.text)) blocks.push(textBlock(block.text));
+		} else if (block.type === "thinking") {
+			if (block.redacted) {
+				blocks.push({ type: "redacted_thinking", data: block.thinkingSignature ?? "" });
+			} else if (block.thinkingSignature) {
+				// Ours differs: the reference drops whitespace-only thinking even when signed. A signed block
+				// with empty text is encrypted reasoning (display "omitted"); the API requires it back in front
+				// of the turn's tool_use blocks while thinking is on, so it is replayed as it came.
+				blocks.push({
+					type: "thinking",
+					thinking: sanitizeSurrogates(block.thinking),
+					signature: block.thinkingSignature,
+				});
+			} else if (!isBlank(block.thinking)) {
+				// Unsigned reasoning cannot be replayed as thinking; it goes back as plain text.
+				blocks.push(textBlock(block.thinking));
+			}
+		} else {
+			blocks.push({ type: "tool_use", id: block.id, name: toWireToolName(block.name), input: block.arguments });
+		}
+	}
+	return blocks.length > 0 ? { role: "assistant", content: blocks } : undefined;
+}
+
+function toolResultContent(result: ToolResultMessage, acceptsImages: boolean): ToolResultBlockParam["content"] {
+	const parts = result.content.filter(
+		(block): block is TextContent | ImageContent => block.type === "text" || acceptsImages,
+	);
+	if (!parts.some((block) => block.type === "image")) {
+		return sanitizeSurrogates(parts.map((block) => (block as TextContent).text).join("\n"));
+	}
+	const blocks = parts.map((block) => (block.type === "text" ? textBlock(block.text) : imageBlock(block)));
+	if (!parts.some((block) => block.type === "text")) blocks.unshift(textBlock(IMAGE_ONLY_TOOL_RESULT_TEXT));
+	return blocks;
+}
+
+function toolResultBlock(result: ToolResultMessage, acceptsImages: boolean): ToolResultBlockParam {
+	return {
+		type: "tool_result",
+		tool_use_id: result.toolCallId,
+		content: toolResultContent(result, acceptsImages),
+		is_error: result.isError,
+	};
+}
+
+/**
+ * Converts a history to Anthropic messages (spec ai §7.1). The history is first adapted to the target
+ * model (§8); consecutive tool results become one user message of `tool_result` blocks.
+ */
+export function convertMessages(
+	messages: Message[],
+	model: Model,
+	toWireToolName: (name: string) => string = (name) => name,
+): MessageParam[] {
+	const acceptsImages = model.input.includes("image");
+	const adapted = transformMessages(messages, model, (id) => normalizeToolCallId(id));
+	const converted: MessageParam[] = [];
+	for (let i = 0; i < adapted.length; i++) {
+		const message = adapted[i];
+		if (message.role === "toolResult") {
+			const results: ToolResultBlockParam[] = [];
+			for (; i < adapted.length; i++) {
+				const next = adapted[i];
+				if (next.role !== "toolResult") break;
+				results.push(toolResultBlock(next, acceptsImages));
+			}
+			i--;
+			converted.push({ role: "user", content: results });
+			continue;
+		}
+		const param =
+			message.role === "user" ? convertUser(message, acceptsImages) : convertAssistant(message, toWireToolName);
+		if (param) converted.push(param);
+	}
+	return converted;
+}

@@ -1,1 +1,2 @@
 export * from "./paths.js";
+export * from "./settings.js";

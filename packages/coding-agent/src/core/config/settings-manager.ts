@@ -1,0 +1,325 @@
+import { join } from "node:path";
+import type { ThinkingLevel } from "@agent/agent-core";
+import type { Transport } from "@agent/ai";
+import { getAgentDir, getProjectConfigDir, getSettingsPath } from "./paths.js";
+import type {
+	DoubleEscapeAction,
+	PackageSource,
+	QueueMode,
+	Settings,
+	ThinkingBudgetsSettings,
+	TreeFilterMode,
+} from "./settings-schema.js";
+import {
+	FileSettingsStorage,
+	InMemorySettingsStorage,
+	type SettingsScope,
+	type SettingsStorage,
+} from "./settings-storage.js";
+import { type SettingsError, SettingsStore } from "./settings-store.js";
+
+export const DEFAULT_COMPACTION_RESERVE_TOKENS = 16384;
+export const DEFAULT_COMPACTION_KEEP_RECENT_TOKENS = 20000;
+export const DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS = 16384;
+export const DEFAULT_RETRY_MAX_RETRIES = 3;
+export const DEFAULT_RETRY_BASE_DELAY_MS = 2000;
+export const DEFAULT_RETRY_MAX_DELAY_MS = 60000;
+export const DEFAULT_CODE_BLOCK_INDENT = "  ";
+
+/** The resource-array settings keys. */
+export type ResourceSettingsKey = "extensions" | "skills" | "prompts" | "themes";
+
+export interface SettingsManagerOptions {
+	/** Environment for env-dependent defaults (COLORFGBG, AGENT_HARDWARE_CURSOR, AGENT_CLEAR_ON_SHRINK). */
+	env?: NodeJS.ProcessEnv;
+}
+
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, Math.round(value)));
+
+/** `light` when COLORFGBG says the background colour index is 8 or more, `dark` otherwise. */
+export function detectThemeFromEnvironment(env: NodeJS.ProcessEnv): "dark" | "light" {
+	const background = env.COLORFGBG?.split(";").at(-1);
+	const index = background === undefined || background === "" ? Number.NaN : Number(background);
+	return Number.isInteger(index) && index >= 8 ? "light" : "dark";
+}
+
+/**
+ * Settings from `<agentDir>/settings.json` (user) and `<cwd>/.agent/settings.json` (project; wins), with the
+ * defaults of every key. Setters change the user file unless named `…Project…`; call `flush()` before exiting
+ * so queued writes finish.
+ */
+export class SettingsManager {
+	private readonly store: SettingsStore;
+	private readonly env: NodeJS.ProcessEnv;
+
+	constructor(storage: SettingsStorage, options: SettingsManagerOptions = {}) {
+		this.store = new SettingsStore(storage);
+		this.env = options.env ?? process.env;
+	}
+
+	static create(
+		cwd: string = process.cwd(),
+		agentDir: string = getAgentDir(),
+		options: SettingsManagerOptions = {},
+	): SettingsManager {
+		const storage = new FileSettingsStorage({
+			global: getSettingsPath(agentDir),
+			project: join(getProjectConfigDir(cwd), "settings.json"),
+		});
+		return new SettingsManager(storage, options);
+	}
+
+	/** Settings that never touch the file system; `settings` is the user scope. */
+	static inMemory(settings: Settings = {}, options: SettingsManagerOptions = {}): SettingsManager {
+		return new SettingsManager(new InMemorySettingsStorage({ global: JSON.stringify(settings) }), options);
+	}
+
+	private get settings(): Settings {
+		return this.store.effective;
+	}
+
+	// ── whole-file access ────────────────────────────────────────────────────────────────────────────────
+	/** The effective settings (user merged with project and overrides). */
+	getSettings(): Settings {
+		return structuredClone(this.settings);
+	}
+	getGlobalSettings(): Settings {
+		return this.store.getScope("global");
+	}
+	getProjectSettings(): Settings {
+		return this.store.getScope("project");
+	}
+	applyOverrides(overrides: Settings): void {
+		this.store.applyOverrides(overrides);
+	}
+	reload(): Promise<void> {
+		return this.store.reload();
+	}
+	flush(): Promise<void> {
+		return this.store.flush();
+	}
+	drainErrors(): SettingsError[] {
+		return this.store.drainErrors();
+	}
+	/** Sets any key of one scope (for settings UIs); prefer the named setters. */
+	setValue<K extends keyof Settings>(scope: SettingsScope, key: K, value: Settings[K] | undefined): void {
+		this.store.set(scope, key, value);
+	}
+
+	// ── model ────────────────────────────────────────────────────────────────────────────────────────────
+	getDefaultProvider(): string | undefined {
+		return this.settings.defaultProvider;
+	}
+	getDefaultModel(): string | undefined {
+		return this.settings.defaultModel;
+	}
+	setDefaultModelAndProvider(provider: string, modelId: string): void {
+		this.store.set("global", "defaultProvider", provider);
+		this.store.set("global", "defaultModel", modelId);
+	}
+	getDefaultThinkingLevel(): ThinkingLevel | undefined {
+		return this.settings.defaultThinkingLevel;
+	}
+	setDefaultThinkingLevel(level: ThinkingLevel): void {
+		this.store.set("global", "defaultThinkingLevel", level);
+	}
+	getThinkingBudgets(): ThinkingBudgetsSettings | undefined {
+		return this.settings.thinkingBudgets ? { ...this.settings.thinkingBudgets } : undefined;
+	}
+	getTransport(): Transport {
+		return this.settings.transport ?? "sse";
+	}
+	setTransport(transport: Transport): void {
+		this.store.set("global", "transport", transport);
+	}
+	getEnabledModels(): string[] | undefined {
+		return this.settings.enabledModels ? [...this.settings.enabledModels] : undefined;
+	}
+	/** `undefined` (or an empty list) removes the key: all models are enabled. */
+	setEnabledModels(patterns: string[] | undefined): void {
+		this.store.set("global", "enabledModels", patterns && patterns.length > 0 ? patterns : undefined);
+	}
+
+	// ── queueing ─────────────────────────────────────────────────────────────────────────────────────────
+	getSteeringMode(): QueueMode {
+		return this.settings.steeringMode ?? "one-at-a-time";
+	}
+	setSteeringMode(mode: QueueMode): void {
+		this.store.set("global", "steeringMode", mode);
+	}
+	getFollowUpMode(): QueueMode {
+		return this.settings.followUpMode ?? "one-at-a-time";
+	}
+	setFollowUpMode(mode: QueueMode): void {
+		this.store.set("global", "followUpMode", mode);
+	}
+
+	// ── compaction, branch summaries, retry ──────────────────────────────────────────────────────────────
+	getCompactionEnabled(): boolean {
+		return this.settings.compaction?.enabled ?? true;
+	}
+	setCompactionEnabled(enabled: boolean): void {
+		this.store.setNested("global", "compaction", "enabled", enabled);
+	}
+	getCompactionReserveTokens(): number {
+		return this.settings.compaction?.reserveTokens ?? DEFAULT_COMPACTION_RESERVE_TOKENS;
+	}
+	getCompactionKeepRecentTokens(): number {
+		return this.settings.compaction?.keepRecentTokens ?? DEFAULT_COMPACTION_KEEP_RECENT_TOKENS;
+	}
+	getCompactionSettings(): { enabled: boolean; reserveTokens: number; keepRecentTokens: number } {
+		return {
+			enabled: this.getCompactionEnabled(),
+			reserveTokens: this.getCompactionReserveTokens(),
+			keepRecentTokens: this.getCompactionKeepRecentTokens(),
+		};
+	}
+	getBranchSummarySettings(): { reserveTokens: number; skipPrompt: boolean } {
+		return {
+			reserveTokens: this.settings.branchSummary?.reserveTokens ?? DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
+			skipPrompt: this.settings.branchSummary?.skipPrompt ?? false,
+		};
+	}
+	getRetryEnabled(): boolean {
+		return this.settings.retry?.enabled ?? true;
+	}
+	setRetryEnabled(enabled: boolean): void {
+		this.store.setNested("global", "retry", "enabled", enabled);
+	}
+	getRetrySettings(): { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number } {
+		return {
+			enabled: this.getRetryEnabled(),
+			maxRetries: this.settings.retry?.maxRetries ?? DEFAULT_RETRY_MAX_RETRIES,
+			baseDelayMs: this.settings.retry?.baseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
+			maxDelayMs: this.settings.retry?.maxDelayMs ?? DEFAULT_RETRY_MAX_DELAY_MS,
+		};
+	}
+
+	// ── interface ────────────────────────────────────────────────────────────────────────────────────────
+	getHideThinkingBlock(): boolean {
+		return this.settings.hideThinkingBlock ?? false;
+	}
+	setHideThinkingBlock(hide: boolean): void {
+		this.store.set("global", "hideThinkingBlock", hide);
+	}
+	/** The configured theme name, or the one COLORFGBG suggests. */
+	getTheme(): string {
+		return this.settings.theme ?? detectThemeFromEnvironment(this.env);
+	}
+	setTheme(theme: string): void {
+		this.store.set("global", "theme", theme);
+	}
+	getQuietStartup(): boolean {
+		return this.settings.quietStartup ?? false;
+	}
+	setQuietStartup(quiet: boolean): void {
+		this.store.set("global", "quietStartup", quiet);
+	}
+	getCollapseChangelog(): boolean {
+		return this.settings.collapseChangelog ?? false;
+	}
+	setCollapseChangelog(collapse: boolean): void {
+		this.store.set("global", "collapseChangelog", collapse);
+	}
+	getLastChangelogVersion(): string | undefined {
+		return this.settings.lastChangelogVersion;
+	}
+	setLastChangelogVersion(version: string): void {
+		this.store.set("global", "lastChangelogVersion", version);
+	}
+	getDoubleEscapeAction(): DoubleEscapeAction {
+		return this.settings.doubleEscapeAction ?? "tree";
+	}
+	setDoubleEscapeAction(action: DoubleEscapeAction): void {
+		this.store.set("global", "doubleEscapeAction", action);
+	}
+	getTreeFilterMode(): TreeFilterMode {
+		return this.settings.treeFilterMode ?? "default";
+	}
+	setTreeFilterMode(mode: TreeFilterMode): void {
+		this.store.set("global", "treeFilterMode", mode);
+	}
+	getEditorPaddingX(): number {
+		return this.settings.editorPaddingX ?? 0;
+	}
+	setEditorPaddingX(padding: number): void {
+		this.store.set("global", "editorPaddingX", clamp(padding, 0, 3));
+	}
+	getAutocompleteMaxVisible(): number {
+		return this.settings.autocompleteMaxVisible ?? 5;
+	}
+	setAutocompleteMaxVisible(rows: number): void {
+		this.store.set("global", "autocompleteMaxVisible", clamp(rows, 3, 20));
+	}
+	getShowHardwareCursor(): boolean {
+		return this.settings.showHardwareCursor ?? this.env.AGENT_HARDWARE_CURSOR === "1";
+	}
+	setShowHardwareCursor(show: boolean): void {
+		this.store.set("global", "showHardwareCursor", show);
+	}
+	getShowImages(): boolean {
+		return this.settings.terminal?.showImages ?? true;
+	}
+	setShowImages(show: boolean): void {
+		this.store.setNested("global", "terminal", "showImages", show);
+	}
+	getClearOnShrink(): boolean {
+		return this.settings.terminal?.clearOnShrink ?? this.env.AGENT_CLEAR_ON_SHRINK === "1";
+	}
+	setClearOnShrink(clear: boolean): void {
+		this.store.setNested("global", "terminal", "clearOnShrink", clear);
+	}
+	getImageAutoResize(): boolean {
+		return this.settings.images?.autoResize ?? true;
+	}
+	setImageAutoResize(resize: boolean): void {
+		this.store.setNested("global", "images", "autoResize", resize);
+	}
+	getBlockImages(): boolean {
+		return this.settings.images?.blockImages ?? false;
+	}
+	setBlockImages(block: boolean): void {
+		this.store.setNested("global", "images", "blockImages", block);
+	}
+	getCodeBlockIndent(): string {
+		return this.settings.markdown?.codeBlockIndent ?? DEFAULT_CODE_BLOCK_INDENT;
+	}
+	getEnableSkillCommands(): boolean {
+		return this.settings.enableSkillCommands ?? true;
+	}
+	setEnableSkillCommands(enable: boolean): void {
+		this.store.set("global", "enableSkillCommands", enable);
+	}
+
+	// ── shell ────────────────────────────────────────────────────────────────────────────────────────────
+	getShellPath(): string | undefined {
+		return this.settings.shellPath;
+	}
+	getShellCommandPrefix(): string | undefined {
+		return this.settings.shellCommandPrefix;
+	}
+	getNpmCommand(): string[] | undefined {
+		return this.settings.npmCommand ? [...this.settings.npmCommand] : undefined;
+	}
+
+	// ── resources ────────────────────────────────────────────────────────────────────────────────────────
+	getPackages(): PackageSource[] {
+		return structuredClone(this.settings.packages ?? []);
+	}
+	setPackages(packages: PackageSource[]): void {
+		this.store.set("global", "packages", packages);
+	}
+	setProjectPackages(packages: PackageSource[]): void {
+		this.store.set("project", "packages", packages);
+	}
+	/** The effective resource array (the project's replaces the user's); the loader reads both scopes itself. */
+	getResourcePaths(kind: ResourceSettingsKey): string[] {
+		return [...(this.settings[kind] ?? [])];
+	}
+	setResourcePaths(kind: ResourceSettingsKey, paths: string[]): void {
+		this.store.set("global", kind, paths);
+	}
+	setProjectResourcePaths(kind: ResourceSettingsKey, paths: string[]): void {
+		this.store.set("project", kind, paths);
+	}
+}

@@ -1,0 +1,210 @@
+import type { ThinkingLevel } from "@agent/agent-core";
+import type { Transport } from "@agent/ai";
+
+/** A package providing resources: a source string, or an object whose arrays filter the package's resources. */
+export type PackageSource =
+	| string
+	| {
+			source: string;
+			extensions?: string[];
+			skills?: string[];
+			prompts?: string[];
+			themes?: string[];
+	  };
+
+export interface CompactionSettings {
+	enabled?: boolean;
+	reserveTokens?: number;
+	keepRecentTokens?: number;
+}
+
+export interface BranchSummarySettings {
+	reserveTokens?: number;
+	skipPrompt?: boolean;
+}
+
+export interface RetrySettings {
+	enabled?: boolean;
+	maxRetries?: number;
+	baseDelayMs?: number;
+	maxDelayMs?: number;
+}
+
+export interface TerminalSettings {
+	showImages?: boolean;
+	clearOnShrink?: boolean;
+}
+
+export interface ImageSettings {
+	autoResize?: boolean;
+	blockImages?: boolean;
+}
+
+export interface ThinkingBudgetsSettings {
+	minimal?: number;
+	low?: number;
+	medium?: number;
+	high?: number;
+}
+
+export interface MarkdownSettings {
+	codeBlockIndent?: string;
+}
+
+export type QueueMode = "all" | "one-at-a-time";
+export type DoubleEscapeAction = "tree" | "fork" | "none";
+export type TreeFilterMode = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
+
+/** The contents of a settings.json file (user or project). Every key is optional; defaults live in the manager. */
+export interface Settings {
+	defaultProvider?: string;
+	defaultModel?: string;
+	defaultThinkingLevel?: ThinkingLevel;
+	hideThinkingBlock?: boolean;
+	thinkingBudgets?: ThinkingBudgetsSettings;
+	transport?: Transport;
+	steeringMode?: QueueMode;
+	followUpMode?: QueueMode;
+	theme?: string;
+	quietStartup?: boolean;
+	collapseChangelog?: boolean;
+	lastChangelogVersion?: string;
+	doubleEscapeAction?: DoubleEscapeAction;
+	treeFilterMode?: TreeFilterMode;
+	editorPaddingX?: number;
+	autocompleteMaxVisible?: number;
+	showHardwareCursor?: boolean;
+	compaction?: CompactionSettings;
+	branchSummary?: BranchSummarySettings;
+	retry?: RetrySettings;
+	terminal?: TerminalSettings;
+	images?: ImageSettings;
+	shellPath?: string;
+	shellCommandPrefix?: string;
+	npmCommand?: string[];
+	enabledModels?: string[];
+	enableSkillCommands?: boolean;
+	packages?: PackageSource[];
+	extensions?: string[];
+	skills?: string[];
+	prompts?: string[];
+	themes?: string[];
+	markdown?: MarkdownSettings;
+}
+
+/** Keys whose value is an object; writes merge only the nested keys this process changed. */
+export const NESTED_SETTINGS_KEYS = [
+	"thinkingBudgets",
+	"compaction",
+	"branchSummary",
+	"retry",
+	"terminal",
+	"images",
+	"markdown",
+] as const;
+
+type ValueCheck = (value: unknown) => string | undefined;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === "object" && value !== null && !Array.isArray(value);
+
+const describe = (value: unknown): string => JSON.stringify(value) ?? String(value);
+
+const aString: ValueCheck = (value) => (typeof value === "string" ? undefined : "expected a string");
+const aBoolean: ValueCheck = (value) => (typeof value === "boolean" ? undefined : "expected true or false");
+const aCount: ValueCheck = (value) =>
+	typeof value === "number" && Number.isFinite(value) && value >= 0 ? undefined : "expected a number ≥ 0";
+const aStringList: ValueCheck = (value) =>
+	Array.isArray(value) && value.every((item) => typeof item === "string") ? undefined : "expected a list of strings";
+const oneOf =
+	(...allowed: string[]): ValueCheck =>
+	(value) =>
+		typeof value === "string" && allowed.includes(value)
+			? undefined
+			: `expected one of ${allowed.map((item) => `"${item}"`).join(", ")}`;
+
+const aPackageList: ValueCheck = (value) => {
+	if (!Array.isArray(value)) return "expected a list of package sources";
+	for (const item of value) {
+		if (typeof item === "string") continue;
+		if (!isPlainObject(item) || typeof item.source !== "string") {
+			return 'expected each package to be a source string or an object with a "source" string';
+		}
+		for (const kind of ["extensions", "skills", "prompts", "themes"]) {
+			if (item[kind] !== undefined && aStringList(item[kind]))
+				return `expected "${kind}" of a package to be a list of strings`;
+		}
+	}
+	return undefined;
+};
+
+const NESTED_CHECKS: Record<(typeof NESTED_SETTINGS_KEYS)[number], Record<string, ValueCheck>> = {
+	thinkingBudgets: { minimal: aCount, low: aCount, medium: aCount, high: aCount },
+	compaction: { enabled: aBoolean, reserveTokens: aCount, keepRecentTokens: aCount },
+	branchSummary: { reserveTokens: aCount, skipPrompt: aBoolean },
+	retry: { enabled: aBoolean, maxRetries: aCount, baseDelayMs: aCount, maxDelayMs: aCount },
+	terminal: { showImages: aBoolean, clearOnShrink: aBoolean },
+	images: { autoResize: aBoolean, blockImages: aBoolean },
+	markdown: { codeBlockIndent: aString },
+};
+
+const TOP_LEVEL_CHECKS: Record<string, ValueCheck> = {
+	defaultProvider: aString,
+	defaultModel: aString,
+	defaultThinkingLevel: oneOf("off", "minimal", "low", "medium", "high", "xhigh"),
+	hideThinkingBlock: aBoolean,
+	transport: oneOf("sse", "websocket", "auto"),
+	steeringMode: oneOf("all", "one-at-a-time"),
+	followUpMode: oneOf("all", "one-at-a-time"),
+	theme: aString,
+	quietStartup: aBoolean,
+	collapseChangelog: aBoolean,
+	lastChangelogVersion: aString,
+	doubleEscapeAction: oneOf("tree", "fork", "none"),
+	treeFilterMode: oneOf("default", "no-tools", "user-only", "labeled-only", "all"),
+	editorPaddingX: aCount,
+	autocompleteMaxVisible: aCount,
+	showHardwareCursor: aBoolean,
+	shellPath: aString,
+	shellCommandPrefix: aString,
+	npmCommand: aStringList,
+	enabledModels: aStringList,
+	enableSkillCommands: aBoolean,
+	packages: aPackageList,
+	extensions: aStringList,
+	skills: aStringList,
+	prompts: aStringList,
+	themes: aStringList,
+};
+
+/**
+ * Checks the known keys of a parsed settings object. Values of the wrong type are left out of the returned
+ * settings (so the default applies) and described in `problems`; unknown keys are kept untouched.
+ */
+export function validateSettings(raw: Record<string, unknown>): { settings: Settings; problems: string[] } {
+	const settings: Record<string, unknown> = {};
+	const problems: string[] = [];
+	for (const [key, value] of Object.entries(raw)) {
+		if (value === undefined || value === null) continue;
+		const nestedChecks = NESTED_CHECKS[key as keyof typeof NESTED_CHECKS];
+		if (nestedChecks) {
+			if (!isPlainObject(value)) {
+				problems.push(`"${key}": expected an object, got ${describe(value)}`);
+				continue;
+			}
+			const nested: Record<string, unknown> = {};
+			for (const [nestedKey, nestedValue] of Object.entries(value)) {
+				const problem = nestedChecks[nestedKey]?.(nestedValue);
+				if (problem && nestedValue !== null)
+					problems.push(`"${key}.${nestedKey}": ${problem}, got ${describe(nestedValue)}`);
+				else if (!problem) nested[nestedKey] = nestedValue;
+			}
+			settings[key] = nested;
+			continue;
+		}
+		const problem = TOP_LEVEL_CHECKS[key]?.(value);
+		if (problem) problems.push(`"${key}": ${problem}, got ${describe(value)}`);
+		else settings[key] = value;
+	}
+	return { settings: settings as Settings, problems };
+}

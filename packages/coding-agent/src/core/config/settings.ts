@@ -1,0 +1,37 @@
+// Public API of the settings modules (re-exported by core/config/index.ts).
+export { parseSettingsText, serializeSettings } from "./settings-file.js";
+export {
+	DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
+	DEFAULT_CODE_BLOCK_INDENT,
+	DEFAULT_COMPACTION_KEEP_RECENT_TOKENS,
+	DEFAULT_COMPACTION_RESERVE_TOKENS,
+	DEFAULT_RETRY_BASE_DELAY_MS,
+	DEFAULT_RETRY_MAX_DELAY_MS,
+	DEFAULT_RETRY_MAX_RETRIES,
+	detectThemeFromEnvironment,
+	type ResourceSettingsKey,
+	SettingsManager,
+	type SettingsManagerOptions,
+} from "./settings-manager.js";
+export { migrateLegacySettings } from "./settings-migrations.js";
+export type {
+	BranchSummarySettings,
+	CompactionSettings,
+	DoubleEscapeAction,
+	ImageSettings,
+	MarkdownSettings,
+	PackageSource,
+	QueueMode,
+	RetrySettings,
+	Settings,
+	TerminalSettings,
+	ThinkingBudgetsSettings,
+	TreeFilterMode,
+} from "./settings-schema.js";
+export {
+	FileSettingsStorage,
+	InMemorySettingsStorage,
+	type SettingsScope,
+	type SettingsStorage,
+} from "./settings-storage.js";
+export { mergeSettings, type SettingsError } from "./settings-store.js";

@@ -1,0 +1,254 @@
+import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { getAgentDir } from "../config/paths.js";
+import { SettingsManager } from "../config/settings-manager.js";
+import { type ContextFile, loadContextFiles } from "./context-files.js";
+import type { ResourceDiagnostic } from "./diagnostics.js";
+import { createDefaultPackageLocator, type PackageLocator } from "./package-sources.js";
+import { type PromptTemplate, PromptTemplateCollection } from "./prompt-templates.js";
+import { collectResourceFiles, type ResourceFile } from "./resource-files.js";
+import { gatherResourceFiles, type ResourceFiles } from "./resource-sources.js";
+import { type Skill, SkillCollection } from "./skills.js";
+import { resolveSystemPromptSources } from "./system-prompt-sources.js";
+import { ThemeCollection, type ThemeResource } from "./themes.js";
+
+/** An extension module to load, and where it was found ("user", "project" or "path"). */
+export interface ExtensionPath {
+	path: string;
+	source: string;
+}
+
+/** Paths contributed at runtime, e.g. by extensions' `resources_discover` handlers. */
+export interface ResourceExtensionPaths {
+	skillPaths?: string[];
+	promptPaths?: string[];
+	themePaths?: string[];
+}
+
+/** Everything that shapes what the model is told, gathered from all sources, with problems to show. */
+export interface ResourceLoader {
+	getSkills(): { skills: Skill[]; diagnostics: ResourceDiagnostic[] };
+	getPrompts(): { prompts: PromptTemplate[]; diagnostics: ResourceDiagnostic[] };
+	getThemes(): { themes: ThemeResource[]; diagnostics: ResourceDiagnostic[] };
+	/** Discovery only: loading and running the modules is the extension runner's job. */
+	getExtensionPaths(): { extensions: ExtensionPath[]; diagnostics: ResourceDiagnostic[] };
+	getContextFiles(): { contextFiles: ContextFile[]; diagnostics: ResourceDiagnostic[] };
+	/** SYSTEM.md or `--system-prompt`; undefined means the default prompt. */
+	getSystemPrompt(): string | undefined;
+	/** APPEND_SYSTEM.md or `--append-system-prompt`; joined with a blank line by the session. */
+	getAppendSystemPrompt(): string[];
+	/** Every diagnostic of the last load, for a startup summary. */
+	getDiagnostics(): ResourceDiagnostic[];
+	/** Adds skills, templates and themes found at runtime (kept until the next `reload()`). */
+	extendResources(paths: ResourceExtensionPaths, source?: string): void;
+	reload(): Promise<void>;
+}
+
+export interface DefaultResourceLoaderOptions {
+	cwd?: string;
+	agentDir?: string;
+	/** Where `~` and `~/.agents/skills` point. Default: the user's home directory. */
+	homeDir?: string;
+	settingsManager?: SettingsManager;
+	/** `-e` / `--extension`: files, directories or package sources. */
+	additionalExtensionPaths?: string[];
+	/** `--skill` */
+	additionalSkillPaths?: string[];
+	/** `--prompt-template` */
+	additionalPromptTemplatePaths?: string[];
+	/** `--theme` */
+	additionalThemePaths?: string[];
+	noExtensions?: boolean;
+	noSkills?: boolean;
+	noPromptTemplates?: boolean;
+	noThemes?: boolean;
+	/** `--system-prompt` (text or file). */
+	systemPrompt?: string;
+	/** `--append-system-prompt` (text or file). */
+	appendSystemPrompt?: string;
+	/** Finds installed packages; default: the conventional install locations. */
+	locatePackage?: PackageLocator;
+}
+
+interface RuntimePaths {
+	skills: ResourceFile[];
+	prompts: ResourceFile[];
+	themes: ResourceFile[];
+	diagnostics: ResourceDiagnostic[];
+}
+
+function realPathOf(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
+	}
+}
+
+export class DefaultResourceLoader implements ResourceLoader {
+	private readonly cwd: string;
+	private readonly agentDir: string;
+	private readonly homeDir: string;
+	private readonly settingsManager: SettingsManager;
+	private readonly locatePackage: PackageLocator;
+
+	private files: ResourceFiles = { extensions: [], skills: [], prompts: [], themes: [] };
+	private runtime: RuntimePaths = { skills: [], prompts: [], themes: [], diagnostics: [] };
+	private baseDiagnostics: Record<"extensions" | "skills" | "prompts" | "themes" | "packages", ResourceDiagnostic[]> =
+		{
+			extensions: [],
+			skills: [],
+			prompts: [],
+			themes: [],
+			packages: [],
+		};
+	private skillCollection = new SkillCollection();
+	private promptCollection = new PromptTemplateCollection();
+	private themeCollection = new ThemeCollection();
+	private extensions: ExtensionPath[] = [];
+	private contextFiles: ContextFile[] = [];
+	private contextDiagnostics: ResourceDiagnostic[] = [];
+	private systemPrompt: string | undefined;
+	private appendSystemPrompt: string[] = [];
+	private systemPromptDiagnostics: ResourceDiagnostic[] = [];
+
+	constructor(private readonly options: DefaultResourceLoaderOptions = {}) {
+		this.cwd = resolve(options.cwd ?? process.cwd());
+		this.agentDir = options.agentDir ?? getAgentDir();
+		this.homeDir = options.homeDir ?? homedir();
+		this.settingsManager = options.settingsManager ?? SettingsManager.create(this.cwd, this.agentDir);
+		this.locatePackage =
+			options.locatePackage ??
+			createDefaultPackageLocator({ cwd: this.cwd, agentDir: this.agentDir, homeDir: this.homeDir });
+	}
+
+	async reload(): Promise<void> {
+		const gathered = gatherResourceFiles({
+			cwd: this.cwd,
+			agentDir: this.agentDir,
+			homeDir: this.homeDir,
+			globalSettings: this.settingsManager.getGlobalSettings(),
+			projectSettings: this.settingsManager.getProjectSettings(),
+			locatePackage: this.locatePackage,
+			cliExtensionSources: this.options.additionalExtensionPaths ?? [],
+			cliPaths: {
+				skills: this.options.additionalSkillPaths ?? [],
+				prompts: this.options.additionalPromptTemplatePaths ?? [],
+				themes: this.options.additionalThemePaths ?? [],
+			},
+			disabledDiscovery: {
+				extensions: this.options.noExtensions,
+				skills: this.options.noSkills,
+				prompts: this.options.noPromptTemplates,
+				themes: this.options.noThemes,
+			},
+		});
+		this.files = gathered.files;
+		this.baseDiagnostics = { ...gathered.diagnostics, packages: gathered.packageDiagnostics };
+		this.runtime = { skills: [], prompts: [], themes: [], diagnostics: [] };
+
+		const seenExtensions = new Set<string>();
+		this.extensions = [];
+		for (const file of this.files.extensions) {
+			const key = realPathOf(file.path);
+			if (seenExtensions.has(key)) continue;
+			seenExtensions.add(key);
+			this.extensions.push({ path: file.path, source: file.source });
+		}
+
+		this.rebuildCollections();
+
+		const context = loadContextFiles({ cwd: this.cwd, agentDir: this.agentDir });
+		this.contextFiles = context.files;
+		this.contextDiagnostics = context.diagnostics;
+
+		const prompts = resolveSystemPromptSources({
+			cwd: this.cwd,
+			agentDir: this.agentDir,
+			systemPrompt: this.options.systemPrompt,
+			appendSystemPrompt: this.options.appendSystemPrompt,
+		});
+		this.systemPrompt = prompts.customPrompt;
+		this.appendSystemPrompt = prompts.appendSystemPrompt;
+		this.systemPromptDiagnostics = prompts.diagnostics;
+	}
+
+	extendResources(paths: ResourceExtensionPaths, source = "extension"): void {
+		const collect = (type: "skills" | "prompts" | "themes", list: string[] | undefined) => {
+			for (const path of list ?? []) {
+				const resolved = resolve(this.cwd, path);
+				for (const file of collectResourceFiles(type, resolved, "explicit", this.runtime.diagnostics)) {
+					this.runtime[type].push({ path: file, source, originPath: resolved });
+				}
+			}
+		};
+		collect("skills", paths.skillPaths);
+		collect("prompts", paths.promptPaths);
+		collect("themes", paths.themePaths);
+		this.rebuildCollections();
+	}
+
+	getSkills(): { skills: Skill[]; diagnostics: ResourceDiagnostic[] } {
+		return {
+			skills: this.skillCollection.skills,
+			diagnostics: [...this.baseDiagnostics.skills, ...this.skillCollection.diagnostics],
+		};
+	}
+
+	getPrompts(): { prompts: PromptTemplate[]; diagnostics: ResourceDiagnostic[] } {
+		return {
+			prompts: this.promptCollection.prompts,
+			diagnostics: [...this.baseDiagnostics.prompts, ...this.promptCollection.diagnostics],
+		};
+	}
+
+	getThemes(): { themes: ThemeResource[]; diagnostics: ResourceDiagnostic[] } {
+		return {
+			themes: this.themeCollection.themes,
+			diagnostics: [...this.baseDiagnostics.themes, ...this.themeCollection.diagnostics],
+		};
+	}
+
+	getExtensionPaths(): { extensions: ExtensionPath[]; diagnostics: ResourceDiagnostic[] } {
+		return { extensions: [...this.extensions], diagnostics: [...this.baseDiagnostics.extensions] };
+	}
+
+	getContextFiles(): { contextFiles: ContextFile[]; diagnostics: ResourceDiagnostic[] } {
+		return { contextFiles: [...this.contextFiles], diagnostics: [...this.contextDiagnostics] };
+	}
+
+	getSystemPrompt(): string | undefined {
+		return this.systemPrompt;
+	}
+
+	getAppendSystemPrompt(): string[] {
+		return [...this.appendSystemPrompt];
+	}
+
+	getDiagnostics(): ResourceDiagnostic[] {
+		return [
+			...this.baseDiagnostics.packages,
+			...this.getExtensionPaths().diagnostics,
+			...this.getSkills().diagnostics,
+			...this.getPrompts().diagnostics,
+			...this.getThemes().diagnostics,
+			...this.runtime.diagnostics,
+			...this.contextDiagnostics,
+			...this.systemPromptDiagnostics,
+		];
+	}
+
+	private rebuildCollections(): void {
+		this.skillCollection = new SkillCollection();
+		for (const file of [...this.files.skills, ...this.runtime.skills])
+			this.skillCollection.addFile(file.path, file.source);
+		this.promptCollection = new PromptTemplateCollection();
+		for (const file of [...this.files.prompts, ...this.runtime.prompts]) {
+			this.promptCollection.addFile(file.path, file.source, file.originPath);
+		}
+		this.themeCollection = new ThemeCollection();
+		for (const file of [...this.files.themes, ...this.runtime.themes])
+			this.themeCollection.addFile(file.path, file.source);
+	}
+}

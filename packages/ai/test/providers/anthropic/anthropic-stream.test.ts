@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
 import type { Context, Model, Tool } from "../../../src/types.js";
@@ -133,7 +134,7 @@ describe("tool calls", () => {
 		{
 			name: "read",
 			description: "Read a file",
-			parameters: { type: "object", properties: {} } as Tool["parameters"],
+			parameters: Type.Object({ path: Type.String() }),
 		},
 	];
 

@@ -1,28 +1,40 @@
-// PLACEHOLDER: replaced by the real openai-responses adapter (official SDK). Until then every call ends in an error event.
-import { AssistantMessageEventStream } from "../../event-stream.js";
+// openai-responses: the OpenAI Responses API (spec ai §7.3), through the official SDK. The payload builder,
+// input conversion and stream parser here are the shared Responses logic other Responses-based APIs reuse.
+// Loaded lazily by register-builtins.ts on the first call of this API.
+import type { ResponseCreateParamsStreaming, ResponseStreamEvent } from "openai/resources/responses/responses";
+import type { AssistantMessageEventStream } from "../../event-stream.js";
+import { supportsXhigh } from "../../models.js";
 import type { Context, Model, OpenAIResponsesOptions, SimpleStreamOptions } from "../../types.js";
-import { createAssistantOutput, failStream } from "../assistant-output.js";
-
-function notImplemented(model: Model, signal?: AbortSignal): AssistantMessageEventStream {
-	const stream = new AssistantMessageEventStream();
-	queueMicrotask(() =>
-		failStream(stream, createAssistantOutput(model), new Error("openai-responses is not implemented yet"), signal),
-	);
-	return stream;
-}
+import { runOpenAIStream } from "../openai-shared/run-stream.js";
+import { buildBaseOptions, clampReasoning } from "../simple-options.js";
+import { buildResponsesPayload } from "./build-payload.js";
+import { ResponsesStreamParser } from "./parse-stream.js";
 
 export function streamOpenAIResponses(
 	model: Model<"openai-responses">,
-	_context: Context,
+	context: Context,
 	options?: OpenAIResponsesOptions,
 ): AssistantMessageEventStream {
-	return notImplemented(model, options?.signal);
+	return runOpenAIStream<ResponseCreateParamsStreaming, ResponseStreamEvent>({
+		model,
+		context,
+		options,
+		buildPayload: () => buildResponsesPayload(model, context, options),
+		open: (client, payload, signal) => client.responses.create(payload, { signal }),
+		createProcessor: (output, stream) => new ResponsesStreamParser(model, output, stream, options?.serviceTier),
+	});
 }
 
+/** Provider-neutral options: `reasoning` becomes `reasoningEffort` (xhigh only where the model takes it). */
 export function streamSimpleOpenAIResponses(
 	model: Model<"openai-responses">,
-	_context: Context,
+	context: Context,
 	options?: SimpleStreamOptions,
 ): AssistantMessageEventStream {
-	return notImplemented(model, options?.signal);
+	const reasoning = options?.reasoning;
+	return streamOpenAIResponses(model, context, {
+		...buildBaseOptions(model, options, options?.apiKey ?? ""),
+		apiKey: options?.apiKey,
+		reasoningEffort: supportsXhigh(model) ? reasoning : clampReasoning(reasoning),
+	});
 }

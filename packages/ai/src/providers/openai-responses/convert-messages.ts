@@ -1,0 +1,167 @@
+import type {
+	ResponseFunctionCallOutputItemList,
+	ResponseInputContent,
+	ResponseInputItem,
+	ResponseReasoningItem,
+} from "openai/resources/responses/responses";
+import type {
+	AssistantMessage,
+	Context,
+	ImageContent,
+	Model,
+	TextContent,
+	ToolResultMessage,
+	UserMessage,
+} from "../../types.js";
+import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { shortHash } from "../../utils/short-hash.js";
+import { transformMessages } from "../transform-messages.js";
+import { decodeTextSignature } from "./text-signature.js";
+import { RESPONSES_ID_NORMALIZING_PROVIDERS, responsesToolCallIdNormalizer, splitToolCallId } from "./tool-call-id.js";
+
+export const IMAGE_ONLY_RESULT_TEXT = "(see attached image)";
+const MAX_MESSAGE_ID_LENGTH = 64;
+
+export interface ResponsesInputOptions {
+	/** Codex sends the system prompt as `instructions` instead of an input item. Default true. */
+	includeSystemPrompt?: boolean;
+	/** Target providers whose tool-call ids are normalised (Azure adds its own provider). */
+	normalizeIdsFor?: readonly string[];
+}
+
+function supportsImages(model: Model): boolean {
+	return model.input.includes("image");
+}
+
+function inputImage(image: ImageContent): ResponseInputContent {
+	return { type: "input_image", detail: "auto", image_url: `data:${image.mimeType};base64,${image.data}` };
+}
+
+function convertUser(message: UserMessage, model: Model): ResponseInputItem | undefined {
+	if (typeof message.content === "string") {
+		return { role: "user", content: [{ type: "input_text", text: sanitizeSurrogates(message.content) }] };
+	}
+	const content: ResponseInputContent[] = [];
+	for (const block of message.content) {
+		if (block.type === "text") content.push({ type: "input_text", text: sanitizeSurrogates(block.text) });
+		else if (supportsImages(model)) content.push(inputImage(block));
+	}
+	return content.length > 0 ? { role: "user", content } : undefined;
+}
+
+/** A reasoning item exactly as the API produced it; it is replayed verbatim or not at all. */
+function parseReasoningItem(signature: string | undefined): ResponseReasoningItem | undefined {
+	if (!signature) return undefined;
+	try {
+		const item = JSON.parse(signature) as { type?: unknown } | null;
+		return item !== null && typeof item === "object" && item.type === "reasoning"
+			? (item as ResponseReasoningItem)
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function messageItemId(
+	block: TextContent,
+	messageIndex: number,
+	unsignedCount: number,
+): { id: string; phase?: string } {
+	const signature = decodeTextSignature(block.textSignature);
+	// Decision (spec silent): a second unsigned text in the same message gets a suffix, since item ids must be unique.
+	const decoded = signature ?? {
+		id: unsignedCount === 0 ? `msg_${messageIndex}` : `msg_${messageIndex}_${unsignedCount}`,
+	};
+	const id = decoded.id.length > MAX_MESSAGE_ID_LENGTH ? `msg_${shortHash(decoded.id)}` : decoded.id;
+	return { ...decoded, id };
+}
+
+function convertAssistant(message: AssistantMessage, model: Model, messageIndex: number): ResponseInputItem[] {
+	const items: ResponseInputItem[] = [];
+	// Another model of the same provider and API: its real `fc_` item ids would fail the server's check that
+	// each function call is paired with the reasoning item that produced it, so they are left out.
+	const sameApiOtherModel =
+		message.provider === model.provider && message.api === model.api && message.model !== model.id;
+	let unsignedTexts = 0;
+	for (const block of message.content) {
+		if (block.type === "thinking") {
+			const item = parseReasoningItem(block.thinkingSignature);
+			if (item) items.push(item);
+		} else if (block.type === "text") {
+			if (block.text === "") continue;
+			const { id, phase } = messageItemId(block, messageIndex, unsignedTexts);
+			if (!block.textSignature) unsignedTexts++;
+			items.push({
+				type: "message",
+				role: "assistant",
+				content: [{ type: "output_text", text: sanitizeSurrogates(block.text), annotations: [] }],
+				status: "completed",
+				id,
+				...(phase === "commentary" || phase === "final_answer" ? { phase } : {}),
+			});
+		} else {
+			const { callId, itemId } = splitToolCallId(block.id);
+			const keepItemId = itemId !== undefined && !(sameApiOtherModel && itemId.startsWith("fc_"));
+			items.push({
+				type: "function_call",
+				...(keepItemId ? { id: itemId } : {}),
+				call_id: callId,
+				name: block.name,
+				arguments: JSON.stringify(block.arguments),
+			});
+		}
+	}
+	return items;
+}
+
+function convertToolResult(message: ToolResultMessage, model: Model): ResponseInputItem {
+	const text = sanitizeSurrogates(
+		message.content
+			.filter((b): b is TextContent => b.type === "text")
+			.map((b) => b.text)
+			.join("\n"),
+	);
+	const images = message.content.filter((b): b is ImageContent => b.type === "image");
+	const callId = splitToolCallId(message.toolCallId).callId;
+	if (images.length > 0 && supportsImages(model)) {
+		const output: ResponseFunctionCallOutputItemList = [];
+		if (text !== "") output.push({ type: "input_text", text });
+		for (const image of images) {
+			output.push({ type: "input_image", detail: "auto", image_url: `data:${image.mimeType};base64,${image.data}` });
+		}
+		return { type: "function_call_output", call_id: callId, output };
+	}
+	return {
+		type: "function_call_output",
+		call_id: callId,
+		output: text === "" && images.length > 0 ? IMAGE_ONLY_RESULT_TEXT : text,
+	};
+}
+
+/**
+ * The Responses `input` for a context (spec ai §7.3): handoff first, then the system prompt, users,
+ * assistants (reasoning items verbatim, message items with their ids, function calls) and call outputs.
+ */
+export function convertResponsesInput(
+	model: Model,
+	context: Context,
+	options: ResponsesInputOptions = {},
+): ResponseInputItem[] {
+	const input: ResponseInputItem[] = [];
+	if (context.systemPrompt && options.includeSystemPrompt !== false) {
+		input.push({ role: model.reasoning ? "developer" : "system", content: sanitizeSurrogates(context.systemPrompt) });
+	}
+	const normalizer = responsesToolCallIdNormalizer(options.normalizeIdsFor ?? RESPONSES_ID_NORMALIZING_PROVIDERS);
+	const messages = transformMessages(context.messages, model, normalizer);
+	messages.forEach((message, index) => {
+		if (message.role === "user") {
+			const item = convertUser(message, model);
+			if (item) input.push(item);
+		} else if (message.role === "assistant") {
+			input.push(...convertAssistant(message, model, index));
+		} else {
+			input.push(convertToolResult(message, model));
+		}
+	});
+	return input;
+}

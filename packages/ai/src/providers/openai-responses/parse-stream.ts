@@ -1,0 +1,196 @@
+import type { Response, ResponseOutputItem, ResponseStreamEvent } from "openai/resources/responses/responses";
+import type { AssistantMessageEventStream } from "../../event-stream.js";
+import type { AssistantMessage, Model, TextContent, ThinkingContent, ToolCall } from "../../types.js";
+import { parseStreamingJson } from "../../utils/json-parse.js";
+import type { StreamEventProcessor } from "../openai-shared/run-stream.js";
+import { mapResponseStatus } from "./map-status.js";
+import { encodeTextSignature } from "./text-signature.js";
+import { parseResponsesUsage } from "./usage.js";
+
+type OpenItem =
+	| { kind: "thinking"; block: ThinkingContent; contentIndex: number }
+	| { kind: "text"; block: TextContent; contentIndex: number }
+	| { kind: "toolCall"; block: ToolCall; contentIndex: number; argumentsJson: string };
+
+export const UNFINISHED_RESPONSE_MESSAGE =
+	"The response stream ended before the response completed (no response.completed event)";
+export const NO_ERROR_DETAILS_MESSAGE = "Unknown error (no error details in response)";
+
+function failureMessage(response: Response | undefined): string {
+	const error = response?.error;
+	if (error) return `${error.code}: ${error.message}`;
+	const reason = response?.incomplete_details?.reason;
+	if (reason) return `incomplete: ${reason}`;
+	return NO_ERROR_DETAILS_MESSAGE;
+}
+
+/** Our id for a function call: `<call_id>|<item_id>`, so both can be replayed. */
+function toolCallId(callId: string, itemId: string | undefined): string {
+	return itemId ? `${callId}|${itemId}` : callId;
+}
+
+function joinTexts(parts: readonly { text?: string }[] | undefined): string {
+	return (parts ?? []).map((part) => part.text ?? "").join("\n\n");
+}
+
+/**
+ * Turns Responses API events into assistant-message events (spec ai §7.3). Items are keyed by
+ * `output_index`; each opens a block on `output_item.added` and closes it on `output_item.done`, where the
+ * final item is kept as replay metadata (reasoning item as the thinking signature, message id as the text
+ * signature). Bookkeeping stays here, so no block ever carries internal fields.
+ */
+export class ResponsesStreamParser implements StreamEventProcessor<ResponseStreamEvent> {
+	private readonly items = new Map<number, OpenItem>();
+	private completed = false;
+	private hasToolCalls = false;
+	failureReason: string | undefined;
+
+	constructor(
+		private readonly model: Model,
+		private readonly output: AssistantMessage,
+		private readonly stream: AssistantMessageEventStream,
+		private readonly requestedServiceTier?: string,
+	) {}
+
+	handle(event: ResponseStreamEvent): void {
+		switch (event.type) {
+			case "response.output_item.added":
+				this.openItem(event.output_index, event.item);
+				return;
+			case "response.reasoning_summary_text.delta":
+			// Open-weight reasoning models (gpt-oss on vLLM, LM Studio, Ollama) stream raw reasoning text instead.
+			case "response.reasoning_text.delta":
+				this.appendThinking(event.output_index, event.delta);
+				return;
+			case "response.reasoning_summary_part.done":
+				this.appendThinking(event.output_index, "\n\n");
+				return;
+			case "response.output_text.delta":
+			case "response.refusal.delta":
+				this.appendText(event.output_index, event.delta);
+				return;
+			case "response.function_call_arguments.delta":
+				this.appendArguments(event.output_index, event.delta);
+				return;
+			case "response.function_call_arguments.done": {
+				const item = this.items.get(event.output_index);
+				if (item?.kind === "toolCall") {
+					item.argumentsJson = event.arguments;
+					item.block.arguments = parseStreamingJson(item.argumentsJson);
+				}
+				return;
+			}
+			case "response.output_item.done":
+				this.closeItem(event.output_index, event.item);
+				return;
+			case "response.completed":
+			case "response.incomplete":
+				this.complete(event.response, event.type === "response.incomplete" ? "incomplete" : "completed");
+				return;
+			case "response.failed":
+				throw new Error(failureMessage(event.response));
+			case "error":
+				throw new Error(`Error Code ${event.code}: ${event.message}`);
+		}
+	}
+
+	finish(): void {
+		if (!this.completed) throw new Error(UNFINISHED_RESPONSE_MESSAGE);
+		for (const index of [...this.items.keys()]) this.closeItem(index, undefined);
+	}
+
+	private openItem(outputIndex: number, item: ResponseOutputItem): OpenItem | undefined {
+		let open: OpenItem;
+		const contentIndex = this.output.content.length;
+		if (item.type === "reasoning") {
+			const block: ThinkingContent = { type: "thinking", thinking: "" };
+			open = { kind: "thinking", block, contentIndex };
+		} else if (item.type === "message") {
+			open = { kind: "text", block: { type: "text", text: "" }, contentIndex };
+		} else if (item.type === "function_call") {
+			const argumentsJson = item.arguments ?? "";
+			const block: ToolCall = {
+				type: "toolCall",
+				id: toolCallId(item.call_id, item.id),
+				name: item.name,
+				arguments: parseStreamingJson(argumentsJson),
+			};
+			open = { kind: "toolCall", block, contentIndex, argumentsJson };
+			this.hasToolCalls = true;
+		} else {
+			// Hosted-tool items (web search, file search, ...) are not part of our message model.
+			return undefined;
+		}
+		this.output.content.push(open.block);
+		this.items.set(outputIndex, open);
+		const type = open.kind === "thinking" ? "thinking_start" : open.kind === "text" ? "text_start" : "toolcall_start";
+		this.stream.push({ type, contentIndex, partial: this.output });
+		return open;
+	}
+
+	private appendThinking(outputIndex: number, delta: string): void {
+		const item = this.items.get(outputIndex);
+		if (item?.kind !== "thinking" || delta === "") return;
+		item.block.thinking += delta;
+		this.stream.push({ type: "thinking_delta", contentIndex: item.contentIndex, delta, partial: this.output });
+	}
+
+	private appendText(outputIndex: number, delta: string): void {
+		const item = this.items.get(outputIndex);
+		if (item?.kind !== "text" || delta === "") return;
+		item.block.text += delta;
+		this.stream.push({ type: "text_delta", contentIndex: item.contentIndex, delta, partial: this.output });
+	}
+
+	private appendArguments(outputIndex: number, delta: string): void {
+		const item = this.items.get(outputIndex);
+		if (item?.kind !== "toolCall") return;
+		item.argumentsJson += delta;
+		item.block.arguments = parseStreamingJson(item.argumentsJson);
+		this.stream.push({ type: "toolcall_delta", contentIndex: item.contentIndex, delta, partial: this.output });
+	}
+
+	/** Closes a block; `final` is the finished item when the server sent it (absent when closing leftovers). */
+	private closeItem(outputIndex: number, final: ResponseOutputItem | undefined): void {
+		const item = this.items.get(outputIndex) ?? (final ? this.openItem(outputIndex, final) : undefined);
+		if (!item) return;
+		this.items.delete(outputIndex);
+		const { contentIndex } = item;
+		if (item.kind === "thinking") {
+			if (final?.type === "reasoning") {
+				const summary = joinTexts(final.summary);
+				item.block.thinking = summary !== "" ? summary : joinTexts(final.content);
+				item.block.thinkingSignature = JSON.stringify(final);
+			}
+			this.stream.push({ type: "thinking_end", contentIndex, content: item.block.thinking, partial: this.output });
+		} else if (item.kind === "text") {
+			if (final?.type === "message") {
+				item.block.text = final.content
+					.map((part) => (part.type === "output_text" ? part.text : part.refusal))
+					.join("");
+				item.block.textSignature = encodeTextSignature(final.id, final.phase);
+			}
+			this.stream.push({ type: "text_end", contentIndex, content: item.block.text, partial: this.output });
+		} else {
+			if (final?.type === "function_call") {
+				item.argumentsJson = final.arguments ?? item.argumentsJson;
+				item.block.id = toolCallId(final.call_id, final.id);
+				item.block.name = final.name;
+			}
+			item.block.arguments = parseStreamingJson(item.argumentsJson);
+			this.stream.push({ type: "toolcall_end", contentIndex, toolCall: item.block, partial: this.output });
+		}
+	}
+
+	private complete(response: Response | undefined, fallbackStatus: string): void {
+		this.completed = true;
+		this.output.usage = parseResponsesUsage(
+			response?.usage,
+			this.model,
+			response?.service_tier ?? this.requestedServiceTier,
+		);
+		this.output.stopReason = mapResponseStatus(response?.status ?? fallbackStatus);
+		if (this.output.stopReason === "error") this.failureReason = failureMessage(response);
+		if (this.output.stopReason === "stop" && this.hasToolCalls) this.output.stopReason = "toolUse";
+	}
+}

@@ -1,21 +1,27 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import { createRequire } from "node:module";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Tool, ToolCall } from "../types.js";
 
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
-	ajv: Ajv,
-) => Ajv;
+// AJV and its formats (CommonJS, dozens of files) are loaded on the first validation rather than when the
+// package is imported, so start-up does not pay for them. `require` keeps validation synchronous.
+const require = createRequire(import.meta.url);
+let ajv: Ajv | undefined;
 
-const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: true });
-addFormats(ajv);
+function getAjv(): Ajv {
+	if (ajv) return ajv;
+	const { Ajv: AjvClass } = require("ajv") as typeof import("ajv");
+	const addFormats = require("ajv-formats") as (ajv: Ajv) => Ajv;
+	ajv = new AjvClass({ allErrors: true, strict: false, coerceTypes: true });
+	addFormats(ajv);
+	return ajv;
+}
 
 const compiled = new WeakMap<object, ValidateFunction>();
 
 function validatorFor(tool: Tool): ValidateFunction {
 	let validate = compiled.get(tool.parameters);
 	if (!validate) {
-		validate = ajv.compile(tool.parameters);
+		validate = getAjv().compile(tool.parameters);
 		compiled.set(tool.parameters, validate);
 	}
 	return validate;

@@ -1,0 +1,20 @@
+// Importing @agent/ai must not load any provider SDK: they are imported on a provider's first use, so a
+// program that never talks to OpenAI never pays for loading its SDK.
+import { describe, expect, it } from "vitest";
+import { AI_SOURCE_ENTRY, loadedSdkPackages, PROVIDER_SDK_PACKAGES, traceModuleLoads } from "./helpers/module-trace.js";
+
+describe("importing the package", () => {
+	it("loads none of the provider SDKs", async () => {
+		const loaded = await traceModuleLoads([AI_SOURCE_ENTRY]);
+		expect(loaded.some((url) => url.endsWith("/src/index.ts"))).toBe(true);
+		expect(loaded.some((url) => url.endsWith("/src/event-stream.ts"))).toBe(true);
+		expect(loadedSdkPackages(loaded)).toEqual([]);
+	});
+});
+
+describe("the module trace", () => {
+	it("sees each SDK when it is imported, so an empty result above means something", async () => {
+		const loaded = await traceModuleLoads([AI_SOURCE_ENTRY, ...PROVIDER_SDK_PACKAGES]);
+		expect(loadedSdkPackages(loaded)).toEqual([...PROVIDER_SDK_PACKAGES]);
+	});
+});

@@ -1,0 +1,152 @@
+import { readFile } from "node:fs/promises";
+import { OPERATION_ABORTED } from "./abort.js";
+import { walkDirectory } from "./file-walker.js";
+import { createGrepGlobFilter } from "./glob-match.js";
+import type { GrepMatch, GrepSearchRequest, GrepSearchResult } from "./grep-search.js";
+
+/** Files read at once. */
+const READ_CONCURRENCY = 16;
+
+const POSIX_CLASSES: Record<string, string> = {
+	alnum: "0-9A-Za-z",
+	alpha: "A-Za-z",
+	blank: " \\t",
+	digit: "0-9",
+	lower: "a-z",
+	punct: "!-\\/:-@\\[-`{-~",
+	space: "\\s",
+	upper: "A-Z",
+	word: "\\w",
+	xdigit: "0-9A-Fa-f",
+};
+
+/** Rewrites the parts of ripgrep's (Rust) regex syntax that JavaScript spells differently. */
+function translateRustRegex(pattern: string): { source: string; ignoreCase: boolean } {
+	let source = pattern;
+	let ignoreCase = false;
+	if (source.startsWith("(?i)")) {
+		source = source.slice(4);
+		ignoreCase = true;
+	}
+	source = source
+		.replace(/\[:(\w+):\]/g, (whole, name: string) => POSIX_CLASSES[name] ?? whole)
+		.replace(/\\p([A-Z])/g, "\\p{$1}")
+		.replace(/\\A/g, "^")
+		.replace(/\\z/g, "$");
+	return { source, ignoreCase };
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The search pattern as a JavaScript regex, or an error the model can act on. */
+export function compileSearchPattern(pattern: string, options: { ignoreCase: boolean; literal: boolean }): RegExp {
+	if (options.literal) return new RegExp(escapeRegExp(pattern), options.ignoreCase ? "iu" : "u");
+	const { source, ignoreCase } = translateRustRegex(pattern);
+	const flags = options.ignoreCase || ignoreCase ? "i" : "";
+	try {
+		return new RegExp(source, `${flags}u`);
+	} catch {
+		// Unicode mode rejects escapes such as \- or \_ that ripgrep accepts.
+		try {
+			return new RegExp(source, flags);
+		} catch (error) {
+			const reason = error instanceof Error ? error.message : String(error);
+			throw new Error(
+				`regex parse error: ${reason}\nUse literal=true to search for the text as written, or escape regex special characters.`,
+			);
+		}
+	}
+}
+
+/** Line numbers (1-based) of the lines of `text` that match, at most `max`. */
+function matchingLines(text: string, lineRegex: RegExp, wholeTextRegex: RegExp, max: number): number[] {
+	// A line that matches is also a match in the whole text, so most files are ruled out in one native scan.
+	if (!wholeTextRegex.test(text)) return [];
+	const found: number[] = [];
+	let lineNumber = 1;
+	let start = 0;
+	while (start <= text.length && found.length < max) {
+		let end = text.indexOf("\n", start);
+		if (end === -1) end = text.length;
+		if (lineRegex.test(text.slice(start, end))) found.push(lineNumber);
+		lineNumber++;
+		start = end + 1;
+		// A trailing newline ends the last line; it does not start another.
+		if (start === text.length) break;
+	}
+	return found;
+}
+
+/**
+ * Searches like `rg --hidden`: the tree walked with ignore files honoured, binary files (a NUL byte)
+ * skipped, each line tested on its own. Reports matches in path order.
+ */
+export async function searchWithBuiltinGrep(request: GrepSearchRequest): Promise<GrepSearchResult> {
+	const { signal, limit } = request;
+	if (signal?.aborted) throw new Error(OPERATION_ABORTED);
+	const lineRegex = compileSearchPattern(request.pattern, request);
+	const wholeTextRegex = new RegExp(lineRegex.source, `${lineRegex.flags}m`);
+
+	let files: string[];
+	if (request.isDirectory) {
+		const globFilter = request.glob ? createGrepGlobFilter(request.glob) : undefined;
+		const entries = await walkDirectory(request.searchPath, { signal });
+		files = entries
+			.filter((entry) => entry.kind === "file" && (!globFilter || globFilter(entry.relativePath)))
+			.map((entry) => entry.absolutePath);
+	} else {
+		files = [request.searchPath];
+	}
+
+	const perFile: ({ matches: GrepMatch[]; text?: string } | undefined)[] = new Array(files.length);
+	const fileContents = new Map<string, string>();
+	const matches: GrepMatch[] = [];
+	let limitReached = false;
+	let nextToCollect = 0;
+	let nextToRead = 0;
+
+	// Files are read in parallel but collected in path order, so the first `limit` matches are always the same.
+	const collectInOrder = () => {
+		while (!limitReached && nextToCollect < files.length && perFile[nextToCollect] !== undefined) {
+			const found = perFile[nextToCollect]!;
+			for (const match of found.matches) {
+				if (matches.length >= limit) {
+					limitReached = true;
+					break;
+				}
+				matches.push(match);
+				if (found.text !== undefined) fileContents.set(match.filePath, found.text);
+			}
+			perFile[nextToCollect] = undefined;
+			nextToCollect++;
+		}
+	};
+
+	const searchFile = async (filePath: string): Promise<{ matches: GrepMatch[]; text?: string }> => {
+		let bytes: Buffer;
+		try {
+			bytes = await readFile(filePath);
+		} catch {
+			return { matches: [] };
+		}
+		if (bytes.includes(0)) return { matches: [] };
+		const text = bytes.toString("utf8");
+		const lines = matchingLines(text, lineRegex, wholeTextRegex, limit + 1);
+		if (lines.length === 0) return { matches: [] };
+		return { matches: lines.map((lineNumber) => ({ filePath, lineNumber })), text };
+	};
+
+	const worker = async () => {
+		while (!limitReached && nextToRead < files.length) {
+			if (signal?.aborted) throw new Error(OPERATION_ABORTED);
+			const index = nextToRead++;
+			perFile[index] = await searchFile(files[index]);
+			collectInOrder();
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
+	if (signal?.aborted) throw new Error(OPERATION_ABORTED);
+	return { matches, limitReached, fileContents };
+}

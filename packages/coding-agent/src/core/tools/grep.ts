@@ -1,0 +1,198 @@
+import { readFileSync, statSync } from "node:fs";
+import { basename, relative, sep } from "node:path";
+import type { AgentTool } from "@agent/agent-core";
+import { type Static, Type } from "@agent/ai";
+import { throwIfAborted } from "./abort.js";
+import { findExternalTool } from "./external-tools.js";
+import { searchWithBuiltinGrep } from "./grep-builtin.js";
+import { searchWithRipgrep } from "./grep-ripgrep.js";
+import {
+	type GrepEngineChoice,
+	type GrepSearchRequest,
+	type GrepSearchResult,
+	RG_UNAVAILABLE_MESSAGE,
+} from "./grep-search.js";
+import { resolveToCwd } from "./path-utils.js";
+import { optionalBoolean, optionalNumber, optionalString, requireString, toPositiveInteger } from "./tool-arguments.js";
+import {
+	DEFAULT_MAX_BYTES,
+	formatSize,
+	GREP_MAX_LINE_LENGTH,
+	type TruncationResult,
+	truncateHead,
+	truncateLine,
+} from "./truncate.js";
+import { assertInsideWorkspace } from "./workspace-confinement.js";
+
+export type { GrepEngineChoice } from "./grep-search.js";
+
+const DEFAULT_GREP_LIMIT = 100;
+
+export const GREP_TOOL_DESCRIPTION = `Search file contents for a pattern. Returns matching lines with file paths and line numbers. Respects .gitignore. Output is truncated to ${DEFAULT_GREP_LIMIT} matches or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first). Long lines are truncated to ${GREP_MAX_LINE_LENGTH} chars.`;
+
+export const grepSchema = Type.Object({
+	pattern: Type.String({ description: "Search pattern (regex or literal string)" }),
+	path: Type.Optional(Type.String({ description: "Directory or file to search (default: current directory)" })),
+	glob: Type.Optional(Type.String({ description: "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'" })),
+	ignoreCase: Type.Optional(Type.Boolean({ description: "Case-insensitive search (default: false)" })),
+	literal: Type.Optional(
+		Type.Boolean({ description: "Treat pattern as literal string instead of regex (default: false)" }),
+	),
+	context: Type.Optional(
+		Type.Number({ description: "Number of lines to show before and after each match (default: 0)" }),
+	),
+	limit: Type.Optional(Type.Number({ description: "Maximum number of matches to return (default: 100)" })),
+});
+
+export type GrepToolInput = Static<typeof grepSchema>;
+
+export interface GrepToolDetails {
+	truncation?: TruncationResult;
+	matchLimitReached?: number;
+	linesTruncated?: boolean;
+}
+
+/** File access used to check the search path and to show matched lines. */
+export interface GrepOperations {
+	/** Throws if the path does not exist. */
+	isDirectory: (absolutePath: string) => Promise<boolean> | boolean;
+	readFile: (absolutePath: string) => Promise<string> | string;
+}
+
+export interface GrepToolOptions {
+	operations?: GrepOperations;
+	/** `auto` (default) uses rg when installed, else the built-in engine; `rg` requires rg. */
+	engine?: GrepEngineChoice;
+	/** Refuse paths outside the working directory (after resolving `..` and symlinks). Default false. */
+	confineToCwd?: boolean;
+}
+
+export const localGrepOperations: GrepOperations = {
+	isDirectory: (absolutePath) => statSync(absolutePath).isDirectory(),
+	readFile: (absolutePath) => readFileSync(absolutePath, "utf8"),
+};
+
+/** Runs the search with the engine chosen (rg when available under `auto`). */
+export function runGrepSearch(
+	request: GrepSearchRequest,
+	engine: GrepEngineChoice = "auto",
+): Promise<GrepSearchResult> {
+	if (engine === "builtin") return searchWithBuiltinGrep(request);
+	const rgPath = findExternalTool("rg");
+	if (rgPath) return searchWithRipgrep(rgPath, request);
+	if (engine === "rg") return Promise.reject(new Error(RG_UNAVAILABLE_MESSAGE));
+	return searchWithBuiltinGrep(request);
+}
+
+/** `<path>:<n>: text` for matches and `<path>-<n>- text` for context; blocks are not merged. */
+async function formatMatches(
+	result: GrepSearchResult,
+	request: GrepSearchRequest,
+	context: number,
+	ops: GrepOperations,
+): Promise<{ lines: string[]; linesTruncated: boolean }> {
+	const fileLines = new Map<string, string[] | null>();
+	const linesOf = async (filePath: string): Promise<string[] | null> => {
+		if (!fileLines.has(filePath)) {
+			try {
+				const text = result.fileContents?.get(filePath) ?? (await ops.readFile(filePath));
+				// Lines are counted at "\n" as rg counts them; a CR is dropped from each line below.
+				fileLines.set(filePath, text.replace(/\r\n/g, "\n").split("\n"));
+			} catch {
+				fileLines.set(filePath, null);
+			}
+		}
+		return fileLines.get(filePath) ?? null;
+	};
+	const displayPath = (filePath: string) =>
+		request.isDirectory ? relative(request.searchPath, filePath).split(sep).join("/") : basename(filePath);
+
+	const output: string[] = [];
+	let linesTruncated = false;
+	for (const match of result.matches) {
+		const shownPath = displayPath(match.filePath);
+		const lines = await linesOf(match.filePath);
+		if (!lines) {
+			output.push(`${shownPath}:${match.lineNumber}: (unable to read file)`);
+			continue;
+		}
+		const first = Math.max(1, match.lineNumber - context);
+		const last = Math.min(lines.length, match.lineNumber + context);
+		for (let n = first; n <= last; n++) {
+			const { text, wasTruncated } = truncateLine(lines[n - 1].replace(/\r/g, ""));
+			if (wasTruncated) linesTruncated = true;
+			output.push(n === match.lineNumber ? `${shownPath}:${n}: ${text}` : `${shownPath}-${n}- ${text}`);
+		}
+	}
+	return { lines: output, linesTruncated };
+}
+
+export function createGrepTool(
+	cwd: string,
+	options: GrepToolOptions = {},
+): AgentTool<typeof grepSchema, GrepToolDetails | undefined> {
+	const ops = options.operations ?? localGrepOperations;
+	return {
+		name: "grep",
+		label: "grep",
+		description: GREP_TOOL_DESCRIPTION,
+		parameters: grepSchema,
+		async execute(_toolCallId, params, signal) {
+			const pattern = requireString(params, "grep", "pattern");
+			const path = optionalString(params, "grep", "path");
+			const glob = optionalString(params, "grep", "glob");
+			const ignoreCase = optionalBoolean(params, "grep", "ignoreCase") ?? false;
+			const literal = optionalBoolean(params, "grep", "literal") ?? false;
+			const contextArg = optionalNumber(params, "grep", "context");
+			const context = contextArg !== undefined && contextArg > 0 ? Math.floor(contextArg) : 0;
+			const limit = toPositiveInteger(optionalNumber(params, "grep", "limit"), DEFAULT_GREP_LIMIT);
+			throwIfAborted(signal);
+
+			const searchPath = resolveToCwd(path || ".", cwd);
+			if (options.confineToCwd) assertInsideWorkspace(searchPath, cwd, path || ".");
+			let isDirectory: boolean;
+			try {
+				isDirectory = await ops.isDirectory(searchPath);
+			} catch {
+				throw new Error(`Path not found: ${searchPath}`);
+			}
+
+			const request: GrepSearchRequest = {
+				pattern,
+				searchPath,
+				isDirectory,
+				ignoreCase,
+				literal,
+				glob: glob || undefined,
+				limit,
+				signal,
+			};
+			const result = await runGrepSearch(request, options.engine);
+			throwIfAborted(signal);
+			if (result.matches.length === 0)
+				return { content: [{ type: "text", text: "No matches found" }], details: undefined };
+
+			const formatted = await formatMatches(result, request, context, ops);
+			const truncation = truncateHead(formatted.lines.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
+			const notices: string[] = [];
+			const details: GrepToolDetails = {};
+			if (result.limitReached) {
+				notices.push(`${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern`);
+				details.matchLimitReached = limit;
+			}
+			if (truncation.truncated) {
+				notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
+				details.truncation = truncation;
+			}
+			if (formatted.linesTruncated) {
+				notices.push(`Some lines truncated to ${GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines`);
+				details.linesTruncated = true;
+			}
+			const text = notices.length > 0 ? `${truncation.content}\n\n[${notices.join(". ")}]` : truncation.content;
+			return { content: [{ type: "text", text }], details: notices.length > 0 ? details : undefined };
+		},
+	};
+}
+
+/** The grep tool for the process's working directory. */
+export const grepTool = createGrepTool(process.cwd());

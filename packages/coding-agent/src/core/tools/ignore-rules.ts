@@ -1,0 +1,135 @@
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, join, sep } from "node:path";
+import ignore, { type Ignore } from "ignore";
+
+/** Ignore files honoured in every directory; later files take precedence (as in ripgrep). */
+export const IGNORE_FILE_NAMES = [".gitignore", ".ignore"] as const;
+
+/** The rules of the ignore files of one directory. */
+export interface IgnoreLayer {
+	/** Absolute directory the patterns are relative to. */
+	base: string;
+	rules: Ignore;
+}
+
+function layerFrom(base: string, contents: (string | undefined)[]): IgnoreLayer | undefined {
+	const present = contents.filter((text): text is string => text !== undefined);
+	if (present.length === 0) return undefined;
+	// Git on Linux matches ignore patterns case-sensitively, and so do rg and fd.
+	const rules = ignore({ ignorecase: false });
+	for (const text of present) rules.add(text);
+	return { base, rules };
+}
+
+export async function loadIgnoreLayer(
+	dir: string,
+	names: readonly string[] = IGNORE_FILE_NAMES,
+): Promise<IgnoreLayer | undefined> {
+	const contents = await Promise.all(names.map((name) => readFile(join(dir, name), "utf8").catch(() => undefined)));
+	return layerFrom(dir, contents);
+}
+
+export function loadIgnoreLayerSync(dir: string): IgnoreLayer | undefined {
+	const contents = IGNORE_FILE_NAMES.map((name) => {
+		try {
+			return readFileSync(join(dir, name), "utf8");
+		} catch {
+			return undefined;
+		}
+	});
+	return layerFrom(dir, contents);
+}
+
+/** The directories above `dir`, outermost first. */
+export function ancestorsOf(dir: string): string[] {
+	const ancestors: string[] = [];
+	let current = dirname(dir);
+	let previous = dir;
+	while (current !== previous) {
+		ancestors.unshift(current);
+		previous = current;
+		current = dirname(current);
+	}
+	return ancestors;
+}
+
+/**
+ * Layers of the directories above `root` (ripgrep honours them too). A layer that ignores `root` itself is
+ * left out: searching inside an ignored directory on purpose (say `node_modules/some-lib`) must find things.
+ */
+export async function loadAncestorLayers(root: string): Promise<IgnoreLayer[]> {
+	const loaded = await Promise.all(ancestorsOf(root).map((ancestor) => loadIgnoreLayer(ancestor)));
+	return loaded.filter(
+		(layer): layer is IgnoreLayer => layer !== undefined && !isIgnoredByLayers([layer], root, true),
+	);
+}
+
+function relativeTo(base: string, absolutePath: string): string | undefined {
+	const prefix = base.endsWith(sep) ? base : base + sep;
+	if (!absolutePath.startsWith(prefix)) return undefined;
+	const relative = absolutePath.slice(prefix.length);
+	return sep === "/" ? relative : relative.split(sep).join("/");
+}
+
+/**
+ * Whether the innermost layer with a rule for the path ignores it (a deeper ignore file overrides a
+ * shallower one, and `!pattern` re-includes). `layers` are outermost first.
+ */
+export function isIgnoredByLayers(layers: readonly IgnoreLayer[], absolutePath: string, isDirectory: boolean): boolean {
+	for (let i = layers.length - 1; i >= 0; i--) {
+		const relative = relativeTo(layers[i].base, absolutePath);
+		if (!relative) continue;
+		const result = layers[i].rules.test(isDirectory ? `${relative}/` : relative);
+		if (result.ignored) return true;
+		if (result.unignored) return false;
+	}
+	return false;
+}
+
+/**
+ * "Is this file under `root` ignored?" for files found by other means (ripgrep), with the same rules the
+ * built-in walker applies. Ignore files are read synchronously and cached per directory.
+ */
+export class IgnoreRuleCache {
+	private readonly layersByDir = new Map<string, IgnoreLayer | undefined>();
+	private readonly ignoredDirs = new Map<string, boolean>();
+
+	private constructor(
+		private readonly root: string,
+		private readonly ancestorLayers: IgnoreLayer[],
+	) {}
+
+	static async forRoot(root: string): Promise<IgnoreRuleCache> {
+		return new IgnoreRuleCache(root, await loadAncestorLayers(root));
+	}
+
+	private layerOf(dir: string): IgnoreLayer | undefined {
+		if (!this.layersByDir.has(dir)) this.layersByDir.set(dir, loadIgnoreLayerSync(dir));
+		return this.layersByDir.get(dir);
+	}
+
+	private isDirectoryIgnored(dir: string, layersAbove: readonly IgnoreLayer[]): boolean {
+		let ignored = this.ignoredDirs.get(dir);
+		if (ignored === undefined) {
+			ignored = isIgnoredByLayers(layersAbove, dir, true);
+			this.ignoredDirs.set(dir, ignored);
+		}
+		return ignored;
+	}
+
+	isIgnored(absoluteFilePath: string): boolean {
+		if (relativeTo(this.root, absoluteFilePath) === undefined) return false;
+		const dirs = [this.root];
+		const below = relativeTo(this.root, dirname(absoluteFilePath));
+		if (below) for (const segment of below.split("/")) dirs.push(join(dirs[dirs.length - 1], segment));
+		const layers = [...this.ancestorLayers];
+		for (const [index, dir] of dirs.entries()) {
+			// A file in an ignored folder stays ignored whatever deeper ignore files say.
+			if (index > 0 && this.isDirectoryIgnored(dir, layers)) return true;
+			const layer = this.layerOf(dir);
+			if (layer) layers.push(layer);
+		}
+		return isIgnoredByLayers(layers, absoluteFilePath, false);
+	}
+}

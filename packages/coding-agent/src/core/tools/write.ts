@@ -1,0 +1,72 @@
+import { mkdir as fsMkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { AgentTool } from "@agent/agent-core";
+import { type Static, Type } from "@agent/ai";
+import { throwIfAborted } from "./abort.js";
+import { writeFileAtomic } from "./atomic-write.js";
+import { withFileMutationQueue } from "./file-mutation-queue.js";
+import { resolveToCwd } from "./path-utils.js";
+import { requireString } from "./tool-arguments.js";
+import { assertInsideWorkspace } from "./workspace-confinement.js";
+
+export const WRITE_TOOL_DESCRIPTION =
+	"Write content to a file. Creates the file if it doesn't exist, overwrites if it does. Automatically creates parent directories.";
+
+export const writeSchema = Type.Object({
+	path: Type.String({ description: "Path to the file to write (relative or absolute)" }),
+	content: Type.String({ description: "Content to write to the file" }),
+});
+
+export type WriteToolInput = Static<typeof writeSchema>;
+
+/** File access of the write tool; replace it to write remotely, in a container or through an editor. */
+export interface WriteOperations {
+	writeFile: (absolutePath: string, content: string) => Promise<void>;
+	/** Creates the directory and its missing parents. */
+	mkdir: (dir: string) => Promise<void>;
+}
+
+export interface WriteToolOptions {
+	operations?: WriteOperations;
+	/** Refuse paths outside the working directory (after resolving `..` and symlinks). Default false. */
+	confineToCwd?: boolean;
+}
+
+export const localWriteOperations: WriteOperations = {
+	writeFile: (absolutePath, content) => writeFileAtomic(absolutePath, content),
+	mkdir: async (dir) => {
+		await fsMkdir(dir, { recursive: true });
+	},
+};
+
+export function createWriteTool(cwd: string, options: WriteToolOptions = {}): AgentTool<typeof writeSchema, undefined> {
+	const ops = options.operations ?? localWriteOperations;
+	return {
+		name: "write",
+		label: "write",
+		description: WRITE_TOOL_DESCRIPTION,
+		parameters: writeSchema,
+		async execute(_toolCallId, params, signal) {
+			const path = requireString(params, "write", "path");
+			const content = requireString(params, "write", "content");
+			throwIfAborted(signal);
+			const absolutePath = resolveToCwd(path, cwd);
+			if (options.confineToCwd) assertInsideWorkspace(absolutePath, cwd, path);
+
+			return withFileMutationQueue(absolutePath, async () => {
+				await ops.mkdir(dirname(absolutePath));
+				throwIfAborted(signal);
+				await ops.writeFile(absolutePath, content);
+				// Ours differs: the reference reported content.length (UTF-16 code units) as bytes.
+				const bytes = Buffer.byteLength(content, "utf8");
+				return {
+					content: [{ type: "text", text: `Successfully wrote ${bytes} bytes to ${path}` }],
+					details: undefined,
+				};
+			});
+		},
+	};
+}
+
+/** The write tool for the process's working directory. */
+export const writeTool = createWriteTool(process.cwd());

@@ -77,7 +77,7 @@ function buildGuidelines(tools: readonly string[], extraGuidelines: readonly str
 
 function formatDocumentationPointers(paths: DocumentationPaths): string {
 	return [
-		`${APP_NAME} documentation (read only when the user asks about ${APP_NAME} itself: its SDK, extensions, themes, skills, or TUI):`,
+		`Documentation for ${APP_NAME} (read only when the user asks about ${APP_NAME} itself: its SDK, extensions, themes, skills, or TUI):`,
 		`- Overview: ${paths.readmePath}`,
 		`- Docs: ${paths.docsPath}`,
 		`- Examples: ${paths.examplesPath}`,

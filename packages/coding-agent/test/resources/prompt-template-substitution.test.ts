@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are bash-style ${@:N} placeholders, not JS templates
 import { describe, expect, it } from "vitest";
 import {
 	expandPromptTemplate,

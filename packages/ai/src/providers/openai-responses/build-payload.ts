@@ -1,8 +1,11 @@
-import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
+import type { ResponseCreateParamsStreaming, ResponseInputItem } from "openai/resources/responses/responses";
 import type { Context, Model, OpenAIResponsesOptions } from "../../types.js";
 import { resolveCacheRetention } from "../simple-options.js";
 import { convertResponsesInput, type ResponsesInputOptions } from "./convert-messages.js";
 import { convertResponsesTools } from "./convert-tools.js";
+
+/** The streaming request body; `input` is always the item list we built. */
+export type ResponsesPayload = ResponseCreateParamsStreaming & { input: ResponseInputItem[] };
 
 /** Appended for gpt-5 models when no reasoning is requested, to keep them from reasoning anyway. */
 export const SUPPRESS_REASONING_TEXT = "# Juice: 0 !important";
@@ -19,9 +22,9 @@ export function buildResponsesPayload(
 	context: Context,
 	options: OpenAIResponsesOptions | undefined,
 	inputOptions?: ResponsesInputOptions,
-): ResponseCreateParamsStreaming {
+): ResponsesPayload {
 	const input = convertResponsesInput(model, context, inputOptions);
-	const payload: ResponseCreateParamsStreaming = { model: model.id, input, stream: true, store: false };
+	const payload: ResponsesPayload = { model: model.id, input, stream: true, store: false };
 
 	const retention = resolveCacheRetention(options?.cacheRetention);
 	if (options?.sessionId && retention !== "none") payload.prompt_cache_key = options.sessionId;

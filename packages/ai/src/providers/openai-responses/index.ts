@@ -1,13 +1,13 @@
 // openai-responses: the OpenAI Responses API (spec ai §7.3), through the official SDK. The payload builder,
 // input conversion and stream parser here are the shared Responses logic other Responses-based APIs reuse.
 // Loaded lazily by register-builtins.ts on the first call of this API.
-import type { ResponseCreateParamsStreaming, ResponseStreamEvent } from "openai/resources/responses/responses";
+import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import type { AssistantMessageEventStream } from "../../event-stream.js";
 import { supportsXhigh } from "../../models.js";
 import type { Context, Model, OpenAIResponsesOptions, SimpleStreamOptions } from "../../types.js";
 import { runOpenAIStream } from "../openai-shared/run-stream.js";
 import { buildBaseOptions, clampReasoning } from "../simple-options.js";
-import { buildResponsesPayload } from "./build-payload.js";
+import { buildResponsesPayload, type ResponsesPayload } from "./build-payload.js";
 import { ResponsesStreamParser } from "./parse-stream.js";
 
 export function streamOpenAIResponses(
@@ -15,7 +15,7 @@ export function streamOpenAIResponses(
 	context: Context,
 	options?: OpenAIResponsesOptions,
 ): AssistantMessageEventStream {
-	return runOpenAIStream<ResponseCreateParamsStreaming, ResponseStreamEvent>({
+	return runOpenAIStream<ResponsesPayload, ResponseStreamEvent>({
 		model,
 		context,
 		options,

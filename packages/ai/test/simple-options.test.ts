@@ -8,6 +8,7 @@ import {
 	type Model,
 	type SimpleStreamOptions,
 } from "../src/index.js";
+import { resolveCacheRetention } from "../src/providers/simple-options.js";
 import { testModel } from "./helpers/messages.js";
 
 function withMaxTokens(maxTokens: number): Model {
@@ -111,5 +112,35 @@ describe("adjustMaxTokensForThinking", () => {
 		const { maxTokens, thinkingBudget } = adjustMaxTokensForThinking(haiku.maxTokens, haiku.maxTokens, "high");
 		expect(maxTokens).toBe(8192);
 		expect(maxTokens - thinkingBudget).toBe(1024);
+	});
+});
+
+describe("resolveCacheRetention", () => {
+	function withRetentionEnv(value: string | undefined, check: () => void): void {
+		const previous = process.env.AGENT_CACHE_RETENTION;
+		if (value === undefined) delete process.env.AGENT_CACHE_RETENTION;
+		else process.env.AGENT_CACHE_RETENTION = value;
+		try {
+			check();
+		} finally {
+			if (previous === undefined) delete process.env.AGENT_CACHE_RETENTION;
+			else process.env.AGENT_CACHE_RETENTION = previous;
+		}
+	}
+
+	it("defaults to short", () => {
+		withRetentionEnv(undefined, () => expect(resolveCacheRetention(undefined)).toBe("short"));
+	});
+
+	it("upgrades the default to long with AGENT_CACHE_RETENTION=long", () => {
+		withRetentionEnv("long", () => expect(resolveCacheRetention(undefined)).toBe("long"));
+		withRetentionEnv("forever", () => expect(resolveCacheRetention(undefined)).toBe("short"));
+	});
+
+	it("lets an explicit option win over the environment", () => {
+		withRetentionEnv("long", () => {
+			expect(resolveCacheRetention("none")).toBe("none");
+			expect(resolveCacheRetention("short")).toBe("short");
+		});
 	});
 });

@@ -51,9 +51,10 @@ describe("text-only prompt", () => {
 		expect(updates.at(-1)?.assistantMessageEvent.type).toBe("text_end");
 		expect(streamTexts.at(-1)).toBe("one two three four five");
 		// Each update's message is a shallow copy, never the live partial nor the final message.
-		const final = events.find((e) => e.type === "message_end" && e.message.role === "assistant");
+		const final = events.findLast((e) => e.type === "message_end");
+		expect(final?.type === "message_end" && final.message.role).toBe("assistant");
 		expect(new Set(updates.map((e) => e.message)).size).toBe(updates.length);
-		expect(updates.every((e) => e.message !== final?.message)).toBe(true);
+		expect(updates.every((e) => final?.type === "message_end" && e.message !== final.message)).toBe(true);
 		expect(agent.state.streamMessage).toBeNull();
 	});
 });

@@ -17,7 +17,10 @@ function toolResults(messages: readonly unknown[]): ToolResultMessage[] {
 }
 
 const readTool = (
-	execute = vi.fn(async () => ({ content: [{ type: "text" as const, text: "file body" }], details: {} })),
+	execute = vi.fn(async (_id: string, _params: unknown) => ({
+		content: [{ type: "text" as const, text: "file body" }],
+		details: {},
+	})),
 ) =>
 	createTool({
 		name: "read",
@@ -27,7 +30,10 @@ const readTool = (
 
 describe("argument validation", () => {
 	it("answers invalid arguments with the validation message, skips the tool, and lets the model retry", async () => {
-		const execute = vi.fn(async () => ({ content: [{ type: "text" as const, text: "file body" }], details: {} }));
+		const execute = vi.fn(async (_id: string, _params: unknown) => ({
+			content: [{ type: "text" as const, text: "file body" }],
+			details: {},
+		}));
 		const { faux, agent } = createHarness({ tools: [readTool(execute)] });
 		faux.enqueue(
 			fauxToolCall("read", { file: "a.txt" }, { id: "bad" }),
@@ -54,7 +60,7 @@ describe("argument validation", () => {
 	});
 
 	it("passes coerced arguments to the tool but reports the raw ones in tool_execution_start", async () => {
-		const execute = vi.fn(async () => ({ content: [], details: {} }));
+		const execute = vi.fn(async (_id: string, _params: unknown) => ({ content: [], details: {} }));
 		const { faux, agent, events } = createHarness({ tools: [readTool(execute)] });
 		faux.enqueue(fauxToolCall("read", { path: "a.txt", limit: "5" }, { id: "c1" }), fauxText("ok"));
 		await agent.prompt("Read");
@@ -267,7 +273,7 @@ describe("tool updates", () => {
 
 describe("beforeToolCall", () => {
 	it("blocks a call with the hook's reason, or the default text, without running the tool", async () => {
-		const execute = vi.fn(async () => ({ content: [], details: {} }));
+		const execute = vi.fn(async (_id: string, _params: unknown) => ({ content: [], details: {} }));
 		const beforeToolCall = vi.fn(async ({ toolCall }: { toolCall: { id: string } }) =>
 			toolCall.id === "a" ? { block: true, reason: "Writes outside the project are not allowed" } : { block: true },
 		);
@@ -290,7 +296,7 @@ describe("beforeToolCall", () => {
 	});
 
 	it("receives the validated arguments, the assistant message and the context; a throw becomes an error result", async () => {
-		const execute = vi.fn(async () => ({ content: [], details: {} }));
+		const execute = vi.fn(async (_id: string, _params: unknown) => ({ content: [], details: {} }));
 		const seen: unknown[] = [];
 		const { faux, agent } = createHarness({
 			tools: [readTool(execute)],

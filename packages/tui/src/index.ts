@@ -1,2 +1,58 @@
 // Public API of @agent/tui. Nothing inside the package imports this file.
-export {};
+export {
+	type ChangeTracking,
+	CachedComponent,
+	ChangeNotifier,
+	type Component,
+	CURSOR_MARKER,
+	type Focusable,
+	type IncrementalRender,
+	isChangeTracking,
+	isFocusable,
+	isIncrementalRender,
+	type RenderUpdate,
+} from "./component.js";
+export { Container } from "./container.js";
+export { type DecodedKey, decodeKey, type KeyEventType } from "./keys/key-decoder.js";
+export { type BaseKey, formatKeyId, isKeyId, Key, type KeyId, type KeyPress, parseKeyId } from "./keys/key-id.js";
+export { decodeKittyPrintable, isKeyRelease, isKeyRepeat, matchesKey, parseKey } from "./keys/key-matching.js";
+export {
+	DEFAULT_EDITOR_KEYBINDINGS,
+	defaultEditorKeybindingsFor,
+	type EditorAction,
+	EditorKeybindingsManager,
+	getEditorKeybindings,
+	type KeybindingsConfig,
+	KeybindingsManager,
+	parseKeybindingsConfig,
+	setEditorKeybindings,
+} from "./keys/keybindings.js";
+export { isKittyProtocolActive, setKittyProtocolActive } from "./keys/kitty-state.js";
+export type { OverlayAnchor, OverlayHandle, OverlayMargin, OverlayOptions, SizeValue } from "./rendering/overlay-layout.js";
+export {
+	type CellDimensions,
+	detectImageProtocol,
+	getCellDimensions,
+	type ImageProtocol,
+	setCellDimensions,
+} from "./terminal/capabilities.js";
+export { ProcessTerminal } from "./terminal/process-terminal.js";
+export { PASTE_END, PASTE_START, StdinBuffer, type StdinBufferOptions } from "./terminal/stdin-buffer.js";
+export { type Terminal, TerminalSequences } from "./terminal/terminal.js";
+export {
+	type EmulatorBuffer,
+	type EmulatorLine,
+	type TerminalEmulator,
+	VirtualTerminal,
+} from "./terminal/virtual-terminal.js";
+export { escapeSequenceLength, StyleState, stripAnsi } from "./text/ansi.js";
+export { padToWidth, sliceByColumn, truncateToWidth } from "./text/truncate.js";
+export { graphemeWidth, splitGraphemes, visibleWidth } from "./text/width.js";
+export { wrapTextWithAnsi } from "./text/wrap.js";
+export { type InputListener, TUI, type TUIOptions } from "./tui.js";
+export { Box } from "./components/box.js";
+export { Spacer } from "./components/spacer.js";
+export { Text } from "./components/text.js";
+export { TruncatedText } from "./components/truncated-text.js";
+export { applyBackground } from "./text/background.js";
+export { type Color, createStyles, isColorEnabled, plain, type StyleFn, type Styles } from "./theme/style.js";

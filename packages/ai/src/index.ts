@@ -44,6 +44,7 @@ export { type ToolCallIdNormalizer, transformMessages } from "./providers/transf
 export { complete, completeSimple, stream, streamSimple } from "./stream.js";
 export type * from "./types.js";
 export { parseStreamingJson } from "./utils/json-parse.js";
+export { createMistralToolCallIdNormalizer } from "./utils/mistral-tool-call-id.js";
 export { getOverflowPatterns, isContextOverflow } from "./utils/overflow.js";
 export { sanitizeSurrogates } from "./utils/sanitize-unicode.js";
 export { shortHash } from "./utils/short-hash.js";

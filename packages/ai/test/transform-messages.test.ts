@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { transformMessages } from "../src/index.js";
-import type { AssistantMessage, Message, ToolResultMessage } from "../src/types.js";
+import { createMistralToolCallIdNormalizer, transformMessages } from "../src/index.js";
+import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from "../src/types.js";
 import { assistant, testModel, toolCall, toolResult, user } from "./helpers/messages.js";
 
 const claude = testModel("anthropic", "anthropic-messages", "claude-sonnet-4-5");
@@ -249,5 +250,44 @@ describe("immutability", () => {
 		const before = structuredClone(input);
 		transformMessages(input, claude, underscoreIds);
 		expect(input).toEqual(before);
+	});
+});
+
+describe("Mistral tool-call ids through transformMessages", () => {
+	const mistral = testModel("mistral", "openai-completions", "devstral-medium-latest");
+
+	it("gives every foreign call a 9-alphanumeric id and its result the same one", () => {
+		const normalize = createMistralToolCallIdNormalizer();
+		const out = transformMessages(
+			[
+				user("q"),
+				assistant(gpt, [toolCall("call_abc|fc_123"), toolCall("toolu_01XYZ")]),
+				toolResult("call_abc|fc_123"),
+				toolResult("toolu_01XYZ"),
+			],
+			mistral,
+			normalize,
+		);
+		const ids = assistantAt(out, 1).content.map((block) => (block as ToolCall).id);
+		for (const id of ids) expect(id).toMatch(/^[a-zA-Z0-9]{9}$/);
+		expect(new Set(ids).size).toBe(2);
+		expect(out.slice(2).map((m) => (m as ToolResultMessage).toolCallId)).toEqual(ids);
+	});
+
+	it("keeps ids that are already valid and maps a repeated id to the same result", () => {
+		const normalize = createMistralToolCallIdNormalizer();
+		expect(normalize("aB3dE6gH9")).toBe("aB3dE6gH9");
+		expect(normalize("toolu_01XYZ")).toBe(normalize("toolu_01XYZ"));
+	});
+
+	it("never hands out one id for two different inputs", () => {
+		fc.assert(
+			fc.property(fc.uniqueArray(fc.string(), { maxLength: 50 }), (ids) => {
+				const normalize = createMistralToolCallIdNormalizer();
+				const normalized = ids.map(normalize);
+				expect(new Set(normalized).size).toBe(ids.length);
+				for (const id of normalized) expect(id).toMatch(/^[a-zA-Z0-9]{9}$/);
+			}),
+		);
 	});
 });

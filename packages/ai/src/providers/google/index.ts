@@ -1,33 +1,95 @@
-// PLACEHOLDER: replaced by the real google-generative-ai adapter (official SDK). Until then every call ends in an error event.
-import { AssistantMessageEventStream } from "../../event-stream.js";
-import type { Context, GoogleOptions, Model, SimpleStreamOptions } from "../../types.js";
-import { createAssistantOutput, failStream } from "../assistant-output.js";
+// google-generative-ai (spec ai §7.4) through the official @google/genai SDK. Loaded lazily by
+// register-builtins.ts; nothing else may import this module statically, so the SDK loads on first use.
+import type { GenerateContentParameters } from "@google/genai";
+import { getEnvApiKey } from "../../env-api-keys.js";
+import type {
+	AssistantMessage,
+	AssistantMessageEventStream as AssistantStream,
+	Context,
+	GoogleOptions,
+	Model,
+	SimpleStreamOptions,
+} from "../../types.js";
+import { AssistantMessageEventStream, createAssistantOutput, failStream, finishStream } from "../assistant-output.js";
+import { buildRequestParams } from "./build-request.js";
+import { createGoogleClient } from "./client.js";
+import { describeGoogleError } from "./errors.js";
+import { GoogleStreamParser } from "./parse-stream.js";
+import { toGoogleOptions } from "./simple-options.js";
 
-function notImplemented(model: Model, signal?: AbortSignal): AssistantMessageEventStream {
+export const ABORTED_MESSAGE = "Request was aborted";
+export const UNKNOWN_ERROR_MESSAGE = "An unknown error occurred";
+
+function finishReasonError(parser: GoogleStreamParser): Error {
+	if (parser.blockReason) return new Error(`Prompt blocked: ${parser.blockReason}`);
+	const detail = [parser.rawFinishReason, parser.finishMessage].filter(Boolean).join(": ");
+	// The reference's text alone says nothing; the raw finish reason (SAFETY, RECITATION, …) is kept.
+	return new Error(`${UNKNOWN_ERROR_MESSAGE} (finish reason: ${detail})`);
+}
+
+async function run(
+	stream: AssistantStream,
+	output: AssistantMessage,
+	model: Model,
+	context: Context,
+	options: GoogleOptions | undefined,
+): Promise<void> {
+	const signal = options?.signal;
+	try {
+		const apiKey = options?.apiKey || getEnvApiKey(model.provider);
+		if (!apiKey) throw new Error(`No API key for provider: ${model.provider}`);
+
+		let params = buildRequestParams(model, context, options);
+		if (options?.onPayload) {
+			const replaced = await options.onPayload(params, model);
+			if (replaced !== undefined) params = replaced as GenerateContentParameters;
+		}
+
+		const headers = { ...model.headers, ...options?.headers };
+		const client = createGoogleClient(model, apiKey, headers);
+		const chunks = await client.models.generateContentStream({
+			...params,
+			config: {
+				...params.config,
+				abortSignal: signal,
+				// The SDK would otherwise reopen a dropped stream by itself: a hidden retry that delays the
+				// failure and that the caller's retry policy cannot see.
+				automaticContinuation: false,
+			},
+		});
+		stream.push({ type: "start", partial: output });
+
+		const parser = new GoogleStreamParser(output, stream, model);
+		for await (const chunk of chunks) parser.handle(chunk);
+
+		if (signal?.aborted) throw new Error(ABORTED_MESSAGE);
+		parser.finish();
+		if (parser.blockReason || output.stopReason === "error" || output.stopReason === "aborted") {
+			throw finishReasonError(parser);
+		}
+		finishStream(stream as AssistantMessageEventStream, output);
+	} catch (error) {
+		const message = signal?.aborted ? ABORTED_MESSAGE : describeGoogleError(error);
+		failStream(stream as AssistantMessageEventStream, output, new Error(message), signal);
+	}
+}
+
+/** Streams one reply from the Gemini API. Never throws; failures end the stream with `error`. */
+export function streamGoogle(
+	model: Model<"google-generative-ai">,
+	context: Context,
+	options?: GoogleOptions,
+): AssistantMessageEventStream {
 	const stream = new AssistantMessageEventStream();
-	queueMicrotask(() =>
-		failStream(
-			stream,
-			createAssistantOutput(model),
-			new Error("google-generative-ai is not implemented yet"),
-			signal,
-		),
-	);
+	void run(stream, createAssistantOutput(model), model, context, options);
 	return stream;
 }
 
-export function streamGoogle(
-	model: Model<"google-generative-ai">,
-	_context: Context,
-	options?: GoogleOptions,
-): AssistantMessageEventStream {
-	return notImplemented(model, options?.signal);
-}
-
+/** `streamGoogle` with provider-neutral options (reasoning level → Gemini 3 level or 2.5 budget). */
 export function streamSimpleGoogle(
 	model: Model<"google-generative-ai">,
-	_context: Context,
+	context: Context,
 	options?: SimpleStreamOptions,
 ): AssistantMessageEventStream {
-	return notImplemented(model, options?.signal);
+	return streamGoogle(model, context, toGoogleOptions(model, options));
 }

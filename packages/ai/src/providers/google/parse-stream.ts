@@ -1,0 +1,137 @@
+import type { GenerateContentResponse, Part } from "@google/genai";
+import type {
+	AssistantMessage,
+	AssistantMessageEventStream,
+	Model,
+	TextContent,
+	ThinkingContent,
+	ToolCall,
+} from "../../types.js";
+import { mapFinishReason } from "./map-stop-reason.js";
+import { applyUsageMetadata } from "./usage.js";
+
+type OpenBlock = { contentIndex: number; block: TextContent | ThinkingContent };
+
+/**
+ * Folds Gemini's response chunks into `output` and emits our events (spec ai §3, §7.4). One text or
+ * thinking block is open at a time and is closed when a part of the other kind (or a function call)
+ * arrives; function calls come whole, so each is started, streamed and ended at once.
+ */
+export class GoogleStreamParser {
+	private current: OpenBlock | undefined;
+	private readonly usedIds = new Set<string>();
+	private generatedIds = 0;
+	/** The raw finishReason and message, for error messages when it maps to `error`. */
+	rawFinishReason: string | undefined;
+	finishMessage: string | undefined;
+	/** Set when the prompt itself was blocked and no candidate came back. */
+	blockReason: string | undefined;
+
+	constructor(
+		private readonly output: AssistantMessage,
+		private readonly stream: AssistantMessageEventStream,
+		private readonly model: Model,
+	) {}
+
+	handle(chunk: GenerateContentResponse): void {
+		const candidate = chunk.candidates?.[0];
+		for (const part of candidate?.content?.parts ?? []) this.handlePart(part);
+		if (candidate?.finishReason) {
+			this.rawFinishReason = candidate.finishReason;
+			this.finishMessage = candidate.finishMessage;
+			this.output.stopReason = mapFinishReason(candidate.finishReason);
+		}
+		if (!candidate && chunk.promptFeedback?.blockReason) {
+			this.blockReason = [chunk.promptFeedback.blockReason, chunk.promptFeedback.blockReasonMessage]
+				.filter(Boolean)
+				.join(": ");
+		}
+		if (chunk.usageMetadata) applyUsageMetadata(this.output.usage, chunk.usageMetadata, this.model);
+	}
+
+	/** Ends the open block, then turns `stop` into `toolUse` when the reply calls tools. */
+	finish(): void {
+		this.closeCurrent();
+		if (this.output.stopReason === "stop" && this.output.content.some((block) => block.type === "toolCall")) {
+			// The reference also overrides length and error (e.g. SAFETY) with toolUse; ours keeps those.
+			this.output.stopReason = "toolUse";
+		}
+	}
+
+	private handlePart(part: Part): void {
+		if (part.text !== undefined) this.handleText(part.text, part.thought === true, part.thoughtSignature);
+		else if (part.functionCall) this.handleFunctionCall(part);
+	}
+
+	private handleText(text: string, isThinking: boolean, signature: string | undefined): void {
+		const kind = isThinking ? "thinking" : "text";
+		let open = this.current?.block.type === kind ? this.current : undefined;
+		// An empty part only matters for its signature (Gemini sometimes sends one alone at the end).
+		if (!open && text === "" && !signature) return;
+		if (!open) {
+			this.closeCurrent();
+			open = this.openBlock(isThinking);
+		}
+		const { block, contentIndex } = open;
+		if (text !== "") {
+			if (block.type === "thinking") {
+				block.thinking += text;
+				this.stream.push({ type: "thinking_delta", contentIndex, delta: text, partial: this.output });
+			} else {
+				block.text += text;
+				this.stream.push({ type: "text_delta", contentIndex, delta: text, partial: this.output });
+			}
+		}
+		// Within a block, the last non-empty signature wins.
+		if (signature) {
+			if (block.type === "thinking") block.thinkingSignature = signature;
+			else block.textSignature = signature;
+		}
+	}
+
+	private openBlock(isThinking: boolean): OpenBlock {
+		const contentIndex = this.output.content.length;
+		const block: TextContent | ThinkingContent = isThinking
+			? { type: "thinking", thinking: "" }
+			: { type: "text", text: "" };
+		this.output.content.push(block);
+		this.current = { contentIndex, block };
+		this.stream.push({ type: isThinking ? "thinking_start" : "text_start", contentIndex, partial: this.output });
+		return this.current;
+	}
+
+	private closeCurrent(): void {
+		const open = this.current;
+		if (!open) return;
+		this.current = undefined;
+		const { block, contentIndex } = open;
+		if (block.type === "thinking") {
+			this.stream.push({ type: "thinking_end", contentIndex, content: block.thinking, partial: this.output });
+		} else {
+			this.stream.push({ type: "text_end", contentIndex, content: block.text, partial: this.output });
+		}
+	}
+
+	private handleFunctionCall(part: Part): void {
+		this.closeCurrent();
+		const call = part.functionCall ?? {};
+		const name = call.name ?? "";
+		// Gemini usually sends no id, and parallel calls may repeat one: every call gets a unique id.
+		let id = call.id;
+		if (!id || this.usedIds.has(id)) id = `${name}_${Date.now()}_${++this.generatedIds}`;
+		this.usedIds.add(id);
+		const toolCall: ToolCall = { type: "toolCall", id, name, arguments: call.args ?? {} };
+		if (part.thoughtSignature) toolCall.thoughtSignature = part.thoughtSignature;
+		const contentIndex = this.output.content.length;
+		this.output.content.push(toolCall);
+		const output = this.output;
+		this.stream.push({ type: "toolcall_start", contentIndex, partial: output });
+		this.stream.push({
+			type: "toolcall_delta",
+			contentIndex,
+			delta: JSON.stringify(toolCall.arguments),
+			partial: output,
+		});
+		this.stream.push({ type: "toolcall_end", contentIndex, toolCall, partial: output });
+	}
+}

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { complete, streamSimple } from "../../../src/index.js";
 import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
 import type { Context, Model, Tool } from "../../../src/types.js";
 import {
@@ -261,5 +262,27 @@ describe("usage and cost", () => {
 			if (event.type === "text_start") costAtFirstText = event.partial.usage.cost.input;
 		}
 		expect(costAtFirstText).toBeCloseTo(3, 10);
+	});
+});
+
+describe("through the public call surface", () => {
+	it("stream() reaches the lazily loaded adapter; streamSimple() takes the key from the environment", async () => {
+		const saved = { oauth: process.env.ANTHROPIC_OAUTH_TOKEN, key: process.env.ANTHROPIC_API_KEY };
+		delete process.env.ANTHROPIC_OAUTH_TOKEN;
+		process.env.ANTHROPIC_API_KEY = "sk-ant-from-env";
+		try {
+			server.enqueue(anthropicReply(textBlock(0, ["via stream"])));
+			const direct = await complete(model(), context, options);
+			expect(direct.content).toEqual([{ type: "text", text: "via stream" }]);
+
+			server.enqueue(anthropicReply(textBlock(0, ["via simple"])));
+			const { result } = await collect(streamSimple(model(), context));
+			expect(result.content).toEqual([{ type: "text", text: "via simple" }]);
+			expect(server.lastRequest?.headers["x-api-key"]).toBe("sk-ant-from-env");
+		} finally {
+			if (saved.oauth !== undefined) process.env.ANTHROPIC_OAUTH_TOKEN = saved.oauth;
+			if (saved.key === undefined) delete process.env.ANTHROPIC_API_KEY;
+			else process.env.ANTHROPIC_API_KEY = saved.key;
+		}
 	});
 });

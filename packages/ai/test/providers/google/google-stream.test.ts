@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { complete, streamSimple } from "../../../src/index.js";
 import { streamGoogle } from "../../../src/providers/google/index.js";
 import type { Context, Model } from "../../../src/types.js";
 import { FakeServer } from "../../helpers/fake-server.js";
@@ -252,5 +253,25 @@ describe("usage and cost", () => {
 		);
 		const { result } = await collect(streamGoogle(model(), context, options));
 		expect(result.usage).toMatchObject({ input: 50, output: 9, cacheRead: 0, totalTokens: 59 });
+	});
+});
+
+describe("through the public call surface", () => {
+	it("stream() reaches the lazily loaded adapter; streamSimple() takes the key from the environment", async () => {
+		const saved = process.env.GEMINI_API_KEY;
+		process.env.GEMINI_API_KEY = "gemini-from-env";
+		try {
+			server.enqueue(geminiReply(geminiTextChunks(["via stream"])));
+			const direct = await complete(model(), context, options);
+			expect(direct.content).toEqual([{ type: "text", text: "via stream" }]);
+
+			server.enqueue(geminiReply(geminiTextChunks(["via simple"])));
+			const { result } = await collect(streamSimple(model(), context));
+			expect(result.content).toEqual([{ type: "text", text: "via simple" }]);
+			expect(server.lastRequest?.headers["x-goog-api-key"]).toBe("gemini-from-env");
+		} finally {
+			if (saved === undefined) delete process.env.GEMINI_API_KEY;
+			else process.env.GEMINI_API_KEY = saved;
+		}
 	});
 });

@@ -4,10 +4,11 @@ import { createBranchSummaryMessage, createCompactionSummaryMessage, createCusto
 import type { CompactionEntry, SessionContext, SessionEntry } from "./entries.js";
 import { getBranchPath, indexEntries } from "./session-tree.js";
 
-const DEFAULT_THINKING_LEVEL: ThinkingLevel = "off";
+// A branch without a thinking_level_change entry (§7 step 4).
+const UNRECORDED_THINKING_LEVEL: ThinkingLevel = "off";
 
 function emptyContext(): SessionContext {
-	return { messages: [], thinkingLevel: DEFAULT_THINKING_LEVEL, model: null };
+	return { messages: [], thinkingLevel: UNRECORDED_THINKING_LEVEL, model: null };
 }
 
 /** An ISO entry timestamp as epoch ms (message timestamps are numbers). */

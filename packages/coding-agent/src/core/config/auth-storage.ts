@@ -1,0 +1,381 @@
+// Credentials per provider in `<agentDir>/auth.json` (config.md §3) and API key resolution (§3.2).
+import { randomUUID } from "node:crypto";
+import {
+	chmodSync,
+	closeSync,
+	fsyncSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	renameSync,
+	unlinkSync,
+	writeSync,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { getEnvApiKey } from "@agent/ai";
+import { resolveConfigValue } from "./config-value.js";
+import { acquireFileLock, type FileLock, tryAcquireFileLock } from "./file-lock.js";
+import { getAuthPath } from "./paths.js";
+
+export interface ApiKeyCredential {
+	type: "api_key";
+	/** Literal, environment variable name, or `!command` (config.md §5). */
+	key: string;
+}
+
+export interface OAuthCredential {
+	type: "oauth";
+	refresh: string;
+	access: string;
+	/** Epoch ms. */
+	expires: number;
+	/** Provider-specific fields (projectId, enterpriseUrl, …), kept as they are. */
+	[field: string]: unknown;
+}
+
+export type AuthCredential = ApiKeyCredential | OAuthCredential;
+
+export type AuthData = Record<string, AuthCredential>;
+
+/**
+ * How an OAuth provider turns stored credentials into the key its API takes, and (optionally) refreshes them.
+ * Logging in is not part of this module; refreshing needs the network and is supplied by whoever registers it.
+ */
+export interface OAuthKeyProvider {
+	id: string;
+	getApiKey(credential: OAuthCredential): string;
+	refresh?(credential: OAuthCredential): Promise<OAuthCredential>;
+}
+
+function accessTokenKey(id: string): OAuthKeyProvider {
+	return { id, getApiKey: (credential) => credential.access };
+}
+
+function cloudCodeKey(id: string): OAuthKeyProvider {
+	return {
+		id,
+		getApiKey: (credential) => JSON.stringify({ token: credential.access, projectId: credential.projectId }),
+	};
+}
+
+/** The built-in OAuth providers' key derivation (config.md §3.1). Refresh flows are registered separately. */
+const BUILT_IN_OAUTH_PROVIDERS: OAuthKeyProvider[] = [
+	accessTokenKey("anthropic"),
+	accessTokenKey("openai-codex"),
+	accessTokenKey("github-copilot"),
+	cloudCodeKey("google-gemini-cli"),
+	cloudCodeKey("google-antigravity"),
+];
+
+function readTextIfPresent(path: string): string | undefined {
+	try {
+		return readFileSync(path, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+		throw error;
+	}
+}
+
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
+function isCredential(value: unknown): value is AuthCredential {
+	if (typeof value !== "object" || value === null) return false;
+	const type = (value as { type?: unknown }).type;
+	return type === "api_key" || type === "oauth";
+}
+
+/** Parses auth.json; throws with a readable message when it is not a JSON object. */
+function parseAuthData(text: string): AuthData {
+	const value: unknown = JSON.parse(text);
+	if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("expected a JSON object");
+	return value as AuthData;
+}
+
+function writeFileAtomically(path: string, text: string): void {
+	const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
+	try {
+		const fd = openSync(temp, "wx", FILE_MODE);
+		try {
+			writeSync(fd, text);
+			fsyncSync(fd);
+		} finally {
+			closeSync(fd);
+		}
+		chmodSync(temp, FILE_MODE);
+		renameSync(temp, path);
+	} catch (error) {
+		try {
+			unlinkSync(temp);
+		} catch {
+			// Not created.
+		}
+		throw error;
+	}
+}
+
+const REFRESH_LOCK_ATTEMPTS = 12;
+
+function delay(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Per-provider credentials backed by auth.json (0600, in a 0700 directory). Every write re-reads the file under
+ * `auth.json.lock`, changes only the affected provider, and replaces the file atomically, so concurrent agents
+ * never lose each other's logins. An auth.json that is not valid JSON is never overwritten.
+ */
+export class AuthStorage {
+	private data: AuthData = {};
+	private loadError: string | undefined;
+	private readonly runtimeKeys = new Map<string, string>();
+	private readonly oauthProviders = new Map<string, OAuthKeyProvider>();
+	private fallbackResolver: ((provider: string) => string | undefined) | undefined;
+
+	private constructor(
+		/** undefined: in memory only. */
+		readonly authPath: string | undefined,
+		private readonly env: NodeJS.ProcessEnv,
+	) {
+		for (const provider of BUILT_IN_OAUTH_PROVIDERS) this.oauthProviders.set(provider.id, provider);
+	}
+
+	/** Reads auth.json, creating it (`{}`, 0600, directory 0700) when missing. */
+	static create(authPath: string = getAuthPath(), env: NodeJS.ProcessEnv = process.env): AuthStorage {
+		const storage = new AuthStorage(authPath, env);
+		storage.ensureFile();
+		storage.reload();
+		return storage;
+	}
+
+	/** Credentials that are never written anywhere (tests, embedders). */
+	static inMemory(data: AuthData = {}, env: NodeJS.ProcessEnv = process.env): AuthStorage {
+		const storage = new AuthStorage(undefined, env);
+		storage.data = structuredClone(data);
+		return storage;
+	}
+
+	private ensureFile(): void {
+		if (!this.authPath) return;
+		try {
+			mkdirSync(dirname(this.authPath), { recursive: true, mode: DIR_MODE });
+			const fd = openSync(this.authPath, "wx", FILE_MODE);
+			try {
+				writeSync(fd, "{}");
+			} finally {
+				closeSync(fd);
+			}
+		} catch {
+			// Exists already, or cannot be created: reload() reports what matters.
+		}
+	}
+
+	/** Re-reads auth.json. A file that does not parse counts as empty, and writes are refused until it is fixed. */
+	reload(): void {
+		if (!this.authPath) return;
+		this.loadError = undefined;
+		try {
+			const text = readTextIfPresent(this.authPath);
+			this.data = text === undefined ? {} : parseAuthData(text);
+		} catch (error) {
+			this.data = {};
+			this.loadError = `Failed to read ${this.authPath}: ${error instanceof Error ? error.message : String(error)}`;
+		}
+	}
+
+	/** Why auth.json could not be read, if it could not. */
+	getLoadError(): string | undefined {
+		return this.loadError;
+	}
+
+	get(provider: string): AuthCredential | undefined {
+		const credential = this.data[provider];
+		return isCredential(credential) ? credential : undefined;
+	}
+
+	has(provider: string): boolean {
+		return this.get(provider) !== undefined;
+	}
+
+	/** Providers with stored credentials. */
+	list(): string[] {
+		return Object.keys(this.data).filter((provider) => this.has(provider));
+	}
+
+	getAll(): AuthData {
+		return structuredClone(this.data);
+	}
+
+	/**
+	 * Stores a credential (e.g. after `/login`). It takes effect in this process at once; when it cannot be
+	 * saved (auth.json unreadable or unwritable) this throws after applying it, saying so.
+	 */
+	set(provider: string, credential: AuthCredential): void {
+		this.data[provider] = credential;
+		this.persist((onDisk) => {
+			onDisk[provider] = credential;
+		});
+	}
+
+	/** Removes a provider's credential (e.g. `/logout`). Same failure behaviour as `set`. */
+	remove(provider: string): void {
+		delete this.data[provider];
+		this.persist((onDisk) => {
+			delete onDisk[provider];
+		});
+	}
+
+	/** `--api-key`: highest priority, for this process only, never persisted. */
+	setRuntimeApiKey(provider: string, key: string): void {
+		this.runtimeKeys.set(provider, key);
+	}
+
+	removeRuntimeApiKey(provider: string): void {
+		this.runtimeKeys.delete(provider);
+	}
+
+	/** The lowest-priority key source: models.json / extension provider `apiKey` (a config value). */
+	setFallbackResolver(resolver: ((provider: string) => string | undefined) | undefined): void {
+		this.fallbackResolver = resolver;
+	}
+
+	registerOAuthProvider(provider: OAuthKeyProvider): void {
+		this.oauthProviders.set(provider.id, provider);
+	}
+
+	unregisterOAuthProvider(id: string): void {
+		this.oauthProviders.delete(id);
+	}
+
+	/**
+	 * Whether any credential is configured for the provider (config.md §3.2 "available"): a runtime key, any
+	 * auth.json entry (even an expired OAuth one), an environment key, or a fallback key that resolves. Never
+	 * refreshes anything.
+	 */
+	hasAuth(provider: string): boolean {
+		if (this.runtimeKeys.has(provider) || this.has(provider)) return true;
+		if (getEnvApiKey(provider, this.env) !== undefined) return true;
+		const fallback = this.fallbackResolver?.(provider);
+		return fallback !== undefined && resolveConfigValue(fallback, this.env) !== undefined;
+	}
+
+	/**
+	 * The API key for a provider (config.md §3.2), first source that applies: runtime key; auth.json `api_key`
+	 * (resolved; nothing means no key, without falling through to the environment); auth.json `oauth` (refreshed
+	 * under the lock when expired); environment; models.json `apiKey`.
+	 */
+	async getApiKey(provider: string): Promise<string | undefined> {
+		const runtime = this.runtimeKeys.get(provider);
+		if (runtime !== undefined) return runtime;
+		const credential = this.get(provider);
+		if (credential?.type === "api_key") return resolveConfigValue(credential.key, this.env);
+		if (credential?.type === "oauth") return this.oauthApiKey(provider, credential);
+		const fromEnv = getEnvApiKey(provider, this.env);
+		if (fromEnv !== undefined) return fromEnv;
+		const fallback = this.fallbackResolver?.(provider);
+		return fallback === undefined ? undefined : resolveConfigValue(fallback, this.env);
+	}
+
+	private async oauthApiKey(provider: string, credential: OAuthCredential): Promise<string | undefined> {
+		const oauth = this.oauthProviders.get(provider);
+		if (!oauth) return undefined;
+		if (Date.now() < credential.expires) return oauth.getApiKey(credential);
+		if (!oauth.refresh) return undefined;
+		const refreshed = await this.refreshOAuth(provider, oauth);
+		return refreshed ? oauth.getApiKey(refreshed) : undefined;
+	}
+
+	/** Refreshes once across processes: under the lock, re-read first, since another agent may have refreshed. */
+	private async refreshOAuth(provider: string, oauth: OAuthKeyProvider): Promise<OAuthCredential | undefined> {
+		const refresh = oauth.refresh;
+		if (!refresh) return undefined;
+		const lock = await this.acquireLockAsync();
+		try {
+			this.reloadProvider(provider);
+			const current = this.get(provider);
+			if (current?.type !== "oauth") return undefined;
+			if (Date.now() < current.expires) return current;
+			try {
+				const next = await refresh(current);
+				this.data[provider] = next;
+				this.writeUnderLock((onDisk) => {
+					onDisk[provider] = next;
+				});
+				return next;
+			} catch {
+				this.reloadProvider(provider);
+				const reread = this.get(provider);
+				return reread?.type === "oauth" && Date.now() < reread.expires ? reread : undefined;
+			}
+		} finally {
+			lock?.release();
+		}
+	}
+
+	private reloadProvider(provider: string): void {
+		if (!this.authPath) return;
+		try {
+			const text = readTextIfPresent(this.authPath);
+			const onDisk = text === undefined ? {} : parseAuthData(text);
+			if (onDisk[provider] === undefined) delete this.data[provider];
+			else this.data[provider] = onDisk[provider];
+		} catch {
+			// Keep what we have.
+		}
+	}
+
+	private lockPath(): string | undefined {
+		return this.authPath ? `${this.authPath}.lock` : undefined;
+	}
+
+	private async acquireLockAsync(): Promise<FileLock | undefined> {
+		const lockPath = this.lockPath();
+		if (!lockPath) return undefined;
+		for (let attempt = 0; attempt < REFRESH_LOCK_ATTEMPTS; attempt++) {
+			try {
+				const result = tryAcquireFileLock(lockPath);
+				if (result.lock) return result.lock;
+			} catch {
+				return undefined; // Unwritable directory: refresh without the lock.
+			}
+			await delay(Math.min(100 * 2 ** attempt, 2000));
+		}
+		return undefined;
+	}
+
+	private persist(change: (onDisk: AuthData) => void): void {
+		if (!this.authPath) return;
+		if (this.loadError) {
+			throw new Error(
+				`${this.loadError}. The credential is active for this session but was not saved; fix or delete the file to save credentials.`,
+			);
+		}
+		const lock = acquireFileLock(this.lockPath() as string, {
+			describe: (holder) =>
+				`Could not save credentials: ${this.authPath} is being written by another process${holder ? ` (pid ${holder.pid})` : ""}.`,
+		});
+		try {
+			this.writeUnderLock(change);
+		} finally {
+			lock.release();
+		}
+	}
+
+	/** Re-reads the file, applies `change` to what is on disk now, and replaces the file atomically. */
+	private writeUnderLock(change: (onDisk: AuthData) => void): void {
+		const authPath = this.authPath;
+		if (!authPath) return;
+		const text = readTextIfPresent(authPath);
+		let onDisk: AuthData;
+		try {
+			onDisk = text === undefined ? {} : parseAuthData(text);
+		} catch (error) {
+			throw new Error(
+				`${authPath} is not valid JSON (${error instanceof Error ? error.message : String(error)}); it was not overwritten.`,
+			);
+		}
+		change(onDisk);
+		mkdirSync(dirname(authPath), { recursive: true, mode: DIR_MODE });
+		writeFileAtomically(authPath, JSON.stringify(onDisk, null, 2));
+	}
+}

@@ -1,0 +1,273 @@
+// All models the agent can use: the built-in catalog, models.json (config.md §6) and providers registered by
+// extensions (§6.8), with availability from configured credentials (§3.2).
+import {
+	type Api,
+	type AssistantMessageEventStream,
+	type Context,
+	getModels,
+	getProviders,
+	type Model,
+	type ModelCost,
+	type OpenAICompletionsCompat,
+	registerApiProvider,
+	type SimpleStreamOptions,
+	unregisterApiProviders,
+} from "@agent/ai";
+import type { AuthStorage } from "./auth-storage.js";
+import { resolveConfigValue, resolveHeaders } from "./config-value.js";
+import {
+	loadModelsJson,
+	type ModelDefinition,
+	type ModelOverride,
+	type ModelsJsonConfig,
+	type ProviderConfig,
+} from "./models-json.js";
+import { getModelsPath } from "./paths.js";
+
+const CUSTOM_MODEL_DEFAULTS = {
+	reasoning: false,
+	input: ["text"] as ("text" | "image")[],
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } satisfies ModelCost,
+	contextWindow: 128_000,
+	maxTokens: 16_384,
+};
+
+/** A provider registered by an extension (`registerProvider`), same fields as models.json plus a stream. */
+export interface ProviderRegistration extends Omit<ProviderConfig, "modelOverrides"> {
+	/** Custom streaming implementation for `api`, registered in @agent/ai under source `provider:<name>`. */
+	streamSimple?: (model: Model, context: Context, options?: SimpleStreamOptions) => AssistantMessageEventStream;
+}
+
+/** One level deeper for the routing objects, as the reference merges them. */
+function mergeCompat(
+	base: OpenAICompletionsCompat | undefined,
+	over: OpenAICompletionsCompat | undefined,
+): OpenAICompletionsCompat | undefined {
+	if (!over) return base;
+	if (!base) return { ...over };
+	const merged: OpenAICompletionsCompat = { ...base, ...over };
+	if (base.openRouterRouting && over.openRouterRouting) {
+		merged.openRouterRouting = { ...base.openRouterRouting, ...over.openRouterRouting };
+	}
+	if (base.vercelGatewayRouting && over.vercelGatewayRouting) {
+		merged.vercelGatewayRouting = { ...base.vercelGatewayRouting, ...over.vercelGatewayRouting };
+	}
+	return merged;
+}
+
+function mergeHeaders(
+	base: Record<string, string> | undefined,
+	over: Record<string, string> | undefined,
+): Record<string, string> | undefined {
+	if (!over) return base;
+	return { ...base, ...over };
+}
+
+function cloneModel(model: Model): Model {
+	return {
+		...model,
+		input: [...model.input],
+		cost: { ...model.cost },
+		...(model.headers ? { headers: { ...model.headers } } : {}),
+		...(model.compat ? { compat: structuredClone(model.compat) } : {}),
+	};
+}
+
+function applyOverride(model: Model, override: ModelOverride, env: NodeJS.ProcessEnv): Model {
+	const next = cloneModel(model);
+	if (override.name !== undefined) next.name = override.name;
+	if (override.reasoning !== undefined) next.reasoning = override.reasoning;
+	if (override.input !== undefined) next.input = [...override.input];
+	if (override.cost) next.cost = { ...next.cost, ...override.cost };
+	if (override.contextWindow !== undefined) next.contextWindow = override.contextWindow;
+	if (override.maxTokens !== undefined) next.maxTokens = override.maxTokens;
+	const headers = mergeHeaders(next.headers, resolveHeaders(override.headers, env));
+	if (headers) next.headers = headers;
+	const compat = mergeCompat(next.compat as OpenAICompletionsCompat | undefined, override.compat);
+	if (compat) next.compat = compat;
+	return next;
+}
+
+function buildCustomModel(
+	providerName: string,
+	provider: ProviderConfig,
+	definition: ModelDefinition,
+	env: NodeJS.ProcessEnv,
+): Model {
+	let headers = mergeHeaders(resolveHeaders(provider.headers, env), resolveHeaders(definition.headers, env));
+	if (provider.authHeader && provider.apiKey !== undefined) {
+		const key = resolveConfigValue(provider.apiKey, env);
+		if (key !== undefined) headers = { ...headers, Authorization: `Bearer ${key}` };
+	}
+	const model: Model = {
+		id: definition.id,
+		name: definition.name ?? definition.id,
+		api: (definition.api ?? provider.api) as Api,
+		provider: providerName,
+		baseUrl: definition.baseUrl ?? provider.baseUrl ?? "",
+		reasoning: definition.reasoning ?? CUSTOM_MODEL_DEFAULTS.reasoning,
+		input: [...(definition.input ?? CUSTOM_MODEL_DEFAULTS.input)],
+		cost: { ...(definition.cost ?? CUSTOM_MODEL_DEFAULTS.cost) },
+		contextWindow: definition.contextWindow ?? CUSTOM_MODEL_DEFAULTS.contextWindow,
+		maxTokens: definition.maxTokens ?? CUSTOM_MODEL_DEFAULTS.maxTokens,
+	};
+	if (headers && Object.keys(headers).length > 0) model.headers = headers;
+	const compat = mergeCompat(provider.compat, definition.compat);
+	if (compat) model.compat = compat;
+	return model;
+}
+
+/** Replaces the model with the same provider and id, or appends it. */
+function upsert(models: Model[], model: Model): void {
+	const index = models.findIndex((m) => m.provider === model.provider && m.id === model.id);
+	if (index >= 0) models[index] = model;
+	else models.push(model);
+}
+
+/**
+ * The model list, rebuilt from scratch on `refresh()`: built-ins, then models.json (provider-level baseUrl,
+ * headers and compat on built-in models; `modelOverrides`; custom models upserted by provider and id), then
+ * extension registrations. Provider `apiKey`s become each provider's lowest-priority key in the AuthStorage.
+ * A models.json error rejects the whole file and leaves built-ins usable (`getError()`).
+ */
+export class ModelRegistry {
+	private models: Model[] = [];
+	private error: string | undefined;
+	private readonly fallbackKeys = new Map<string, string>();
+	private readonly registrations = new Map<string, ProviderRegistration>();
+
+	constructor(
+		readonly authStorage: AuthStorage,
+		/** undefined: no models.json. */
+		private readonly modelsJsonPath: string | undefined = getModelsPath(),
+		private readonly env: NodeJS.ProcessEnv = process.env,
+	) {
+		authStorage.setFallbackResolver((provider) => this.fallbackKeys.get(provider));
+		this.refresh();
+	}
+
+	/** Re-reads models.json and rebuilds the list (interactive `/model`, `/reload`). */
+	refresh(): void {
+		this.error = undefined;
+		this.fallbackKeys.clear();
+		const models: Model[] = [];
+		for (const provider of getProviders()) for (const model of getModels(provider)) models.push(cloneModel(model));
+
+		if (this.modelsJsonPath) {
+			const loaded = loadModelsJson(this.modelsJsonPath);
+			if (loaded.error !== undefined) this.error = loaded.error;
+			else this.applyModelsJson(models, loaded.config);
+		}
+		for (const [name, registration] of this.registrations) this.applyRegistration(models, name, registration);
+		this.models = models;
+	}
+
+	/** The models.json problem that made the registry ignore the file, if any. */
+	getError(): string | undefined {
+		return this.error;
+	}
+
+	getAll(): Model[] {
+		return [...this.models];
+	}
+
+	/** Models whose provider has any credential configured (no token refresh). */
+	getAvailable(): Model[] {
+		const withAuth = new Map<string, boolean>();
+		return this.models.filter((model) => {
+			let has = withAuth.get(model.provider);
+			if (has === undefined) {
+				has = this.authStorage.hasAuth(model.provider);
+				withAuth.set(model.provider, has);
+			}
+			return has;
+		});
+	}
+
+	find(provider: string, modelId: string): Model | undefined {
+		return this.models.find((model) => model.provider === provider && model.id === modelId);
+	}
+
+	/** Every provider that has at least one model, in catalog order. */
+	getProviders(): string[] {
+		return [...new Set(this.models.map((model) => model.provider))];
+	}
+
+	hasAuth(provider: string): boolean {
+		return this.authStorage.hasAuth(provider);
+	}
+
+	getApiKey(model: Pick<Model, "provider">): Promise<string | undefined> {
+		return this.authStorage.getApiKey(model.provider);
+	}
+
+	getApiKeyForProvider(provider: string): Promise<string | undefined> {
+		return this.authStorage.getApiKey(provider);
+	}
+
+	/**
+	 * An extension's provider (config.md §6.8). With `models`, they replace all models of that provider; with only
+	 * `baseUrl`/`headers`, existing models get them. A `streamSimple` is registered for its `api`.
+	 */
+	registerProvider(name: string, registration: ProviderRegistration): void {
+		if (registration.streamSimple) {
+			if (!registration.api) throw new Error(`Provider ${name}: "api" is required with "streamSimple".`);
+			const streamSimple = registration.streamSimple;
+			registerApiProvider({ api: registration.api, stream: streamSimple, streamSimple }, `provider:${name}`);
+		}
+		this.registrations.set(name, registration);
+		this.refresh();
+	}
+
+	/** Undoes `registerProvider`: the provider's models are as before it. */
+	unregisterProvider(name: string): void {
+		if (!this.registrations.delete(name)) return;
+		unregisterApiProviders(`provider:${name}`);
+		this.refresh();
+	}
+
+	private applyModelsJson(models: Model[], config: ModelsJsonConfig): void {
+		for (const [name, provider] of Object.entries(config.providers)) {
+			if (provider.apiKey !== undefined) this.fallbackKeys.set(name, provider.apiKey);
+			const providerHeaders = resolveHeaders(provider.headers, this.env);
+			for (let i = 0; i < models.length; i++) {
+				const model = models[i] as Model;
+				if (model.provider !== name) continue;
+				let next = model;
+				if (provider.baseUrl !== undefined || providerHeaders || provider.compat) {
+					next = cloneModel(model);
+					if (provider.baseUrl !== undefined) next.baseUrl = provider.baseUrl;
+					const headers = mergeHeaders(next.headers, providerHeaders);
+					if (headers) next.headers = headers;
+					const compat = mergeCompat(next.compat as OpenAICompletionsCompat | undefined, provider.compat);
+					if (compat) next.compat = compat;
+				}
+				const override = provider.modelOverrides?.[model.id];
+				if (override) next = applyOverride(next, override, this.env);
+				models[i] = next;
+			}
+			for (const definition of provider.models ?? [])
+				upsert(models, buildCustomModel(name, provider, definition, this.env));
+		}
+	}
+
+	private applyRegistration(models: Model[], name: string, registration: ProviderRegistration): void {
+		if (registration.apiKey !== undefined) this.fallbackKeys.set(name, registration.apiKey);
+		if (registration.models && registration.models.length > 0) {
+			for (let i = models.length - 1; i >= 0; i--) if (models[i]?.provider === name) models.splice(i, 1);
+			for (const definition of registration.models)
+				models.push(buildCustomModel(name, registration, definition, this.env));
+			return;
+		}
+		const headers = resolveHeaders(registration.headers, this.env);
+		for (let i = 0; i < models.length; i++) {
+			const model = models[i] as Model;
+			if (model.provider !== name) continue;
+			const next = cloneModel(model);
+			if (registration.baseUrl !== undefined) next.baseUrl = registration.baseUrl;
+			const merged = mergeHeaders(next.headers, headers);
+			if (merged) next.headers = merged;
+			models[i] = next;
+		}
+	}
+}

@@ -68,6 +68,7 @@ function detachStream(stream: Readable, onData: (data: Buffer) => void): void {
 export function createLocalBashOperations(options: LocalBashOperationsOptions = {}): BashOperations {
 	return {
 		exec(command, cwd, { onData, signal, timeout, env }) {
+			if (signal?.aborted) return Promise.reject(new Error("aborted"));
 			if (!existsSync(cwd)) {
 				return Promise.reject(new Error(`Working directory does not exist: ${cwd}\nCannot execute bash commands.`));
 			}

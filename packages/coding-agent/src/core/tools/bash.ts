@@ -92,6 +92,7 @@ export function createBashTool(
 		async execute(_toolCallId, params, signal, onUpdate) {
 			const command = requireString(params, "bash", "command");
 			const timeout = optionalNumber(params, "bash", "timeout");
+			if (signal?.aborted) throw new Error("Command aborted");
 			let spawn: BashSpawnContext = {
 				command: options.commandPrefix ? `${options.commandPrefix}\n${command}` : command,
 				cwd,

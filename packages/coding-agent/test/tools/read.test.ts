@@ -1,0 +1,231 @@
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createReadTool, type ReadOperations, type ReadToolDetails } from "@agent/coding-agent";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { errorOf, isRoot, run, textOf, useTempDir } from "../helpers/tools-fixtures.js";
+
+const tempDir = useTempDir("agent-read-");
+const numberedLines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`).join("\n");
+
+function file(name: string, content: string | Buffer): string {
+	const path = join(tempDir(), name);
+	writeFileSync(path, content);
+	return path;
+}
+
+const read = (args: Record<string, unknown>) => run<ReadToolDetails | undefined>(createReadTool(tempDir()), args);
+
+describe("basic reading (J.3 §1)", () => {
+	it("returns a small file whole, with no details (J.3 1.1)", async () => {
+		file("three.txt", "a\nb\nc");
+		const result = await read({ path: "three.txt" });
+		expect(result.content).toEqual([{ type: "text", text: "a\nb\nc" }]);
+		expect(result.details).toBeUndefined();
+	});
+
+	it("rejects a missing file with the ENOENT error (J.3 1.2)", async () => {
+		const message = await errorOf(read({ path: "missing.txt" }));
+		expect(message).toBe(`ENOENT: no such file or directory, access '${join(tempDir(), "missing.txt")}'`);
+	});
+
+	it("returns an empty string for an empty file (J.3 1.3)", async () => {
+		file("empty.txt", "");
+		expect(await read({ path: "empty.txt" })).toEqual({ content: [{ type: "text", text: "" }], details: undefined });
+	});
+});
+
+describe("paging (J.3 §2)", () => {
+	beforeEach(() => {
+		file("hundred.txt", numberedLines(100));
+	});
+
+	it("starts at the 1-based offset (J.3 2.1)", async () => {
+		const text = textOf(await read({ path: "hundred.txt", offset: 51 }));
+		expect(text).toBe(Array.from({ length: 50 }, (_, i) => `line ${i + 51}`).join("\n"));
+	});
+
+	it("stops at the limit and says how to continue (J.3 2.2)", async () => {
+		const text = textOf(await read({ path: "hundred.txt", limit: 10 }));
+		expect(text).toBe(`${numberedLines(10)}\n\n[90 more lines in file. Use offset=11 to continue.]`);
+	});
+
+	it("combines offset and limit (J.3 2.3)", async () => {
+		const text = textOf(await read({ path: "hundred.txt", offset: 41, limit: 20 }));
+		const expected = Array.from({ length: 20 }, (_, i) => `line ${i + 41}`).join("\n");
+		expect(text).toBe(`${expected}\n\n[40 more lines in file. Use offset=61 to continue.]`);
+	});
+
+	it("treats offset=1 as the start of the file (J.3 2.4)", async () => {
+		expect(textOf(await read({ path: "hundred.txt", offset: 1 }))).toBe(textOf(await read({ path: "hundred.txt" })));
+	});
+
+	it("rejects an offset past the end (J.3 2.5)", async () => {
+		file("three.txt", "a\nb\nc");
+		expect(await errorOf(read({ path: "three.txt", offset: 100 }))).toBe(
+			"Offset 100 is beyond end of file (3 lines total)",
+		);
+	});
+});
+
+describe("truncation (J.3 §3)", () => {
+	it("shows the first 2000 of 2500 lines and how to continue (J.3 3.1)", async () => {
+		file("long.txt", numberedLines(2500));
+		const text = textOf(await read({ path: "long.txt" }));
+		expect(text).toBe(`${numberedLines(2000)}\n\n[Showing lines 1-2000 of 2500. Use offset=2001 to continue.]`);
+	});
+
+	it("cuts at 50KB and says so (J.3 3.2)", async () => {
+		const lines = Array.from({ length: 500 }, (_, i) => `${String(i + 1).padStart(4, "0")}${"x".repeat(196)}`);
+		file("wide.txt", lines.join("\n"));
+		const result = await read({ path: "wide.txt" });
+		// 255 lines of 200 bytes plus 254 newlines = 51,254 bytes > 51,200, so 254 lines fit.
+		expect(textOf(result)).toBe(
+			`${lines.slice(0, 254).join("\n")}\n\n[Showing lines 1-254 of 500 (50.0KB limit). Use offset=255 to continue.]`,
+		);
+		expect(result.details?.truncation?.truncatedBy).toBe("bytes");
+	});
+
+	it("points to sed for a first line over 50KB (J.3 3.3)", async () => {
+		file("one-line.txt", "y".repeat(60 * 1024));
+		const result = await read({ path: "one-line.txt" });
+		expect(textOf(result)).toBe(
+			"[Line 1 is 60.0KB, exceeds 50.0KB limit. Use bash: sed -n '1p' one-line.txt | head -c 51200]",
+		);
+		expect(result.details?.truncation?.firstLineExceedsLimit).toBe(true);
+	});
+});
+
+describe("type detection (J.3 §4)", () => {
+	it("detects a PNG by its bytes despite a .txt name (J.3 4.1)", async () => {
+		const png = Buffer.from(
+			"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+			"base64",
+		);
+		file("picture.txt", png);
+		const result = await run(createReadTool(tempDir(), { autoResizeImages: false }), { path: "picture.txt" });
+		expect(result.content).toEqual([
+			{ type: "text", text: "Read image file [image/png]" },
+			{ type: "image", data: png.toString("base64"), mimeType: "image/png" },
+		]);
+	});
+
+	it("reads text saved with an image extension as text (J.3 4.2)", async () => {
+		file("fake.png", "just some text");
+		const result = await read({ path: "fake.png" });
+		expect(result.content).toEqual([{ type: "text", text: "just some text" }]);
+	});
+});
+
+describe("file system edge cases (J.3 §5)", () => {
+	it("describes the truncation in details (J.3 5.1)", async () => {
+		file("long.txt", numberedLines(2500));
+		const result = await read({ path: "long.txt" });
+		expect(result.details?.truncation).toMatchObject({
+			truncated: true,
+			truncatedBy: "lines",
+			totalLines: 2500,
+			outputLines: 2000,
+			maxLines: 2000,
+			maxBytes: 51200,
+		});
+	});
+
+	it("returns just the last line for offset = last line (J.3 5.2)", async () => {
+		file("hundred.txt", numberedLines(100));
+		expect(await read({ path: "hundred.txt", offset: 100 })).toEqual({
+			content: [{ type: "text", text: "line 100" }],
+			details: undefined,
+		});
+	});
+
+	it("reads through a symlink (J.3 5.3)", async () => {
+		file("target.txt", "through the link");
+		symlinkSync(join(tempDir(), "target.txt"), join(tempDir(), "link.txt"));
+		expect(textOf(await read({ path: "link.txt" }))).toBe("through the link");
+	});
+
+	it.skipIf(isRoot)(
+		"rejects an unreadable file with EACCES (J.3 5.4; skipped as root, who can read anything)",
+		async () => {
+			const path = file("secret.txt", "hidden");
+			chmodSync(path, 0o000);
+			expect(await errorOf(read({ path: "secret.txt" }))).toBe(`EACCES: permission denied, access '${path}'`);
+		},
+	);
+
+	it("passes a permission error from the file system through unchanged (J.3 5.4)", async () => {
+		const denied = Object.assign(new Error("EACCES: permission denied, access '/srv/secret.txt'"), {
+			code: "EACCES",
+		});
+		const operations: ReadOperations = {
+			readFile: async () => Buffer.from(""),
+			access: async () => Promise.reject(denied),
+		};
+		expect(await errorOf(run(createReadTool("/srv", { operations }), { path: "secret.txt" }))).toBe(
+			"EACCES: permission denied, access '/srv/secret.txt'",
+		);
+	});
+});
+
+describe("regressions from the reference (J.3 §6)", () => {
+	let savedHome: string | undefined;
+	beforeEach(() => {
+		savedHome = process.env.HOME;
+	});
+	afterEach(() => {
+		process.env.HOME = savedHome;
+	});
+
+	it("reads names with spaces and CJK characters, and macOS screenshot spellings (J.3 6.1)", async () => {
+		file("截图 2026-02-11 下午3.42.10.txt", "cjk name");
+		expect(textOf(await read({ path: "截图 2026-02-11 下午3.42.10.txt" }))).toBe("cjk name");
+		file("Screenshot 2026-02-11 at 3.42.10\u202FPM.txt", "narrow space");
+		expect(textOf(await read({ path: "Screenshot 2026-02-11 at 3.42.10 PM.txt" }))).toBe("narrow space");
+		file("Capture d\u2019e\u0301cran.txt", "curly and nfd");
+		expect(textOf(await read({ path: "Capture d'écran.txt" }))).toBe("curly and nfd");
+	});
+
+	it("expands ~/ to the home directory (J.3 6.2)", async () => {
+		process.env.HOME = tempDir();
+		file("test.txt", "from home");
+		expect(textOf(await run(createReadTool("/"), { path: "~/test.txt" }))).toBe("from home");
+	});
+
+	// J.3 6.3 (argument types) is in tool-argument-validation.test.ts with the other tools.
+
+	it("strips a leading @ that some models add", async () => {
+		mkdirSync(join(tempDir(), "src"));
+		file("src/a.ts", "export {}");
+		expect(textOf(await read({ path: "@src/a.ts" }))).toBe("export {}");
+	});
+});
+
+describe("custom operations and abort", () => {
+	it("reads through injected operations and sniffs images from the bytes they return", async () => {
+		const operations: ReadOperations = {
+			readFile: async (p) => Buffer.from(`remote:${p}`),
+			access: async () => {},
+		};
+		expect(textOf(await run(createReadTool("/remote", { operations }), { path: "x.txt" }))).toBe(
+			"remote:/remote/x.txt",
+		);
+	});
+
+	it("rejects with Operation aborted when the signal has fired", async () => {
+		file("a.txt", "a");
+		const controller = new AbortController();
+		controller.abort();
+		expect(await errorOf(run(createReadTool(tempDir()), { path: "a.txt" }, controller.signal))).toBe(
+			"Operation aborted",
+		);
+	});
+
+	it("refuses paths outside the working directory when confined", async () => {
+		file("outside.txt", "secret");
+		mkdirSync(join(tempDir(), "work"));
+		const tool = createReadTool(join(tempDir(), "work"), { confineToCwd: true });
+		expect(await errorOf(run(tool, { path: "../outside.txt" }))).toContain(
+			"Path is outside the working directory: ../outside.txt",
+		);
+	});
+});

@@ -1,7 +1,7 @@
 import type { AssistantMessageEventStream } from "../../event-stream.js";
 import type { AssistantMessage, Model, TextContent, ThinkingContent, ToolCall } from "../../types.js";
-import { parseStreamingJson } from "../../utils/json-parse.js";
 import type { StreamEventProcessor } from "../openai-shared/run-stream.js";
+import { StreamedToolArguments } from "../openai-shared/streamed-tool-arguments.js";
 import { CONTENT_FILTER_MESSAGE, mapFinishReason } from "./map-stop-reason.js";
 import { parseCompletionsUsage } from "./usage.js";
 import {
@@ -23,7 +23,7 @@ interface OpenToolCall {
 	contentIndex: number;
 	/** The server's `index` for this call; parallel calls may interleave their fragments by it. */
 	streamIndex: number | undefined;
-	argumentsJson: string;
+	args: StreamedToolArguments;
 }
 
 export const TRUNCATED_STREAM_MESSAGE =
@@ -88,6 +88,11 @@ export class CompletionsStreamParser implements StreamEventProcessor<WireChunk> 
 		this.closeToolCalls();
 		// Some compatible servers answer "stop" even when the reply is a tool call.
 		if (this.output.stopReason === "stop" && this.hasToolCalls) this.output.stopReason = "toolUse";
+	}
+
+	abandon(): void {
+		for (const open of this.openToolCalls) open.args.finish();
+		this.openToolCalls = [];
 	}
 
 	private appendText(delta: string): void {
@@ -156,7 +161,7 @@ export class CompletionsStreamParser implements StreamEventProcessor<WireChunk> 
 				block,
 				contentIndex: this.output.content.length - 1,
 				streamIndex: typeof delta.index === "number" ? delta.index : undefined,
-				argumentsJson: "",
+				args: new StreamedToolArguments(block),
 			};
 			this.openToolCalls.push(open);
 			this.hasToolCalls = true;
@@ -165,8 +170,7 @@ export class CompletionsStreamParser implements StreamEventProcessor<WireChunk> 
 		if (delta.id) open.block.id = delta.id;
 		if (delta.function?.name) open.block.name = delta.function.name;
 		const fragment = delta.function?.arguments ?? "";
-		open.argumentsJson += fragment;
-		open.block.arguments = parseStreamingJson(open.argumentsJson);
+		open.args.append(fragment);
 		this.stream.push({
 			type: "toolcall_delta",
 			contentIndex: open.contentIndex,
@@ -177,7 +181,7 @@ export class CompletionsStreamParser implements StreamEventProcessor<WireChunk> 
 
 	private closeToolCalls(): void {
 		for (const open of this.openToolCalls) {
-			open.block.arguments = parseStreamingJson(open.argumentsJson);
+			open.args.finish();
 			const encrypted = this.encryptedReasoning.get(open.block.id);
 			if (encrypted) open.block.thoughtSignature = encrypted;
 			this.stream.push({

@@ -1,8 +1,8 @@
 import type { Response, ResponseOutputItem, ResponseStreamEvent } from "openai/resources/responses/responses";
 import type { AssistantMessageEventStream } from "../../event-stream.js";
 import type { AssistantMessage, Model, TextContent, ThinkingContent, ToolCall } from "../../types.js";
-import { parseStreamingJson } from "../../utils/json-parse.js";
 import type { StreamEventProcessor } from "../openai-shared/run-stream.js";
+import { StreamedToolArguments } from "../openai-shared/streamed-tool-arguments.js";
 import { mapResponseStatus } from "./map-status.js";
 import { encodeTextSignature } from "./text-signature.js";
 import { parseResponsesUsage } from "./usage.js";
@@ -10,7 +10,7 @@ import { parseResponsesUsage } from "./usage.js";
 type OpenItem =
 	| { kind: "thinking"; block: ThinkingContent; contentIndex: number }
 	| { kind: "text"; block: TextContent; contentIndex: number }
-	| { kind: "toolCall"; block: ToolCall; contentIndex: number; argumentsJson: string };
+	| { kind: "toolCall"; block: ToolCall; contentIndex: number; args: StreamedToolArguments };
 
 export const UNFINISHED_RESPONSE_MESSAGE =
 	"The response stream ended before the response completed (no response.completed event)";
@@ -74,10 +74,7 @@ export class ResponsesStreamParser implements StreamEventProcessor<ResponseStrea
 				return;
 			case "response.function_call_arguments.done": {
 				const item = this.items.get(event.output_index);
-				if (item?.kind === "toolCall") {
-					item.argumentsJson = event.arguments;
-					item.block.arguments = parseStreamingJson(item.argumentsJson);
-				}
+				if (item?.kind === "toolCall") item.args.replace(event.arguments);
 				return;
 			}
 			case "response.output_item.done":
@@ -99,6 +96,11 @@ export class ResponsesStreamParser implements StreamEventProcessor<ResponseStrea
 		for (const index of [...this.items.keys()]) this.closeItem(index, undefined);
 	}
 
+	abandon(): void {
+		for (const item of this.items.values()) if (item.kind === "toolCall") item.args.finish();
+		this.items.clear();
+	}
+
 	private openItem(outputIndex: number, item: ResponseOutputItem): OpenItem | undefined {
 		let open: OpenItem;
 		const contentIndex = this.output.content.length;
@@ -108,14 +110,13 @@ export class ResponsesStreamParser implements StreamEventProcessor<ResponseStrea
 		} else if (item.type === "message") {
 			open = { kind: "text", block: { type: "text", text: "" }, contentIndex };
 		} else if (item.type === "function_call") {
-			const argumentsJson = item.arguments ?? "";
 			const block: ToolCall = {
 				type: "toolCall",
 				id: toolCallId(item.call_id, item.id),
 				name: item.name,
-				arguments: parseStreamingJson(argumentsJson),
+				arguments: {},
 			};
-			open = { kind: "toolCall", block, contentIndex, argumentsJson };
+			open = { kind: "toolCall", block, contentIndex, args: new StreamedToolArguments(block, item.arguments ?? "") };
 			this.hasToolCalls = true;
 		} else {
 			// Hosted-tool items (web search, file search, ...) are not part of our message model.
@@ -145,8 +146,7 @@ export class ResponsesStreamParser implements StreamEventProcessor<ResponseStrea
 	private appendArguments(outputIndex: number, delta: string): void {
 		const item = this.items.get(outputIndex);
 		if (item?.kind !== "toolCall") return;
-		item.argumentsJson += delta;
-		item.block.arguments = parseStreamingJson(item.argumentsJson);
+		item.args.append(delta);
 		this.stream.push({ type: "toolcall_delta", contentIndex: item.contentIndex, delta, partial: this.output });
 	}
 
@@ -173,11 +173,11 @@ export class ResponsesStreamParser implements StreamEventProcessor<ResponseStrea
 			this.stream.push({ type: "text_end", contentIndex, content: item.block.text, partial: this.output });
 		} else {
 			if (final?.type === "function_call") {
-				item.argumentsJson = final.arguments ?? item.argumentsJson;
+				if (typeof final.arguments === "string") item.args.replace(final.arguments);
 				item.block.id = toolCallId(final.call_id, final.id);
 				item.block.name = final.name;
 			}
-			item.block.arguments = parseStreamingJson(item.argumentsJson);
+			item.args.finish();
 			this.stream.push({ type: "toolcall_end", contentIndex, toolCall: item.block, partial: this.output });
 		}
 	}

@@ -14,6 +14,8 @@ export interface StreamEventProcessor<TEvent> {
 	handle(event: TEvent): void;
 	/** Called once the wire stream ended normally: closes open blocks, settles the stop reason. */
 	finish(): void;
+	/** Called when the response failed: leaves open blocks as plain data for the error message, emitting nothing. */
+	abandon(): void;
 	/** Why the response ended in `error` when the server said so without an error event (e.g. a content filter). */
 	readonly failureReason?: string;
 }
@@ -46,6 +48,7 @@ async function execute<TPayload, TEvent>(
 ): Promise<void> {
 	const { model, options } = run;
 	const signal = options?.signal;
+	let processor: StreamEventProcessor<TEvent> | undefined;
 	try {
 		const apiKey = resolveOpenAIApiKey(model, options?.apiKey);
 		let payload = run.buildPayload();
@@ -57,7 +60,7 @@ async function execute<TPayload, TEvent>(
 		const events = await run.open(client, payload, signal);
 		stream.push({ type: "start", partial: output });
 
-		const processor = run.createProcessor(output, stream);
+		processor = run.createProcessor(output, stream);
 		for await (const event of events) {
 			if (signal?.aborted) break;
 			processor.handle(event);
@@ -70,6 +73,7 @@ async function execute<TPayload, TEvent>(
 		}
 		finishStream(stream, output);
 	} catch (error) {
+		processor?.abandon();
 		const message = signal?.aborted ? ABORTED_MESSAGE : describeOpenAIError(error);
 		failStream(stream, output, new Error(message), signal);
 	}

@@ -237,6 +237,46 @@ describe("tool calls", () => {
 	});
 });
 
+describe("tool arguments while streaming", () => {
+	const args = JSON.stringify({ path: "a.txt", content: "x".repeat(500) });
+	const descriptor = (call: unknown) => Object.getOwnPropertyDescriptor(call, "arguments");
+
+	it("leaves arguments as a plain data property on the final message", async () => {
+		server.enqueue({ kind: "sse", chunks: [...toolCallChunks(0, "c1", "write", args), ...finish("tool_calls")] });
+		const { result, events } = await run();
+		expect(descriptor(result.content[0])).toMatchObject({
+			value: JSON.parse(args),
+			writable: true,
+			enumerable: true,
+		});
+		const end = events.find((e) => e.type === "toolcall_end");
+		expect(end?.type === "toolcall_end" && descriptor(end.toolCall)?.value).toEqual(JSON.parse(args));
+	});
+
+	it("leaves plain partial arguments on a message that failed mid-call", async () => {
+		server.enqueue({ kind: "sse", chunks: toolCallChunks(0, "c1", "write", args, 50), cutAfter: 3, chunkDelayMs: 1 });
+		const { result } = await run();
+		expect(result.stopReason).toBe("error");
+		const call = result.content[0] as ToolCall;
+		expect(descriptor(call)).toHaveProperty("value");
+		expect(call.arguments).toMatchObject({ path: "a.txt" });
+	});
+
+	it("shows every fragment so far to a reader, including copies made mid-stream", () => {
+		const recorder = new AssistantMessageEventStream();
+		const copies: unknown[] = [];
+		recorder.push = (event) => {
+			if (event.type === "toolcall_delta") copies.push(JSON.parse(JSON.stringify(event.partial.content[0])));
+		};
+		const parser = new CompletionsStreamParser(model(), createAssistantOutput(model()), recorder);
+		for (const piece of toolCallChunks(0, "c1", "write", '{"path":"a.txt"}', 4)) {
+			parser.handle((piece as { data: WireChunk }).data);
+		}
+		expect(copies.at(0)).toEqual({ type: "toolCall", id: "c1", name: "write", arguments: {} });
+		expect(copies.at(-1)).toEqual({ type: "toolCall", id: "c1", name: "write", arguments: { path: "a.txt" } });
+	});
+});
+
 describe("usage and cost", () => {
 	const pricedModel = () =>
 		testModel("openai-completions", server.url, { cost: { input: 2, output: 10, cacheRead: 0.5, cacheWrite: 0 } });

@@ -217,6 +217,7 @@ describe("function calls", () => {
 		server.enqueue(responsesReply([created(), ...functionCallItem(0, "call_1", "fc_1", "read", argsA), completed()]));
 		const { result, events } = await run();
 		expect(internalFieldsOf(result)).toEqual([]);
+		expect(Object.getOwnPropertyDescriptor(result.content[0], "arguments")).toHaveProperty("value", JSON.parse(argsA));
 		const end = events.find((e) => e.type === "toolcall_end");
 		expect(end?.type === "toolcall_end" && Object.keys(end.toolCall).sort()).toEqual([
 			"arguments",

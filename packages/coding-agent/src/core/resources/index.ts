@@ -69,3 +69,4 @@ export {
 	type SystemPromptSources,
 } from "./system-prompt-sources.js";
 export { loadThemeFile, ThemeCollection, type ThemeResource } from "./themes.js";
+export { type CustomToolPromptInfo, collectCustomToolPromptInputs } from "./tool-prompt-inputs.js";

@@ -1,6 +1,6 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { SettingsManager } from "../../src/core/config/index.js";
+import { formatSettingsWarning, SettingsManager } from "../../src/core/config/index.js";
 import { useTempTrees } from "../helpers/resources-temp-tree.js";
 
 const newTree = useTempTrees();
@@ -27,6 +27,16 @@ describe("a settings file that is not valid JSON", () => {
 				message: `Invalid JSON in ${path} at line 4, column 1: Expected double-quoted property name (settings in this file are ignored and it will not be written)`,
 			},
 		]);
+	});
+
+	it("is printed at startup as a warning naming the scope", () => {
+		const { cwd, agentDir, path } = setup(BROKEN);
+		const [error] = SettingsManager.create(cwd, agentDir).drainErrors();
+		expect(error && formatSettingsWarning(error)).toMatch(
+			new RegExp(
+				`^Warning \\(startup, global settings\\): Invalid JSON in ${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} at line 4`,
+			),
+		);
 	});
 
 	it("is left byte for byte as it was, even when settings change", async () => {

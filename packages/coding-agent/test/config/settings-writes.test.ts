@@ -160,6 +160,18 @@ describe("how a file is written", () => {
 	});
 });
 
+describe("flushing", () => {
+	it("waits for writes queued while it waits", async () => {
+		const { cwd, agentDir, path } = setup("{}");
+		const settings = SettingsManager.create(cwd, agentDir);
+		settings.setTheme("light");
+		const flushed = settings.flush();
+		settings.setQuietStartup(true);
+		await flushed;
+		expect(readJson(path)).toEqual({ theme: "light", quietStartup: true });
+	});
+});
+
 describe("reloading", () => {
 	it("re-reads both files after pending writes finish", async () => {
 		const { tree, cwd, agentDir, path } = setup('{"theme": "dark"}');

@@ -42,6 +42,14 @@ describe("locations", () => {
 		expect(loadSkills({ cwd, agentDir, homeDir }).skills.map((s) => s.name)).toEqual(["inside"]);
 	});
 
+	it("counts ~/.agents/skills as a user directory even when the home directory is an ancestor of the cwd", () => {
+		const tree = newTree();
+		tree.write("home/.agents/skills/mine/SKILL.md", skill("mine"));
+		const cwd = tree.mkdir("home/work/project");
+		const { skills } = loadSkills({ cwd, agentDir: tree.path("home/.agent"), homeDir: tree.path("home") });
+		expect(skills.map((s) => [s.name, s.source])).toEqual([["mine", "user"]]);
+	});
+
 	it("takes root markdown files and SKILL.md files at any depth, nothing else", () => {
 		const { tree, cwd, agentDir, homeDir } = layout();
 		tree.writeAll({

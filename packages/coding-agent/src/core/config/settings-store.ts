@@ -10,6 +10,11 @@ export interface SettingsError {
 	message: string;
 }
 
+/** The line the CLI prints for a settings problem, e.g. `Warning (startup, global settings): <message>`. */
+export function formatSettingsWarning(error: SettingsError, when = "startup"): string {
+	return `Warning (${when}, ${error.scope} settings): ${error.message}`;
+}
+
 export type NestedSettingsKey = (typeof NESTED_SETTINGS_KEYS)[number];
 
 /** Keys changed in this process: `null` means the whole value, a set names the nested keys that changed. */
@@ -137,9 +142,13 @@ export class SettingsStore {
 		this.persist(scope);
 	}
 
-	/** Resolves when every queued write has been attempted. */
-	flush(): Promise<void> {
-		return this.writeQueue;
+	/** Resolves when every queued write has been attempted, including writes queued while waiting. */
+	async flush(): Promise<void> {
+		let queue: Promise<void>;
+		do {
+			queue = this.writeQueue;
+			await queue;
+		} while (queue !== this.writeQueue);
 	}
 
 	/** Load and write problems since the last call. */

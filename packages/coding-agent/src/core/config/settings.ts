@@ -34,4 +34,4 @@ export {
 	type SettingsScope,
 	type SettingsStorage,
 } from "./settings-storage.js";
-export { mergeSettings, type SettingsError } from "./settings-store.js";
+export { formatSettingsWarning, mergeSettings, type SettingsError } from "./settings-store.js";

@@ -170,7 +170,7 @@ function addSettingsEntries(
 function autoDiscoveredDirs(type: ResourceType, info: ScopeInfo, options: ResourceSourceOptions): string[] {
 	if (type === "skills") {
 		return info.scope === "project"
-			? getProjectSkillDirs(options.cwd)
+			? getProjectSkillDirs(options.cwd, options.homeDir)
 			: getUserSkillDirs(options.agentDir, options.homeDir);
 	}
 	return [join(info.baseDir, type)];

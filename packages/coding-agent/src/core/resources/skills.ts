@@ -173,11 +173,17 @@ export function findAncestorsUpToGitRoot(cwd: string): string[] {
 	return directories;
 }
 
-/** The auto-discovered skill directories of the project scope, in priority order. */
-export function getProjectSkillDirs(cwd: string): string[] {
+/**
+ * The auto-discovered skill directories of the project scope, in priority order. `~/.agents/skills` belongs to
+ * the user scope even when the home directory is an ancestor of the cwd.
+ */
+export function getProjectSkillDirs(cwd: string, homeDir: string = homedir()): string[] {
+	const userAgentsDir = join(homeDir, ".agents", "skills");
 	return [
 		join(resolve(cwd), CONFIG_DIR_NAME, "skills"),
-		...findAncestorsUpToGitRoot(cwd).map((dir) => join(dir, ".agents", "skills")),
+		...findAncestorsUpToGitRoot(cwd)
+			.map((dir) => join(dir, ".agents", "skills"))
+			.filter((dir) => dir !== userAgentsDir),
 	];
 }
 
@@ -210,7 +216,7 @@ export function loadSkills(options: LoadSkillsOptions = {}): LoadSkillsResult {
 	const homeDir = options.homeDir ?? homedir();
 	const collection = new SkillCollection();
 	if (options.includeDefaults ?? true) {
-		for (const dir of getProjectSkillDirs(cwd)) collection.addDirectory(dir, "project", "resource");
+		for (const dir of getProjectSkillDirs(cwd, homeDir)) collection.addDirectory(dir, "project", "resource");
 		for (const dir of getUserSkillDirs(agentDir, homeDir)) collection.addDirectory(dir, "user", "resource");
 	}
 	for (const path of options.skillPaths ?? []) {

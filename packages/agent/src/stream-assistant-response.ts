@@ -7,6 +7,7 @@ import {
 	transformMessages,
 } from "@agent/ai";
 import { normalizeAssistantMessage } from "./agent-messages.js";
+import { needsPairingRepair } from "./replay-check.js";
 import type { AgentContext, AgentEventSink, AgentLoopConfig, ModelReplyStream, StreamFn } from "./types.js";
 
 /** errorMessage of a turn whose stream ended without `done`/`error` and without a result. */
@@ -34,16 +35,18 @@ function streamOptionsOf(config: AgentLoopConfig): SimpleStreamOptions {
  * Builds the provider context for one call: `transformContext` (pruning, injection), then `convertToLlm`
  * (custom messages never reach a provider unless converted), then `transformMessages`.
  *
- * Ours: the reference leaves `transformMessages` to each provider. Applying it here as well means every
- * stream function (custom providers, proxies, test fakes) receives a replayable history: failed and
- * aborted turns removed, and every tool call paired with exactly one result. It is idempotent, so built-in
- * providers that apply it again send the same request.
+ * Ours: the reference leaves `transformMessages` to each provider. Applying it here as well, when the
+ * history needs it, means every stream function (custom providers, proxies, test fakes) receives a
+ * replayable history: failed and aborted turns removed, and every tool call paired with exactly one
+ * result. It is idempotent, so built-in providers that apply it again send the same request. The check
+ * first keeps the common case (a well-formed history) free of a per-call copy of the whole history.
  */
 async function buildLlmContext(context: AgentContext, config: AgentLoopConfig, signal?: AbortSignal): Promise<Context> {
 	const messages = config.transformContext
 		? await config.transformContext(context.messages, signal)
 		: context.messages;
-	const llmMessages = transformMessages(await config.convertToLlm(messages), config.model);
+	const converted = await config.convertToLlm(messages);
+	const llmMessages = needsPairingRepair(converted) ? transformMessages(converted, config.model) : converted;
 	return { systemPrompt: context.systemPrompt, messages: llmMessages, tools: context.tools };
 }
 

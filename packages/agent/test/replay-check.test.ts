@@ -1,0 +1,77 @@
+import { type AssistantMessage, FauxProvider, type Message, transformMessages } from "@agent/ai";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { needsPairingRepair } from "../src/replay-check.js";
+
+const model = new FauxProvider().model();
+const ids = ["a", "b", "c"];
+
+const assistant = (stopReason: AssistantMessage["stopReason"], callIds: string[]): AssistantMessage => ({
+	role: "assistant",
+	content: callIds.map((id) => ({ type: "toolCall", id, name: "t", arguments: {} })),
+	api: model.api,
+	provider: model.provider,
+	model: model.id,
+	usage: {
+		input: 0,
+		output: 0,
+		cacheRead: 0,
+		cacheWrite: 0,
+		totalTokens: 0,
+		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+	},
+	stopReason,
+	timestamp: 0,
+});
+
+const messageArbitrary: fc.Arbitrary<Message> = fc.oneof(
+	fc.constant<Message>({ role: "user", content: "u", timestamp: 0 }),
+	fc
+		.tuple(fc.constantFrom<AssistantMessage["stopReason"]>("stop", "toolUse", "error", "aborted"), fc.subarray(ids))
+		.map(([stopReason, callIds]) => assistant(stopReason, callIds)),
+	fc.constantFrom(...ids).map(
+		(id): Message => ({
+			role: "toolResult",
+			toolCallId: id,
+			toolName: "t",
+			content: [],
+			isError: false,
+			timestamp: 0,
+		}),
+	),
+);
+
+/** Roles and tool ids in order: what pairing repair can change. */
+const shape = (messages: Message[]) =>
+	messages.map((m) =>
+		m.role === "toolResult"
+			? `result:${m.toolCallId}`
+			: m.role === "assistant"
+				? `assistant:${m.content.map((b) => (b.type === "toolCall" ? b.id : "")).join(",")}`
+				: m.role,
+	);
+
+describe("needsPairingRepair", () => {
+	it("is true exactly when transformMessages would change the history's structure", () => {
+		fc.assert(
+			fc.property(fc.array(messageArbitrary, { maxLength: 12 }), (messages) => {
+				const repaired = transformMessages(messages, model);
+				expect(needsPairingRepair(messages)).toBe(shape(repaired).join("|") !== shape(messages).join("|"));
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	it("accepts a well-formed history and the turn in progress", () => {
+		const history: Message[] = [
+			{ role: "user", content: "go", timestamp: 0 },
+			assistant("toolUse", ["a", "b"]),
+			{ role: "toolResult", toolCallId: "b", toolName: "t", content: [], isError: false, timestamp: 0 },
+			{ role: "toolResult", toolCallId: "a", toolName: "t", content: [], isError: false, timestamp: 0 },
+			assistant("stop", []),
+		];
+		expect(needsPairingRepair(history)).toBe(false);
+		expect(needsPairingRepair(history.slice(0, 2))).toBe(false);
+		expect(needsPairingRepair(history.slice(0, 3))).toBe(true);
+	});
+});

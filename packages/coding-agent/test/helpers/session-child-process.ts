@@ -81,3 +81,32 @@ export function startSessionChild(mode: "append" | "hold", ...args: string[]): S
 		},
 	};
 }
+
+const AI_SOURCES = join(import.meta.dirname, "..", "..", "..", "ai", "src", "index.ts");
+const AGENT_CORE_SOURCES = join(import.meta.dirname, "..", "..", "..", "agent", "src", "index.ts");
+
+/**
+ * Runs an ES module body in a child Node process, with `load(path)` importing TypeScript sources (workspace
+ * packages aliased to their sources, or to the modules given in `alias` to load less). Resolves with the child's stdout once it exits successfully.
+ */
+export function runSourcesInChild(body: string, alias: Record<string, string> = {}): Promise<string> {
+	const aliases = { "@agent/ai": AI_SOURCES, "@agent/agent-core": AGENT_CORE_SOURCES, ...alias };
+	const script = `
+import { createJiti } from ${JSON.stringify(join(require.resolve("jiti/package.json"), "..", "lib", "jiti.mjs"))};
+const jiti = createJiti(import.meta.url, { alias: ${JSON.stringify(aliases)} });
+const load = (path) => jiti.import(path);
+${body}
+`;
+	const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+	let stdout = "";
+	let stderr = "";
+	child.stdout.on("data", (chunk: Buffer) => {
+		stdout += chunk.toString();
+	});
+	child.stderr.on("data", (chunk: Buffer) => {
+		stderr += chunk.toString();
+	});
+	return new Promise((resolve, reject) => {
+		child.on("exit", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`child exited ${code}: ${stderr}`))));
+	});
+}

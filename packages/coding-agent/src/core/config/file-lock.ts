@@ -197,19 +197,21 @@ function blockFor(ms: number): void {
 
 /**
  * Takes `lockPath`, retrying while a live process holds it (for short critical sections such as rewriting
- * auth.json). Throws FileLockedError when it stays held.
+ * auth.json). Retries are short and jittered so a busy holder cannot starve a waiter. Throws FileLockedError
+ * when it stays held for `timeoutMs`.
  */
 export function acquireFileLock(
 	lockPath: string,
-	options: { attempts?: number; retryDelayMs?: number; describe?: (holder: LockHolder | undefined) => string } = {},
+	options: { timeoutMs?: number; describe?: (holder: LockHolder | undefined) => string } = {},
 ): FileLock {
-	const attempts = options.attempts ?? 10;
+	const deadline = Date.now() + (options.timeoutMs ?? 5000);
 	let heldBy: LockHolder | undefined;
-	for (let attempt = 0; attempt < attempts; attempt++) {
+	for (;;) {
 		const result = tryAcquireFileLock(lockPath);
 		if (result.lock) return result.lock;
 		heldBy = result.heldBy;
-		if (attempt < attempts - 1) blockFor((options.retryDelayMs ?? 20) * (attempt + 1));
+		if (Date.now() >= deadline) break;
+		blockFor(5 + Math.floor(Math.random() * 20));
 	}
 	const message =
 		options.describe?.(heldBy) ??

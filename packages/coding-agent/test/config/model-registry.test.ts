@@ -1,0 +1,274 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+	type AssistantMessageEventStream,
+	createAssistantMessageEventStream,
+	getApiProvider,
+	getModels,
+	getProviders,
+	type Model,
+} from "@agent/ai";
+import { afterEach, describe, expect, it } from "vitest";
+import { AuthStorage, clearConfigValueCache, ModelRegistry } from "../../src/core/config/index.js";
+import { SessionManager } from "../../src/core/session/index.js";
+import { assistantMessage, userMessage, useTempDirs } from "../helpers/session-fixtures.js";
+
+afterEach(() => clearConfigValueCache());
+
+function firstBuiltIn(): Model {
+	for (const provider of getProviders()) {
+		const [model] = getModels(provider);
+		if (model) return model;
+	}
+	throw new Error("empty catalog");
+}
+
+describe("model registry contents", () => {
+	const tempDir = useTempDirs("agent-registry-");
+
+	function registryWith(config: unknown, env: NodeJS.ProcessEnv = {}): ModelRegistry {
+		const path = join(tempDir(), "models.json");
+		writeFileSync(path, JSON.stringify(config));
+		const registry = new ModelRegistry(AuthStorage.inMemory({}, env), path, env);
+		expect(registry.getError()).toBeUndefined();
+		return registry;
+	}
+
+	it("holds the whole built-in catalog without models.json", () => {
+		const registry = new ModelRegistry(AuthStorage.inMemory({}, {}), undefined, {});
+		const expected = getProviders().flatMap((p) => getModels(p));
+		expect(registry.getAll()).toEqual(expected);
+		expect(registry.getAll()[0]).not.toBe(expected[0]);
+	});
+
+	it("adds custom providers' models with the documented defaults", () => {
+		const registry = registryWith({
+			providers: {
+				ollama: {
+					baseUrl: "http://localhost:11434/v1",
+					api: "openai-completions",
+					apiKey: "ollama",
+					compat: { supportsDeveloperRole: false },
+					models: [
+						{ id: "llama3.1:8b" },
+						{ id: "gpt-oss:20b", reasoning: true, compat: { maxTokensField: "max_tokens" } },
+					],
+				},
+			},
+		});
+		expect(registry.find("ollama", "llama3.1:8b")).toEqual({
+			id: "llama3.1:8b",
+			name: "llama3.1:8b",
+			api: "openai-completions",
+			provider: "ollama",
+			baseUrl: "http://localhost:11434/v1",
+			reasoning: false,
+			input: ["text"],
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+			contextWindow: 128000,
+			maxTokens: 16384,
+			compat: { supportsDeveloperRole: false },
+		});
+		expect(registry.find("ollama", "gpt-oss:20b")).toMatchObject({
+			reasoning: true,
+			compat: { supportsDeveloperRole: false, maxTokensField: "max_tokens" },
+		});
+		expect(registry.getProviders()).toContain("ollama");
+	});
+
+	it("applies provider-level baseUrl, headers and compat to every built-in model of that provider", () => {
+		const builtIn = firstBuiltIn();
+		const registry = registryWith(
+			{
+				providers: {
+					[builtIn.provider]: {
+						baseUrl: "https://proxy.example/v1",
+						headers: { "X-Team": "TEAM_VAR", "X-None": "!false" },
+					},
+				},
+			},
+			{ TEAM_VAR: "core" },
+		);
+		for (const model of registry.getAll().filter((m) => m.provider === builtIn.provider)) {
+			expect(model.baseUrl).toBe("https://proxy.example/v1");
+			expect(model.headers).toMatchObject({ "X-Team": "core" });
+			expect(model.headers).not.toHaveProperty("X-None");
+		}
+		expect(getModels(builtIn.provider)[0]?.baseUrl).toBe(builtIn.baseUrl);
+	});
+
+	it("applies modelOverrides with partial costs, ignoring unknown ids", () => {
+		const builtIn = firstBuiltIn();
+		const registry = registryWith({
+			providers: {
+				[builtIn.provider]: {
+					modelOverrides: {
+						[builtIn.id]: { name: "Renamed", cost: { input: 99 }, contextWindow: 1234 },
+						"no-such-model": { name: "ignored" },
+					},
+				},
+			},
+		});
+		const model = registry.find(builtIn.provider, builtIn.id);
+		expect(model).toMatchObject({ name: "Renamed", contextWindow: 1234, cost: { ...builtIn.cost, input: 99 } });
+		expect(registry.find(builtIn.provider, "no-such-model")).toBeUndefined();
+	});
+
+	it("replaces a built-in model by a custom one with the same provider and id", () => {
+		const builtIn = firstBuiltIn();
+		const registry = registryWith({
+			providers: {
+				[builtIn.provider]: {
+					baseUrl: "http://local",
+					apiKey: "k",
+					api: "openai-completions",
+					models: [{ id: builtIn.id, contextWindow: 1000 }, { id: "brand-new" }],
+				},
+			},
+		});
+		const all = registry.getAll().filter((m) => m.provider === builtIn.provider);
+		expect(all.filter((m) => m.id === builtIn.id)).toHaveLength(1);
+		expect(registry.find(builtIn.provider, builtIn.id)).toMatchObject({
+			contextWindow: 1000,
+			api: "openai-completions",
+		});
+		expect(all[all.length - 1]?.id).toBe("brand-new");
+	});
+
+	it("adds Authorization: Bearer <apiKey> to custom models when authHeader is set", () => {
+		const registry = registryWith(
+			{
+				providers: {
+					proxy: {
+						baseUrl: "http://p",
+						api: "anthropic-messages",
+						apiKey: "PROXY_KEY",
+						authHeader: true,
+						headers: { "X-A": "a" },
+						models: [{ id: "m", headers: { "X-A": "model-wins" } }],
+					},
+				},
+			},
+			{ PROXY_KEY: "secret-123" },
+		);
+		expect(registry.find("proxy", "m")?.headers).toEqual({ "X-A": "model-wins", Authorization: "Bearer secret-123" });
+	});
+
+	it("re-reads models.json on refresh", () => {
+		const path = join(tempDir(), "models.json");
+		writeFileSync(path, JSON.stringify({ providers: {} }));
+		const registry = new ModelRegistry(AuthStorage.inMemory({}, {}), path, {});
+		expect(registry.find("ollama", "m")).toBeUndefined();
+		writeFileSync(
+			path,
+			JSON.stringify({
+				providers: {
+					ollama: { baseUrl: "http://o", apiKey: "o", api: "openai-completions", models: [{ id: "m" }] },
+				},
+			}),
+		);
+		registry.refresh();
+		expect(registry.find("ollama", "m")).toBeDefined();
+	});
+});
+
+describe("availability", () => {
+	const tempDir = useTempDirs("agent-registry-");
+
+	it("lists only models whose provider has a credential", async () => {
+		const path = join(tempDir(), "models.json");
+		writeFileSync(
+			path,
+			JSON.stringify({
+				providers: {
+					keyed: { baseUrl: "http://k", api: "openai-completions", apiKey: "LOCAL", models: [{ id: "a" }] },
+					unresolved: { baseUrl: "http://u", api: "openai-completions", apiKey: "!false", models: [{ id: "b" }] },
+				},
+			}),
+		);
+		const env = { LOCAL: "local-key" };
+		const auth = AuthStorage.inMemory({}, env);
+		const registry = new ModelRegistry(auth, path, env);
+		expect(registry.getAvailable().map((m) => `${m.provider}/${m.id}`)).toEqual(["keyed/a"]);
+		expect(await registry.getApiKey({ provider: "keyed" })).toBe("local-key");
+		auth.setRuntimeApiKey("unresolved", "flag");
+		expect(registry.getAvailable().map((m) => m.provider)).toEqual(["keyed", "unresolved"]);
+	});
+
+	it("counts environment keys for built-in providers", () => {
+		const registry = new ModelRegistry(AuthStorage.inMemory({}, { ANTHROPIC_API_KEY: "x" }), undefined, {
+			ANTHROPIC_API_KEY: "x",
+		});
+		const providers = new Set(registry.getAvailable().map((m) => m.provider));
+		expect([...providers]).toEqual(getModels("anthropic").length > 0 ? ["anthropic"] : []);
+	});
+});
+
+describe("providers registered by extensions", () => {
+	it("replace the provider's models and register their stream under provider:<name>", () => {
+		const registry = new ModelRegistry(AuthStorage.inMemory({}, {}), undefined, {});
+		const streamSimple = (): AssistantMessageEventStream => createAssistantMessageEventStream();
+		registry.registerProvider("my-llm", {
+			baseUrl: "http://mine",
+			api: "my-llm-api",
+			apiKey: "k",
+			models: [{ id: "one" }],
+			streamSimple,
+		});
+		expect(
+			registry
+				.getAll()
+				.filter((m) => m.provider === "my-llm")
+				.map((m) => m.id),
+		).toEqual(["one"]);
+		expect(getApiProvider("my-llm-api")).toBeDefined();
+		expect(registry.hasAuth("my-llm")).toBe(true);
+		registry.unregisterProvider("my-llm");
+		expect(registry.find("my-llm", "one")).toBeUndefined();
+		expect(getApiProvider("my-llm-api")).toBeUndefined();
+		expect(registry.hasAuth("my-llm")).toBe(false);
+	});
+
+	it("with only a baseUrl, move the existing models", () => {
+		const builtIn = firstBuiltIn();
+		const registry = new ModelRegistry(AuthStorage.inMemory({}, {}), undefined, {});
+		registry.registerProvider(builtIn.provider, { baseUrl: "http://moved" });
+		expect(registry.find(builtIn.provider, builtIn.id)?.baseUrl).toBe("http://moved");
+		registry.unregisterProvider(builtIn.provider);
+		expect(registry.find(builtIn.provider, builtIn.id)?.baseUrl).toBe(builtIn.baseUrl);
+	});
+});
+
+describe("secrets never reach session files", () => {
+	const tempDir = useTempDirs("agent-registry-");
+
+	it("keeps keys and auth headers out of the entries a model switch writes", async () => {
+		const dir = tempDir();
+		const modelsPath = join(dir, "models.json");
+		writeFileSync(
+			modelsPath,
+			JSON.stringify({
+				providers: {
+					proxy: {
+						baseUrl: "http://p",
+						api: "anthropic-messages",
+						apiKey: "!echo sk-proxy-SECRET",
+						authHeader: true,
+						models: [{ id: "m" }],
+					},
+				},
+			}),
+		);
+		const auth = AuthStorage.inMemory({ anthropic: { type: "api_key", key: "sk-ant-SECRET" } }, {});
+		const registry = new ModelRegistry(auth, modelsPath, {});
+		const model = registry.find("proxy", "m") as Model;
+		expect(model.headers?.Authorization).toContain("SECRET");
+		const session = SessionManager.create("/p", join(dir, "sessions"));
+		session.appendModelChange(model.provider, model.id);
+		session.appendMessage(userMessage("q"));
+		session.appendMessage(assistantMessage("a", { provider: model.provider, model: model.id }));
+		expect(await registry.getApiKey(model)).toBe("sk-proxy-SECRET");
+		session.close();
+		expect(readFileSync(session.getSessionFile() as string, "utf8")).not.toContain("SECRET");
+	});
+});

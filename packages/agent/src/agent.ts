@@ -260,14 +260,20 @@ export class Agent {
 		return this.runningPrompt ?? Promise.resolve();
 	}
 
-	/** Clears the conversation, flags, error and queues; keeps model, tools, system prompt and settings. */
+	/**
+	 * Clears the conversation, error and queues; keeps model, tools, system prompt and settings. To start
+	 * over while a run is active, `abort()` and `await waitForIdle()` first.
+	 */
 	reset(): void {
 		this.agentState.messages = [];
+		this.agentState.error = undefined;
+		this.clearAllQueues();
+		// Ours: the reference also clears the streaming flags while a run is still going, which lets a new
+		// prompt start alongside it. The run's own flags are cleared when it ends.
+		if (this.abortController) return;
 		this.agentState.isStreaming = false;
 		this.agentState.streamMessage = null;
 		this.agentState.pendingToolCalls = new Set();
-		this.agentState.error = undefined;
-		this.clearAllQueues();
 	}
 
 	private async run(prompts: AgentMessage[] | undefined, skipInitialSteeringPoll = false): Promise<void> {

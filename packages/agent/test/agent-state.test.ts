@@ -201,6 +201,22 @@ describe("reset", () => {
 	});
 });
 
+describe("reset during a run", () => {
+	it("keeps the run's lock, so a prompt cannot start alongside it", async () => {
+		const gated = createGatedTool();
+		const { faux, agent } = createHarness({ tools: [gated.tool] });
+		faux.enqueue(fauxToolCall("gated", {}, { id: "a" }), fauxText("done"));
+		const run = agent.prompt("go");
+		await gated.whenStarted(1);
+		agent.reset();
+		expect(agent.state.messages).toEqual([]);
+		await expect(agent.prompt("another")).rejects.toThrow(PROMPT_WHILE_RUNNING_TEXT);
+		gated.release("a");
+		await run;
+		expect(agent.state.isStreaming).toBe(false);
+	});
+});
+
 describe("a run that fails outside the model stream", () => {
 	it("records a synthetic error message when the stream function throws, with agent_end and no message events", async () => {
 		const { agent, events } = createHarness({

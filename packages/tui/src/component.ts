@@ -112,6 +112,11 @@ export abstract class CachedComponent implements Component, ChangeTracking {
 		return this.changeNotifier.add(listener);
 	}
 
+	/** Drops the cached lines without notifying (for use inside `render`, when the caller is already rendering). */
+	protected clearCache(): void {
+		this.cachedLines = undefined;
+	}
+
 	/** Drops the cached lines and tells containers to re-render this component on the next frame. */
 	protected markChanged(): void {
 		this.cachedLines = undefined;

@@ -56,3 +56,43 @@ export { Text } from "./components/text.js";
 export { TruncatedText } from "./components/truncated-text.js";
 export { applyBackground } from "./text/background.js";
 export { type Color, createStyles, isColorEnabled, plain, type StyleFn, type Styles } from "./theme/style.js";
+export { fuzzyFilter, type FuzzyMatch, fuzzyMatch } from "./autocomplete/fuzzy.js";
+export { Input } from "./components/input.js";
+export { CancellableLoader, Loader, type RenderRequester, SPINNER_FRAMES } from "./components/loader.js";
+export { type SelectItem, SelectList } from "./components/select-list.js";
+export { type SettingItem, SettingsList } from "./components/settings-list.js";
+export { Markdown } from "./markdown/markdown.js";
+export { createSyntaxHighlighter, highlightCode, type SyntaxTheme } from "./markdown/syntax-highlight.js";
+export {
+	type DefaultThemeOptions,
+	defaultEditorTheme,
+	defaultImageTheme,
+	defaultMarkdownTheme,
+	defaultSelectListTheme,
+	defaultSettingsListTheme,
+	defaultSyntaxTheme,
+} from "./theme/default-themes.js";
+export type {
+	DefaultTextStyle,
+	EditorTheme,
+	ImageTheme,
+	LoaderTheme,
+	MarkdownTheme,
+	SelectListTheme,
+	SettingsListTheme,
+} from "./theme/themes.js";
+export { CombinedAutocompleteProvider } from "./autocomplete/combined-provider.js";
+export { type FileEntry, FileIndex, type FileIndexOptions } from "./autocomplete/file-search.js";
+export { isIgnored, parseGitignore } from "./autocomplete/gitignore.js";
+export { completePath } from "./autocomplete/path-completion.js";
+export type {
+	AutocompleteItem,
+	AutocompleteProvider,
+	AutocompleteSuggestions,
+	CompletionResult,
+	SlashCommand,
+} from "./autocomplete/types.js";
+export { Image, type ImageOptions } from "./components/image/image.js";
+export { type ImageDimensions, readImageDimensions } from "./components/image/image-dimensions.js";
+export { Editor, type EditorComponent, type EditorHost, type EditorOptions } from "./editor/editor.js";
+export { normalizePastedText } from "./editor/paste-store.js";

@@ -133,7 +133,7 @@ export class KeybindingsManager<A extends string> {
 	}
 
 	/** The first of `actions` that `data` triggers. */
-	findAction(data: string, actions: readonly A[]): A | undefined {
+	findAction<T extends A>(data: string, actions: readonly T[]): T | undefined {
 		return actions.find((action) => this.matches(data, action));
 	}
 }

@@ -1,0 +1,135 @@
+import { fuzzyFilter } from "../autocomplete/fuzzy.js";
+import { CachedComponent } from "../component.js";
+import { getEditorKeybindings } from "../keys/keybindings.js";
+import type { SelectListTheme } from "../theme/themes.js";
+import { truncateToWidth } from "../text/truncate.js";
+import { visibleWidth } from "../text/width.js";
+
+export interface SelectItem {
+	value: string;
+	label: string;
+	description?: string;
+}
+
+const SELECTED_PREFIX = "→ ";
+const UNSELECTED_PREFIX = "  ";
+const MAX_LABEL_COLUMN = 40;
+
+/**
+ * A vertical list with a selection. Arrow keys move (wrapping around), page keys jump, Enter selects,
+ * Escape cancels. `setFilter` narrows the items by fuzzy match on their label and value.
+ */
+export class SelectList extends CachedComponent {
+	private items: SelectItem[];
+	private filtered: SelectItem[];
+	private filter = "";
+	private selectedIndex = 0;
+	onSelect?: (item: SelectItem) => void;
+	onCancel?: () => void;
+	onSelectionChange?: (item: SelectItem) => void;
+
+	constructor(
+		items: SelectItem[],
+		private maxVisible: number,
+		private readonly theme: SelectListTheme,
+		private readonly noMatchText = "No matches",
+	) {
+		super();
+		this.items = items;
+		this.filtered = items;
+	}
+
+	setItems(items: SelectItem[]): void {
+		this.items = items;
+		this.applyFilter();
+	}
+
+	setFilter(filter: string): void {
+		if (filter === this.filter) return;
+		this.filter = filter;
+		this.applyFilter();
+	}
+
+	getFilter(): string {
+		return this.filter;
+	}
+
+	setMaxVisible(maxVisible: number): void {
+		this.maxVisible = maxVisible;
+		this.markChanged();
+	}
+
+	getSelectedItem(): SelectItem | undefined {
+		return this.filtered[this.selectedIndex];
+	}
+
+	getFilteredItems(): readonly SelectItem[] {
+		return this.filtered;
+	}
+
+	setSelectedIndex(index: number): void {
+		const clamped = Math.max(0, Math.min(index, this.filtered.length - 1));
+		if (clamped === this.selectedIndex) return;
+		this.selectedIndex = clamped;
+		this.markChanged();
+		const item = this.getSelectedItem();
+		if (item) this.onSelectionChange?.(item);
+	}
+
+	handleInput(data: string): void {
+		const keys = getEditorKeybindings();
+		const count = this.filtered.length;
+		if (keys.matches(data, "selectUp")) {
+			if (count > 0) this.setSelectedIndex(this.selectedIndex === 0 ? count - 1 : this.selectedIndex - 1);
+		} else if (keys.matches(data, "selectDown")) {
+			if (count > 0) this.setSelectedIndex(this.selectedIndex === count - 1 ? 0 : this.selectedIndex + 1);
+		} else if (keys.matches(data, "selectPageUp")) {
+			this.setSelectedIndex(this.selectedIndex - this.maxVisible);
+		} else if (keys.matches(data, "selectPageDown")) {
+			this.setSelectedIndex(this.selectedIndex + this.maxVisible);
+		} else if (keys.matches(data, "selectConfirm")) {
+			const item = this.getSelectedItem();
+			if (item) this.onSelect?.(item);
+		} else if (keys.matches(data, "selectCancel")) {
+			this.onCancel?.();
+		}
+	}
+
+	protected renderLines(width: number): string[] {
+		if (this.filtered.length === 0) return [truncateToWidth(this.theme.noMatch(`  ${this.noMatchText}`), width)];
+		const visibleCount = Math.max(1, Math.min(this.maxVisible, this.filtered.length));
+		const first = Math.max(
+			0,
+			Math.min(this.selectedIndex - Math.floor(visibleCount / 2), this.filtered.length - visibleCount),
+		);
+		const shown = this.filtered.slice(first, first + visibleCount);
+		const hasDescriptions = shown.some((item) => item.description);
+		const labelColumn = hasDescriptions
+			? Math.min(MAX_LABEL_COLUMN, Math.max(...shown.map((item) => visibleWidth(item.label))) + 2)
+			: 0;
+		const lines = shown.map((item, offset) => this.renderItem(item, first + offset === this.selectedIndex, width, labelColumn));
+		if (this.filtered.length > visibleCount) {
+			const info = `  (${this.selectedIndex + 1}/${this.filtered.length})`;
+			lines.push(truncateToWidth(this.theme.scrollInfo(info), width));
+		}
+		return lines;
+	}
+
+	private renderItem(item: SelectItem, isSelected: boolean, width: number, labelColumn: number): string {
+		const prefix = isSelected ? this.theme.selectedPrefix(SELECTED_PREFIX) : UNSELECTED_PREFIX;
+		const available = Math.max(1, width - visibleWidth(SELECTED_PREFIX));
+		const styleLabel = (text: string) => (isSelected ? this.theme.selectedText(text) : text);
+		if (!item.description || labelColumn === 0 || available < labelColumn + 8) {
+			return prefix + styleLabel(truncateToWidth(item.label, available));
+		}
+		const label = truncateToWidth(item.label, labelColumn - 2, "…", true);
+		const description = truncateToWidth(item.description.replace(/\s+/g, " "), available - labelColumn, "…");
+		return `${prefix}${styleLabel(label)}  ${this.theme.description(description)}`;
+	}
+
+	private applyFilter(): void {
+		this.filtered = fuzzyFilter(this.items, this.filter, (item) => `${item.label} ${item.value}`);
+		this.selectedIndex = 0;
+		this.markChanged();
+	}
+}

@@ -158,10 +158,11 @@ const NAMED_KEYS = new Set([
 
 /** Canonical name of a base key written in a key id, or undefined when it names no key. */
 export function canonicalKeyName(name: string): string | undefined {
-	if (name.length === 1) {
-		const code = name.charCodeAt(0);
-		if (code > 0x20 && code < 0x7f) return name.toLowerCase();
-		return name === " " ? "space" : undefined;
+	if (name === " ") return "space";
+	if ([...name].length === 1) {
+		const code = name.codePointAt(0) ?? 0;
+		// Any printable character can be a key (non-Latin layouts type them directly).
+		return code > 0x20 && code !== 0x7f && !(code >= 0x80 && code < 0xa0) ? name.toLowerCase() : undefined;
 	}
 	const lower = name.toLowerCase();
 	const alias = KEY_ALIASES[lower];

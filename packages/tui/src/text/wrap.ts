@@ -1,5 +1,8 @@
-import { StyleState } from "./ansi.js";
+import { escapeSequenceLength, StyleState } from "./ansi.js";
 import { type StyledPiece, styledPieces } from "./truncate.js";
+import { visibleWidth } from "./width.js";
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 interface WrapUnit {
 	pieces: StyledPiece[];
@@ -115,6 +118,20 @@ export function wrapTextWithAnsi(text: string, width: number): string[] {
 	const style = new StyleState();
 	const out: string[] = [];
 	for (const logicalLine of text.split("\n")) {
+		const hasEscapes = logicalLine.includes("\x1b");
+		if (!hasEscapes && !style.isActive && PRINTABLE_ASCII.test(logicalLine)) {
+			// The common case (plain ASCII) without the per-grapheme machinery.
+			if (logicalLine.length <= columns) out.push(logicalLine);
+			else wrapPlainAscii(logicalLine, columns, out);
+			continue;
+		}
+		if (visibleWidth(logicalLine) <= columns) {
+			let line = style.openSequence() + logicalLine;
+			if (hasEscapes) applyEscapes(logicalLine, style);
+			line += style.closeSequence();
+			out.push(line);
+			continue;
+		}
 		for (const visual of breakUnits(toUnits(logicalLine), columns)) {
 			let line = style.openSequence();
 			for (const { unit, drawn } of visual) {
@@ -131,4 +148,47 @@ export function wrapTextWithAnsi(text: string, width: number): string[] {
 		}
 	}
 	return out;
+}
+
+function applyEscapes(line: string, style: StyleState): void {
+	for (let i = line.indexOf("\x1b"); i !== -1 && i < line.length; i = line.indexOf("\x1b", i + 1)) {
+		const length = escapeSequenceLength(line, i);
+		if (length > 0) style.apply(line.slice(i, i + length));
+	}
+}
+
+/** Same result as the general wrap for printable ASCII without styles (one column per character). */
+function wrapPlainAscii(line: string, width: number, out: string[]): void {
+	let current = "";
+	let i = 0;
+	while (i < line.length) {
+		const isSpace = line[i] === " ";
+		let end = i;
+		while (end < line.length && (line[end] === " ") === isSpace) end++;
+		const unit = line.slice(i, end);
+		i = end;
+		if (isSpace) {
+			if (current.length + unit.length <= width) current += unit;
+			else if (current.length > 0) {
+				out.push(current.trimEnd());
+				current = "";
+			}
+			continue;
+		}
+		if (current.length + unit.length <= width) {
+			current += unit;
+			continue;
+		}
+		if (current.length > 0) {
+			out.push(current.trimEnd());
+			current = "";
+		}
+		let rest = unit;
+		while (rest.length > width) {
+			out.push(rest.slice(0, width));
+			rest = rest.slice(width);
+		}
+		current = rest;
+	}
+	out.push(current);
 }

@@ -126,6 +126,7 @@ describe("output management (J.2 §3)", () => {
 
 describe("shell semantics and regressions (J.2 §5)", () => {
 	it("runs bash, not sh, so bash syntax works (J.2 5.4)", async () => {
+		// biome-ignore lint/suspicious/noTemplateCurlyInString: bash array syntax, not a template.
 		const command = "if [[ -d / ]]; then arr=(a b c); echo yes ${#arr[@]}; fi; cat <(echo substituted)";
 		expect(textOf(await run(createBashTool(tempDir()), { command }))).toBe("yes 3\nsubstituted\n");
 	});

@@ -148,7 +148,7 @@ describe("fuzzy matching properties", () => {
 				const match = fuzzyFindText(content, oldText);
 				const { newContent } = replaceUniqueText(content, oldText, "<NEW>", "f");
 				expect(newContent).toBe(
-					content.slice(0, match.index) + "<NEW>" + content.slice(match.index + match.matchLength),
+					`${content.slice(0, match.index)}<NEW>${content.slice(match.index + match.matchLength)}`,
 				);
 			}),
 		);

@@ -41,6 +41,12 @@ export function parseFindPattern(pattern: string): { glob: string; matchesPath: 
  */
 export function createFindMatcher(pattern: string): (relativePath: string) => boolean {
 	const { glob, matchesPath } = parseFindPattern(pattern);
-	const isMatch = picomatch(glob, { dot: true, nocase: isSmartCaseInsensitive(pattern) });
-	return (relativePath) => isMatch(matchesPath ? relativePath : basenameOf(relativePath));
+	const options = { dot: true, nocase: isSmartCaseInsensitive(pattern) };
+	const isMatch = picomatch(glob, options);
+	// picomatch lets `dir/**` match `dir` itself; fd (and gitignore) match only what is inside.
+	const isBaseOfTrailingGlobstar = glob.endsWith("/**") ? picomatch(glob.slice(0, -3), options) : () => false;
+	return (relativePath) => {
+		if (!matchesPath) return isMatch(basenameOf(relativePath));
+		return isMatch(relativePath) && !isBaseOfTrailingGlobstar(relativePath);
+	};
 }

@@ -1,0 +1,64 @@
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { walkDirectory } from "@agent/coding-agent";
+import { describe, expect, it } from "vitest";
+import { useTempDir, writeTree } from "../helpers/tools-fixtures.js";
+
+const tempDir = useTempDir("agent-walk-");
+const listing = async (root = tempDir()) =>
+	(await walkDirectory(root)).map((entry) =>
+		entry.kind === "directory" ? `${entry.relativePath}/` : entry.relativePath,
+	);
+
+describe("walkDirectory", () => {
+	it("lists hidden entries, sorted, and skips .git", async () => {
+		writeTree(tempDir(), { ".git/HEAD": "", ".env": "", "b/c.txt": "", "a.txt": "" });
+		expect(await listing()).toEqual([".env", "a.txt", "b/", "b/c.txt"]);
+	});
+
+	it("lets a deeper ignore file re-include what a shallower one ignores", async () => {
+		writeTree(tempDir(), {
+			".gitignore": "*.log\n",
+			"keep/.gitignore": "!important.log\n",
+			"keep/important.log": "",
+			"x.log": "",
+		});
+		expect(await listing()).toEqual([".gitignore", "keep/", "keep/.gitignore", "keep/important.log"]);
+	});
+
+	it("gives .ignore precedence over .gitignore in the same directory", async () => {
+		writeTree(tempDir(), { ".gitignore": "notes.md\n", ".ignore": "!notes.md\n", "notes.md": "" });
+		expect(await listing()).toContain("notes.md");
+	});
+
+	it("does not descend into ignored directories, so their files cannot be re-included", async () => {
+		writeTree(tempDir(), { ".gitignore": "vendor/\n!vendor/keep.txt\n", "vendor/keep.txt": "" });
+		expect(await listing()).toEqual([".gitignore"]);
+	});
+
+	it("matches ignore patterns case-sensitively, as git on Linux does", async () => {
+		writeTree(tempDir(), { ".gitignore": "build/\n", "Build/x": "", "build/y": "" });
+		expect(await listing()).toEqual([".gitignore", "Build/", "Build/x"]);
+	});
+
+	it("lists symlinks without following them", async () => {
+		writeTree(tempDir(), { "real/file.txt": "" });
+		symlinkSync(join(tempDir(), "real"), join(tempDir(), "loop"));
+		symlinkSync(tempDir(), join(tempDir(), "real", "back-to-root"));
+		const entries = await walkDirectory(tempDir());
+		expect(entries.map((entry) => [entry.relativePath, entry.kind])).toEqual([
+			["loop", "symlink"],
+			["real", "directory"],
+			["real/back-to-root", "symlink"],
+			["real/file.txt", "file"],
+		]);
+	});
+
+	it("returns nothing for an empty directory and rejects when aborted", async () => {
+		mkdirSync(join(tempDir(), "empty"));
+		expect(await listing(join(tempDir(), "empty"))).toEqual([]);
+		const controller = new AbortController();
+		controller.abort();
+		await expect(walkDirectory(tempDir(), { signal: controller.signal })).rejects.toThrow("Operation aborted");
+	});
+});

@@ -40,8 +40,8 @@ const PROVIDERS = {
 	// endpoint is OpenAI-compatible, so we serve it with openai-completions. Its differences from OpenAI:
 	// no `store`, `developer` role, `reasoning_effort` or `stream_options` (usage comes in the last chunk
 	// anyway), `max_tokens` rather than `max_completion_tokens`, `name` required on tool messages, and
-	// thinking replayed as text. Tool-call ids must be exactly 9 alphanumerics; the completions adapter
-	// normalizes them for provider "mistral".
+	// thinking replayed as text. Tool-call ids must be exactly 9 alphanumerics: the completions adapter
+	// hands createMistralToolCallIdNormalizer (src/utils) to transformMessages for these models.
 	mistral: {
 		baseUrls: { "openai-completions": "https://api.mistral.ai/v1" },
 		apiOverrides: { "mistral-conversations": "openai-completions" },

@@ -2,6 +2,13 @@ import { APIConnectionError, APIError } from "openai";
 import { describeError } from "../assistant-output.js";
 
 const MAX_CAUSE_DEPTH = 5;
+/** Gateways answer some failures with whole HTML pages; the start says what happened, the rest is noise. */
+const MAX_ERROR_BODY_CHARS = 4000;
+
+function truncate(text: string): string {
+	if (text.length <= MAX_ERROR_BODY_CHARS) return text;
+	return `${text.slice(0, MAX_ERROR_BODY_CHARS)}... [truncated ${text.length - MAX_ERROR_BODY_CHARS} chars]`;
+}
 
 function withCauses(error: Error): string {
 	const parts = [error.message];
@@ -45,7 +52,7 @@ export function describeOpenAIError(error: unknown): string {
 			message = `${code} ${message}`;
 		}
 		const raw = openRouterRaw(body);
-		return raw ? `${message}\n${raw}` : message;
+		return truncate(raw ? `${message}\n${raw}` : message);
 	}
 	if (error instanceof SyntaxError) return `Malformed JSON in the response stream: ${error.message}`;
 	if (error instanceof Error) return withCauses(error);

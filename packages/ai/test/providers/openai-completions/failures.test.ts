@@ -97,6 +97,19 @@ describe("HTTP errors", () => {
 		expect(result.errorMessage).toBe("404 model 'llama9' not found");
 	});
 
+	it("cuts an HTML error page down to its first 4000 characters", async () => {
+		const page = `<html><head><title>502 Bad Gateway</title></head><body>${"x".repeat(10_000)}</body></html>`;
+		const { result } = await failWith({
+			kind: "raw",
+			status: 502,
+			body: page,
+			headers: { "content-type": "text/html" },
+		});
+		expect(result.errorMessage?.startsWith("502 <html><head><title>502 Bad Gateway</title>")).toBe(true);
+		expect(result.errorMessage).toMatch(/\.\.\. \[truncated \d+ chars\]$/);
+		expect(result.errorMessage?.length).toBeLessThan(4100);
+	});
+
 	it("reports 401 and 403 as errors with their status", async () => {
 		expect(
 			(await failWith({ kind: "json", status: 401, body: { error: { message: "Incorrect API key provided" } } }))

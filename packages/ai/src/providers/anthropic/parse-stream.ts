@@ -1,7 +1,7 @@
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import type { AssistantMessage, AssistantMessageEventStream, Model, ToolCall } from "../../types.js";
-import { parseStreamingJson } from "../../utils/json-parse.js";
 import { mapStopReason } from "./map-stop-reason.js";
+import { StreamedArguments } from "./partial-arguments.js";
 import { applyDeltaUsage, applyStartUsage } from "./usage.js";
 
 /** Text shown for thinking that safety filters redacted; the encrypted payload is kept as its signature. */
@@ -14,8 +14,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** Streaming bookkeeping for one open block, kept beside the block so it never reaches the message. */
 interface OpenBlock {
 	contentIndex: number;
-	/** Raw argument JSON received so far (tool calls only). */
-	partialJson: string;
+	/** Argument JSON received so far (tool calls only). */
+	args?: StreamedArguments;
 }
 
 /**
@@ -75,12 +75,12 @@ export class AnthropicStreamParser {
 		switch (block.type) {
 			case "text":
 				output.content.push({ type: "text", text: "" });
-				this.open.set(index, { contentIndex, partialJson: "" });
+				this.open.set(index, { contentIndex });
 				this.stream.push({ type: "text_start", contentIndex, partial: output });
 				return;
 			case "thinking":
 				output.content.push({ type: "thinking", thinking: "", thinkingSignature: "" });
-				this.open.set(index, { contentIndex, partialJson: "" });
+				this.open.set(index, { contentIndex });
 				this.stream.push({ type: "thinking_start", contentIndex, partial: output });
 				return;
 			case "redacted_thinking":
@@ -90,7 +90,7 @@ export class AnthropicStreamParser {
 					thinkingSignature: block.data,
 					redacted: true,
 				});
-				this.open.set(index, { contentIndex, partialJson: "" });
+				this.open.set(index, { contentIndex });
 				this.stream.push({ type: "thinking_start", contentIndex, partial: output });
 				return;
 			case "tool_use":
@@ -101,7 +101,7 @@ export class AnthropicStreamParser {
 					name: this.fromWireToolName(block.name),
 					arguments: isRecord(block.input) ? { ...block.input } : {},
 				});
-				this.open.set(index, { contentIndex, partialJson: "" });
+				this.open.set(index, { contentIndex, args: new StreamedArguments() });
 				this.stream.push({ type: "toolcall_start", contentIndex, partial: output });
 				return;
 			default:
@@ -135,9 +135,8 @@ export class AnthropicStreamParser {
 				block.thinkingSignature = (block.thinkingSignature ?? "") + delta.signature;
 				return;
 			case "input_json_delta":
-				if (block.type !== "toolCall") return;
-				open.partialJson += delta.partial_json;
-				block.arguments = parseStreamingJson(open.partialJson);
+				if (block.type !== "toolCall" || !open.args) return;
+				block.arguments = open.args.append(delta.partial_json) ?? block.arguments;
 				this.stream.push({ type: "toolcall_delta", contentIndex, delta: delta.partial_json, partial: output });
 				return;
 			default:
@@ -157,7 +156,7 @@ export class AnthropicStreamParser {
 		} else if (block.type === "thinking") {
 			this.stream.push({ type: "thinking_end", contentIndex, content: block.thinking, partial: output });
 		} else {
-			if (open.partialJson) block.arguments = parseStreamingJson(open.partialJson);
+			if (open.args?.json) block.arguments = open.args.complete();
 			this.stream.push({ type: "toolcall_end", contentIndex, toolCall: block satisfies ToolCall, partial: output });
 		}
 	}

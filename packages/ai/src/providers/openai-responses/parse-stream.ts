@@ -12,6 +12,12 @@ type OpenItem =
 	| { kind: "text"; block: TextContent; contentIndex: number }
 	| { kind: "toolCall"; block: ToolCall; contentIndex: number; args: StreamedToolArguments };
 
+const ITEM_KINDS: Readonly<Record<string, OpenItem["kind"]>> = {
+	reasoning: "thinking",
+	message: "text",
+	function_call: "toolCall",
+};
+
 export const UNFINISHED_RESPONSE_MESSAGE =
 	"The response stream ended before the response completed (no response.completed event)";
 export const NO_ERROR_DETAILS_MESSAGE = "Unknown error (no error details in response)";
@@ -41,6 +47,7 @@ function joinTexts(parts: readonly { text?: string }[] | undefined): string {
  */
 export class ResponsesStreamParser implements StreamEventProcessor<ResponseStreamEvent> {
 	private readonly items = new Map<number, OpenItem>();
+	private lastOutputIndex = -1;
 	private completed = false;
 	private hasToolCalls = false;
 	failureReason: string | undefined;
@@ -55,30 +62,30 @@ export class ResponsesStreamParser implements StreamEventProcessor<ResponseStrea
 	handle(event: ResponseStreamEvent): void {
 		switch (event.type) {
 			case "response.output_item.added":
-				this.openItem(event.output_index, event.item);
+				this.openItem(event.output_index ?? this.lastOutputIndex + 1, event.item);
 				return;
 			case "response.reasoning_summary_text.delta":
 			// Open-weight reasoning models (gpt-oss on vLLM, LM Studio, Ollama) stream raw reasoning text instead.
 			case "response.reasoning_text.delta":
-				this.appendThinking(event.output_index, event.delta);
+				this.appendThinking(this.indexOf(event), event.delta);
 				return;
 			case "response.reasoning_summary_part.done":
-				this.appendThinking(event.output_index, "\n\n");
+				this.appendThinking(this.indexOf(event), "\n\n");
 				return;
 			case "response.output_text.delta":
 			case "response.refusal.delta":
-				this.appendText(event.output_index, event.delta);
+				this.appendText(this.indexOf(event), event.delta);
 				return;
 			case "response.function_call_arguments.delta":
-				this.appendArguments(event.output_index, event.delta);
+				this.appendArguments(this.indexOf(event), event.delta);
 				return;
 			case "response.function_call_arguments.done": {
-				const item = this.items.get(event.output_index);
+				const item = this.items.get(this.indexOf(event));
 				if (item?.kind === "toolCall") item.args.replace(event.arguments);
 				return;
 			}
 			case "response.output_item.done":
-				this.closeItem(event.output_index, event.item);
+				this.closeItem(this.indexOf(event), event.item);
 				return;
 			case "response.completed":
 			case "response.incomplete":
@@ -94,6 +101,11 @@ export class ResponsesStreamParser implements StreamEventProcessor<ResponseStrea
 	finish(): void {
 		if (!this.completed) throw new Error(UNFINISHED_RESPONSE_MESSAGE);
 		for (const index of [...this.items.keys()]) this.closeItem(index, undefined);
+	}
+
+	/** Lax proxies leave `output_index` out; their events belong to the item opened last. */
+	private indexOf(event: { output_index?: number }): number {
+		return typeof event.output_index === "number" ? event.output_index : this.lastOutputIndex;
 	}
 
 	abandon(): void {
@@ -124,6 +136,7 @@ export class ResponsesStreamParser implements StreamEventProcessor<ResponseStrea
 		}
 		this.output.content.push(open.block);
 		this.items.set(outputIndex, open);
+		this.lastOutputIndex = outputIndex;
 		const type = open.kind === "thinking" ? "thinking_start" : open.kind === "text" ? "text_start" : "toolcall_start";
 		this.stream.push({ type, contentIndex, partial: this.output });
 		return open;
@@ -154,6 +167,8 @@ export class ResponsesStreamParser implements StreamEventProcessor<ResponseStrea
 	private closeItem(outputIndex: number, final: ResponseOutputItem | undefined): void {
 		const item = this.items.get(outputIndex) ?? (final ? this.openItem(outputIndex, final) : undefined);
 		if (!item) return;
+		// A finished item of another kind (a hosted tool) is not the block open at this index.
+		if (final && ITEM_KINDS[final.type] !== item.kind) return;
 		this.items.delete(outputIndex);
 		const { contentIndex } = item;
 		if (item.kind === "thinking") {

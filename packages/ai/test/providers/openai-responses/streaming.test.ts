@@ -119,6 +119,32 @@ describe("streamed text", () => {
 	});
 });
 
+describe("lax servers", () => {
+	it("attributes events without output_index to the item opened last", async () => {
+		const strip = (chunk: ReturnType<typeof event>) => {
+			if (typeof chunk === "string") return chunk;
+			const { output_index: _dropped, ...data } = chunk.data as Record<string, unknown>;
+			return { ...chunk, data };
+		};
+		server.enqueue(
+			responsesReply([
+				created(),
+				...messageItem(0, "msg_1", "Hello there").map(strip),
+				event("response.output_item.added", { item: { type: "web_search_call", id: "ws_1" } }),
+				event("response.output_item.done", { item: { type: "web_search_call", id: "ws_1" } }),
+				...functionCallItem(1, "call_1", "fc_1", "ls", '{"dir":"."}').map(strip),
+				completed(),
+			]),
+		);
+		const { result, events } = await run();
+		expect(result.content).toMatchObject([
+			{ type: "text", text: "Hello there" },
+			{ type: "toolCall", id: "call_1|fc_1", arguments: { dir: "." } },
+		]);
+		expectBalancedBlocks(events);
+	});
+});
+
 describe("reasoning", () => {
 	const fixture = { id: "rs_1", summaries: ["First I look.", "Then I answer."], encrypted: "gAAAAB-encrypted==" };
 
@@ -217,7 +243,10 @@ describe("function calls", () => {
 		server.enqueue(responsesReply([created(), ...functionCallItem(0, "call_1", "fc_1", "read", argsA), completed()]));
 		const { result, events } = await run();
 		expect(internalFieldsOf(result)).toEqual([]);
-		expect(Object.getOwnPropertyDescriptor(result.content[0], "arguments")).toHaveProperty("value", JSON.parse(argsA));
+		expect(Object.getOwnPropertyDescriptor(result.content[0], "arguments")).toHaveProperty(
+			"value",
+			JSON.parse(argsA),
+		);
 		const end = events.find((e) => e.type === "toolcall_end");
 		expect(end?.type === "toolcall_end" && Object.keys(end.toolCall).sort()).toEqual([
 			"arguments",

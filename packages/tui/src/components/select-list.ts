@@ -1,4 +1,4 @@
-import { fuzzyFilter } from "../autocomplete/fuzzy.js";
+import { fuzzyMatch } from "../autocomplete/fuzzy.js";
 import { CachedComponent } from "../component.js";
 import { getEditorKeybindings } from "../keys/keybindings.js";
 import type { SelectListTheme } from "../theme/themes.js";
@@ -128,8 +128,22 @@ export class SelectList extends CachedComponent {
 	}
 
 	private applyFilter(): void {
-		this.filtered = fuzzyFilter(this.items, this.filter, (item) => `${item.label} ${item.value}`);
+		this.filtered = filterItems(this.items, this.filter);
 		this.selectedIndex = 0;
 		this.markChanged();
 	}
+}
+
+/** Items whose label or value matches `filter`, best match first. */
+function filterItems(items: SelectItem[], filter: string): SelectItem[] {
+	if (filter.trim().length === 0) return items;
+	const scored: { item: SelectItem; score: number; index: number }[] = [];
+	items.forEach((item, index) => {
+		const onLabel = fuzzyMatch(filter, item.label);
+		const onValue = item.value === item.label ? onLabel : fuzzyMatch(filter, item.value);
+		const score = Math.min(onLabel.score, onValue.score);
+		if (onLabel.matches || onValue.matches) scored.push({ item, score, index });
+	});
+	scored.sort((a, b) => a.score - b.score || a.index - b.index);
+	return scored.map((entry) => entry.item);
 }

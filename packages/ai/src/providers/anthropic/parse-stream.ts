@@ -77,11 +77,14 @@ export class AnthropicStreamParser {
 				output.content.push({ type: "text", text: "" });
 				this.open.set(index, { contentIndex });
 				this.stream.push({ type: "text_start", contentIndex, partial: output });
+				// The API starts blocks empty; a proxy that sends the text here gets it as a first delta.
+				if (block.text) this.applyDelta(index, { type: "text_delta", text: block.text });
 				return;
 			case "thinking":
-				output.content.push({ type: "thinking", thinking: "", thinkingSignature: "" });
+				output.content.push({ type: "thinking", thinking: "", thinkingSignature: block.signature ?? "" });
 				this.open.set(index, { contentIndex });
 				this.stream.push({ type: "thinking_start", contentIndex, partial: output });
+				if (block.thinking) this.applyDelta(index, { type: "thinking_delta", thinking: block.thinking });
 				return;
 			case "redacted_thinking":
 				output.content.push({

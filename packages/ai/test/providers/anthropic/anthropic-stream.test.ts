@@ -74,6 +74,21 @@ describe("streamed text", () => {
 		expect(result.stopReason).toBe("stop");
 	});
 
+	it("takes text a proxy puts in content_block_start as the first delta", async () => {
+		server.enqueue(
+			anthropicReply([
+				{
+					event: "content_block_start",
+					data: { type: "content_block_start", index: 0, content_block: { type: "text", text: "Hello" } },
+				},
+				...textBlock(0, [" world"]).slice(1),
+			]),
+		);
+		const { events, result } = await collect(streamAnthropic(model(), context, options));
+		expect(deltasOf(events, "text_delta")).toEqual(["Hello", " world"]);
+		expect(result.content).toEqual([{ type: "text", text: "Hello world" }]);
+	});
+
 	it("closes blocks the server never stopped before done", async () => {
 		server.enqueue({
 			kind: "sse",

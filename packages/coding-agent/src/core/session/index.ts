@@ -39,14 +39,12 @@ export {
 } from "./session-file.js";
 export { forkBodyOf } from "./session-fork.js";
 export {
-	collectAllMessagesText,
 	findMostRecentSession,
 	listAllSessions,
 	listSessionsInDir,
 	noSessionFoundMessage,
 	resolveSessionArgument,
 	type SessionArgumentResolution,
-	summarizeSessionText,
 } from "./session-listing.js";
 export {
 	formatSessionFileDiagnostic,
@@ -56,5 +54,6 @@ export {
 } from "./session-loader.js";
 export { type NewSessionOptions, SessionManager, type StorableMessage } from "./session-manager.js";
 export { encodeSessionDirName, getDefaultSessionDir, getSessionDirForCwd } from "./session-paths.js";
+export { collectAllMessagesText, summarizeSessionFile } from "./session-summary.js";
 export { buildSessionTree, collectLabels, findSessionName, getBranchPath, indexEntries } from "./session-tree.js";
 export { lockPathFor, SessionLockedError, type SessionPersistenceError } from "./session-writer.js";

@@ -56,7 +56,7 @@ export function parseSessionText(text: string, file: string): ParsedSessionText 
 		// Kept exactly as written (a trailing \r included): JSON.parse treats it as whitespace.
 		const raw = text.slice(start, end);
 		start = end + 1;
-		if (raw.trim() === "") continue;
+		if (raw.length === 0 || (raw.charCodeAt(0) <= 32 && raw.trim() === "")) continue;
 		let value: unknown;
 		try {
 			value = JSON.parse(raw);

@@ -1,193 +1,60 @@
 // Finding sessions: listings for the resume picker, `-c`, and `--session <id-prefix>` (session-format.md §9.1–9.2).
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
+// What one file contributes to a listing is computed in session-summary.ts.
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { getAgentDir, getSessionsRoot } from "../config/paths.js";
 import type { SessionHeader, SessionInfo } from "./entries.js";
 import { isSessionHeader, readFileHead } from "./session-file.js";
 import { getSessionDirForCwd } from "./session-paths.js";
+import { summarizeSessionFile } from "./session-summary.js";
 
-const NO_MESSAGES = "(no messages)";
+/** Files read between two yields to the event loop, so a long listing never freezes the UI for long. */
+const FILES_PER_SLICE = 32;
 
-// Lines written by either program start `{"type":"message","id":…,"parentId":…,"timestamp":…,"message":{"role":…`.
-// Listing recognises that shape without parsing the (possibly large) rest of the line; any other shape is parsed.
-const MESSAGE_LINE_PREFIX =
-	/\{"type":"message","id":"[^"\\]*","parentId":(?:null|"[^"\\]*"),"timestamp":"[^"\\]*","message":\{"role":"([A-Za-z]+)"/y;
-// A message object whose last field is its timestamp, closing the entry: `…,"timestamp":1736933420000}}`.
-const MESSAGE_TAIL_TIMESTAMP = /"timestamp":(\d+)\}\}\s*$/y;
-
-type Loose = Record<string, unknown>;
-
-function textOf(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	const texts: string[] = [];
-	for (const block of content) {
-		if (
-			block &&
-			typeof block === "object" &&
-			(block as Loose).type === "text" &&
-			typeof (block as Loose).text === "string"
-		) {
-			texts.push((block as Loose).text as string);
-		}
-	}
-	return texts.join(" ");
+function yieldToEventLoop(): Promise<void> {
+	return new Promise((resolve) => setImmediate(resolve));
 }
 
-function tailTimestamp(line: string): number | undefined {
-	const at = line.lastIndexOf('"timestamp":');
-	if (at < 0) return undefined;
-	MESSAGE_TAIL_TIMESTAMP.lastIndex = at;
-	const match = MESSAGE_TAIL_TIMESTAMP.exec(line);
-	return match ? Number(match[1]) : undefined;
-}
-
-function parseLine(line: string): Loose | undefined {
+/** Reads a whole file into `buffer` (grown when too small); returns the buffer used and the file's mtime. */
+function readInto(path: string, buffer: Buffer): { buffer: Buffer; length: number; mtimeMs: number } {
+	const fd = openSync(path, "r");
 	try {
-		const value: unknown = JSON.parse(line);
-		return value && typeof value === "object" && !Array.isArray(value) ? (value as Loose) : undefined;
-	} catch {
-		return undefined;
+		const stats = fstatSync(fd);
+		const target = stats.size > buffer.length ? Buffer.allocUnsafe(stats.size) : buffer;
+		let length = 0;
+		while (length < stats.size) {
+			const bytesRead = readSync(fd, target, length, stats.size - length, length);
+			if (bytesRead === 0) break;
+			length += bytesRead;
+		}
+		return { buffer: target, length, mtimeMs: stats.mtimeMs };
+	} finally {
+		closeSync(fd);
 	}
-}
-
-/** The time a user/assistant message counts for: its own timestamp, else its entry's. */
-function messageTime(entry: Loose): number | undefined {
-	const message = entry.message as Loose | undefined;
-	if (typeof message?.timestamp === "number") return message.timestamp;
-	const ms = typeof entry.timestamp === "string" ? Date.parse(entry.timestamp) : Number.NaN;
-	return Number.isNaN(ms) ? undefined : ms;
-}
-
-/** All user and assistant text of a session file, joined by spaces (for search). */
-export function collectAllMessagesText(text: string): string {
-	const parts: string[] = [];
-	for (const line of text.split("\n")) {
-		if (!line.includes('"message"')) continue;
-		const entry = parseLine(line);
-		const message = entry?.type === "message" ? (entry.message as Loose | undefined) : undefined;
-		if (message?.role !== "user" && message?.role !== "assistant") continue;
-		const messageText = textOf(message.content);
-		if (messageText) parts.push(messageText);
-	}
-	return parts.join(" ");
 }
 
 /**
- * The listing of one session file's text, or undefined when it is not a session file. Reads each line only as
- * far as it needs to: message lines are counted and dated from their first and last bytes; only the first user
- * message and `session_info` lines are parsed. `allMessagesText` is read from the file on first access.
+ * Summarizes files through one buffer reused from file to file: listing 1,000 sessions would otherwise allocate
+ * (and collect) hundreds of MB. Reads are synchronous, which for files in the page cache costs a fraction of
+ * promise-based reads, in slices between which the event loop runs.
  */
-export function summarizeSessionText(text: string, path: string, fileMtimeMs: number): SessionInfo | undefined {
-	let header: SessionHeader | undefined;
-	let name: string | undefined;
-	let messageCount = 0;
-	let firstMessage: string | undefined;
-	let lastActivity: number | undefined;
-	const noteActivity = (ms: number | undefined) => {
-		if (ms !== undefined && (lastActivity === undefined || ms > lastActivity)) lastActivity = ms;
-	};
-	const handleParsed = (entry: Loose) => {
-		if (entry.type === "session_info") {
-			const value = typeof entry.name === "string" ? entry.name.trim() : "";
-			if (value) name = value;
-			return;
+async function summarizeFiles(paths: readonly string[]): Promise<SessionInfo[]> {
+	const sessions: SessionInfo[] = [];
+	let buffer: Buffer = Buffer.allocUnsafe(256 * 1024);
+	for (let i = 0; i < paths.length; i++) {
+		if (i > 0 && i % FILES_PER_SLICE === 0) await yieldToEventLoop();
+		const path = paths[i] as string;
+		try {
+			const read = readInto(path, buffer);
+			buffer = read.buffer;
+			const info = summarizeSessionFile(buffer.subarray(0, read.length), path, read.mtimeMs);
+			if (info) sessions.push(info);
+		} catch {
+			// Vanished or unreadable: not listed.
 		}
-		if (entry.type !== "message") return;
-		messageCount++;
-		const message = entry.message as Loose | undefined;
-		if (message?.role !== "user" && message?.role !== "assistant") return;
-		noteActivity(messageTime(entry));
-		if (message.role === "user" && firstMessage === undefined) {
-			const messageText = textOf(message.content);
-			if (messageText) firstMessage = messageText;
-		}
-	};
-
-	let start = 0;
-	while (start < text.length) {
-		let end = text.indexOf("\n", start);
-		if (end === -1) end = text.length;
-		const lineStart = start;
-		start = end + 1;
-		if (end === lineStart) continue;
-		const line = text.slice(lineStart, end);
-		if (!header) {
-			const first = parseLine(line);
-			if (!first) continue; // Blank or unparseable: the first parseable line decides.
-			if (!isSessionHeader(first)) return undefined;
-			header = first;
-			continue;
-		}
-		MESSAGE_LINE_PREFIX.lastIndex = 0;
-		const prefix = MESSAGE_LINE_PREFIX.exec(line);
-		if (prefix) {
-			const role = prefix[1];
-			if (role !== "user" && role !== "assistant") {
-				messageCount++;
-				continue;
-			}
-			if (role === "assistant" || firstMessage !== undefined) {
-				const ms = tailTimestamp(line);
-				if (ms !== undefined) {
-					messageCount++;
-					noteActivity(ms);
-					continue;
-				}
-			}
-		} else if (
-			line.startsWith('{"type":"') &&
-			!line.startsWith('{"type":"session_info"') &&
-			!line.startsWith('{"type":"message"')
-		) {
-			continue; // Another kind in the usual key order: nothing listings need.
-		}
-		const entry = parseLine(line);
-		if (entry) handleParsed(entry);
 	}
-	if (!header) return undefined;
-
-	const created = Date.parse(header.timestamp);
-	const modified = lastActivity ?? (Number.isNaN(created) ? fileMtimeMs : created);
-	const info: SessionInfo = {
-		path,
-		id: header.id,
-		cwd: typeof header.cwd === "string" ? header.cwd : "",
-		...(name !== undefined ? { name } : {}),
-		...(typeof header.parentSession === "string" ? { parentSessionPath: header.parentSession } : {}),
-		created: new Date(Number.isNaN(created) ? fileMtimeMs : created),
-		modified: new Date(modified),
-		messageCount,
-		firstMessage: firstMessage ?? NO_MESSAGES,
-		allMessagesText: "",
-	};
-	let allMessagesText: string | undefined;
-	Object.defineProperty(info, "allMessagesText", {
-		enumerable: true,
-		get() {
-			if (allMessagesText === undefined) {
-				try {
-					allMessagesText = collectAllMessagesText(readFileSync(path, "utf8"));
-				} catch {
-					allMessagesText = "";
-				}
-			}
-			return allMessagesText;
-		},
-	});
-	return info;
-}
-
-const READ_CONCURRENCY = 16;
-
-async function summarizeFile(path: string): Promise<SessionInfo | undefined> {
-	try {
-		const [text, stats] = await Promise.all([readFile(path, "utf8"), stat(path)]);
-		return summarizeSessionText(text, path, stats.mtimeMs);
-	} catch {
-		return undefined; // Vanished or unreadable: not listed.
-	}
+	return sessions;
 }
 
 function byModifiedDesc(a: SessionInfo, b: SessionInfo): number {
@@ -201,13 +68,7 @@ async function summarizeDirectory(dir: string): Promise<SessionInfo[]> {
 	} catch {
 		return [];
 	}
-	const paths = names.filter((name) => name.endsWith(".jsonl")).map((name) => join(dir, name));
-	const sessions: SessionInfo[] = [];
-	for (let i = 0; i < paths.length; i += READ_CONCURRENCY) {
-		const batch = await Promise.all(paths.slice(i, i + READ_CONCURRENCY).map(summarizeFile));
-		for (const info of batch) if (info) sessions.push(info);
-	}
-	return sessions;
+	return summarizeFiles(names.filter((name) => name.endsWith(".jsonl")).map((name) => join(dir, name)));
 }
 
 /** Sessions stored directly in `dir` (not recursive), newest first. */

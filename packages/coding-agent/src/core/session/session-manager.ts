@@ -521,7 +521,11 @@ export class SessionManager {
 		this.writer?.releaseLock();
 	}
 
-	/** Writes whatever the file lacks: nothing before the first assistant message of a new session. */
+	/**
+	 * Writes whatever the file lacks: nothing before the first assistant message of a new session. What is on disk
+	 * is tracked by count, so a loaded file is never re-appended (the reference duplicates a loaded file's lines
+	 * when its first assistant message arrives), and entries whose write failed are retried, in order, next time.
+	 */
 	private persistPending(): void {
 		const writer = this.writer;
 		if (!writer || this.writeBlocked) return;

@@ -18,6 +18,18 @@ export function getBranchPath(
 ): SessionEntry[] {
 	const path: SessionEntry[] = [];
 	if (leafId === null || leafId === undefined) return path;
+	// A path longer than the number of entries must repeat one: only then is the slower, exact walk needed.
+	let current = byId.get(leafId);
+	while (current) {
+		path.push(current);
+		if (path.length > byId.size) return walkUntilRepeat(byId, leafId);
+		current = current.parentId === null ? undefined : byId.get(current.parentId);
+	}
+	return path.reverse();
+}
+
+function walkUntilRepeat(byId: ReadonlyMap<string, SessionEntry>, leafId: string): SessionEntry[] {
+	const path: SessionEntry[] = [];
 	const visited = new Set<string>();
 	let current = byId.get(leafId);
 	while (current && !visited.has(current.id)) {

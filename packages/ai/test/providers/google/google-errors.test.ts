@@ -122,6 +122,19 @@ describe("errors inside the stream", () => {
 		expect(server.requests.length - before).toBe(1);
 	});
 
+	it("a stream dropped after a checkpoint is not reopened by the SDK's automatic continuation", async () => {
+		const before = server.requests.length;
+		// A checkpoint token lets the SDK resume a dropped stream by itself with a second request.
+		const checkpoint = geminiChunk([{ text: "partial" }]);
+		(checkpoint as { data: { candidates: Record<string, unknown>[] } }).data.candidates[0].continuationToken =
+			"ckpt-1";
+		server.enqueue(geminiReply([checkpoint, ...geminiTextChunks(["never"])], { cutAfter: 1, chunkDelayMs: 1 }));
+		const { types, result } = await collect(streamGoogle(model(), context, options));
+		expect(types).toEqual(["start", "text_start", "text_delta", "error"]);
+		expect(result.errorMessage).toMatch(/terminated|other side closed/);
+		expect(server.requests.length - before).toBe(1);
+	});
+
 	it("a connection dropped before any response ends in an error, after a single attempt", async () => {
 		const before = server.requests.length;
 		server.enqueue({ kind: "destroy" });

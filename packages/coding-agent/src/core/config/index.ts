@@ -1,3 +1,4 @@
+export * from "./auth-migration.js";
 export * from "./auth-storage.js";
 export * from "./config-value.js";
 export { type FileLock, FileLockedError, type LockHolder } from "./file-lock.js";

@@ -9,6 +9,7 @@ import {
 	openSync,
 	readFileSync,
 	renameSync,
+	statSync,
 	unlinkSync,
 	writeSync,
 } from "node:fs";

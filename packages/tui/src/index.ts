@@ -1,8 +1,21 @@
 // Public API of @agent/tui. Nothing inside the package imports this file.
+
+export { CombinedAutocompleteProvider } from "./autocomplete/combined-provider.js";
+export { type FileEntry, FileIndex, type FileIndexOptions } from "./autocomplete/file-search.js";
+export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./autocomplete/fuzzy.js";
+export { isIgnored, parseGitignore } from "./autocomplete/gitignore.js";
+export { completePath } from "./autocomplete/path-completion.js";
+export type {
+	AutocompleteItem,
+	AutocompleteProvider,
+	AutocompleteSuggestions,
+	CompletionResult,
+	SlashCommand,
+} from "./autocomplete/types.js";
 export {
-	type ChangeTracking,
 	CachedComponent,
 	ChangeNotifier,
+	type ChangeTracking,
 	type Component,
 	CURSOR_MARKER,
 	type Focusable,
@@ -12,7 +25,19 @@ export {
 	isIncrementalRender,
 	type RenderUpdate,
 } from "./component.js";
+export { Box } from "./components/box.js";
+export { Image, type ImageOptions } from "./components/image/image.js";
+export { type ImageDimensions, readImageDimensions } from "./components/image/image-dimensions.js";
+export { Input } from "./components/input.js";
+export { CancellableLoader, Loader, type RenderRequester, SPINNER_FRAMES } from "./components/loader.js";
+export { type SelectItem, SelectList } from "./components/select-list.js";
+export { type SettingItem, SettingsList } from "./components/settings-list.js";
+export { Spacer } from "./components/spacer.js";
+export { Text } from "./components/text.js";
+export { TruncatedText } from "./components/truncated-text.js";
 export { Container } from "./container.js";
+export { Editor, type EditorComponent, type EditorHost, type EditorOptions } from "./editor/editor.js";
+export { normalizePastedText } from "./editor/paste-store.js";
 export { type DecodedKey, decodeKey, type KeyEventType } from "./keys/key-decoder.js";
 export { type BaseKey, formatKeyId, isKeyId, Key, type KeyId, type KeyPress, parseKeyId } from "./keys/key-id.js";
 export { decodeKittyPrintable, isKeyRelease, isKeyRepeat, matchesKey, parseKey } from "./keys/key-matching.js";
@@ -28,7 +53,15 @@ export {
 	setEditorKeybindings,
 } from "./keys/keybindings.js";
 export { isKittyProtocolActive, setKittyProtocolActive } from "./keys/kitty-state.js";
-export type { OverlayAnchor, OverlayHandle, OverlayMargin, OverlayOptions, SizeValue } from "./rendering/overlay-layout.js";
+export { Markdown } from "./markdown/markdown.js";
+export { createSyntaxHighlighter, highlightCode, type SyntaxTheme } from "./markdown/syntax-highlight.js";
+export type {
+	OverlayAnchor,
+	OverlayHandle,
+	OverlayMargin,
+	OverlayOptions,
+	SizeValue,
+} from "./rendering/overlay-layout.js";
 export {
 	type CellDimensions,
 	detectImageProtocol,
@@ -46,23 +79,10 @@ export {
 	VirtualTerminal,
 } from "./terminal/virtual-terminal.js";
 export { escapeSequenceLength, StyleState, stripAnsi } from "./text/ansi.js";
+export { applyBackground } from "./text/background.js";
 export { padToWidth, sliceByColumn, truncateToWidth } from "./text/truncate.js";
 export { graphemeWidth, splitGraphemes, visibleWidth } from "./text/width.js";
 export { wrapTextWithAnsi } from "./text/wrap.js";
-export { type InputListener, TUI, type TUIOptions } from "./tui.js";
-export { Box } from "./components/box.js";
-export { Spacer } from "./components/spacer.js";
-export { Text } from "./components/text.js";
-export { TruncatedText } from "./components/truncated-text.js";
-export { applyBackground } from "./text/background.js";
-export { type Color, createStyles, isColorEnabled, plain, type StyleFn, type Styles } from "./theme/style.js";
-export { fuzzyFilter, type FuzzyMatch, fuzzyMatch } from "./autocomplete/fuzzy.js";
-export { Input } from "./components/input.js";
-export { CancellableLoader, Loader, type RenderRequester, SPINNER_FRAMES } from "./components/loader.js";
-export { type SelectItem, SelectList } from "./components/select-list.js";
-export { type SettingItem, SettingsList } from "./components/settings-list.js";
-export { Markdown } from "./markdown/markdown.js";
-export { createSyntaxHighlighter, highlightCode, type SyntaxTheme } from "./markdown/syntax-highlight.js";
 export {
 	type DefaultThemeOptions,
 	defaultEditorTheme,
@@ -72,6 +92,7 @@ export {
 	defaultSettingsListTheme,
 	defaultSyntaxTheme,
 } from "./theme/default-themes.js";
+export { type Color, createStyles, isColorEnabled, plain, type StyleFn, type Styles } from "./theme/style.js";
 export type {
 	DefaultTextStyle,
 	EditorTheme,
@@ -81,18 +102,4 @@ export type {
 	SelectListTheme,
 	SettingsListTheme,
 } from "./theme/themes.js";
-export { CombinedAutocompleteProvider } from "./autocomplete/combined-provider.js";
-export { type FileEntry, FileIndex, type FileIndexOptions } from "./autocomplete/file-search.js";
-export { isIgnored, parseGitignore } from "./autocomplete/gitignore.js";
-export { completePath } from "./autocomplete/path-completion.js";
-export type {
-	AutocompleteItem,
-	AutocompleteProvider,
-	AutocompleteSuggestions,
-	CompletionResult,
-	SlashCommand,
-} from "./autocomplete/types.js";
-export { Image, type ImageOptions } from "./components/image/image.js";
-export { type ImageDimensions, readImageDimensions } from "./components/image/image-dimensions.js";
-export { Editor, type EditorComponent, type EditorHost, type EditorOptions } from "./editor/editor.js";
-export { normalizePastedText } from "./editor/paste-store.js";
+export { type InputListener, TUI, type TUIOptions } from "./tui.js";

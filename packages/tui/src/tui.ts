@@ -90,7 +90,8 @@ export class TUI extends Container {
 			clearOnShrink: resolved.clearOnShrink ?? env.AGENT_CLEAR_ON_SHRINK === "1",
 			onLineOverflow: (line, index, width) => this.handleLineOverflow(line, index, width, strict),
 			onFullRedraw: redrawLog
-				? (reason: FullRedrawReason) => appendFileSync(redrawLog, `${new Date().toISOString()} full redraw: ${reason}\n`)
+				? (reason: FullRedrawReason) =>
+						appendFileSync(redrawLog, `${new Date().toISOString()} full redraw: ${reason}\n`)
 				: undefined,
 		});
 	}
@@ -324,7 +325,8 @@ export class TUI extends Container {
 		for (const overlay of rendered) {
 			for (let k = 0; k < overlay.lines.length; k++) {
 				const at = overlay.row + k;
-				if (at < tail.length) tail[at] = compositeLine(tail[at], overlay.lines[k], overlay.col, overlay.width, width);
+				if (at < tail.length)
+					tail[at] = compositeLine(tail[at], overlay.lines[k], overlay.col, overlay.width, width);
 			}
 		}
 		const cursor = extractCursor(tail, tailStart);
@@ -342,7 +344,12 @@ export class TUI extends Container {
 		const width = resolveOverlayWidth(entry.options, termWidth);
 		const maxHeight = resolveOverlayMaxHeight(entry.options, termHeight);
 		const lines = entry.component.render(width).slice(0, maxHeight);
-		const { row, col } = resolveOverlayPosition(entry.options, { width, height: lines.length }, termWidth, termHeight);
+		const { row, col } = resolveOverlayPosition(
+			entry.options,
+			{ width, height: lines.length },
+			termWidth,
+			termHeight,
+		);
 		return { lines, row, col, width };
 	}
 

@@ -36,10 +36,15 @@ afterAll(() => {
 
 const commands: SlashCommand[] = [
 	{ name: "help", description: "Show help" },
-	{ name: "model", description: "Choose a model", getArgumentCompletions: (prefix) => [
-		{ value: "anthropic/claude", label: "anthropic/claude" },
-		{ value: "openai/gpt", label: "openai/gpt" },
-	].filter((item) => item.value.startsWith(prefix)) },
+	{
+		name: "model",
+		description: "Choose a model",
+		getArgumentCompletions: (prefix) =>
+			[
+				{ value: "anthropic/claude", label: "anthropic/claude" },
+				{ value: "openai/gpt", label: "openai/gpt" },
+			].filter((item) => item.value.startsWith(prefix)),
+	},
 	{ name: "quit", description: "Quit" },
 ];
 
@@ -51,8 +56,17 @@ function suggest(text: string) {
 describe("@ file references", () => {
 	it("lists project files, honouring .gitignore files at every level", () => {
 		const paths = suggest("@")?.items.map((item) => item.label) ?? [];
-		expect(paths).toEqual(expect.arrayContaining(["src/", "src/main.ts", "src/util/helpers.ts", "README.md", ".env", "src/keep.log"]));
-		for (const ignored of ["node_modules/", "dist/", "secret.log", "src/generated/", "src/generated/types.ts", ".git/"]) {
+		expect(paths).toEqual(
+			expect.arrayContaining(["src/", "src/main.ts", "src/util/helpers.ts", "README.md", ".env", "src/keep.log"]),
+		);
+		for (const ignored of [
+			"node_modules/",
+			"dist/",
+			"secret.log",
+			"src/generated/",
+			"src/generated/types.ts",
+			".git/",
+		]) {
 			expect(paths).not.toContain(ignored);
 		}
 		expect(paths.some((path) => path.startsWith(".git/"))).toBe(false);

@@ -66,7 +66,12 @@ describe("Loader", () => {
 
 	it("draws a blank line and the spinner with its message, advancing every 80 ms", () => {
 		const requests: number[] = [];
-		const loader = new Loader({ requestRender: () => requests.push(1) }, (s) => s, (s) => s, "Thinking");
+		const loader = new Loader(
+			{ requestRender: () => requests.push(1) },
+			(s) => s,
+			(s) => s,
+			"Thinking",
+		);
 		expect(loader.render(30)).toEqual(["", "⠋ Thinking"]);
 		vi.advanceTimersByTime(80);
 		expect(loader.render(30)).toEqual(["", "⠙ Thinking"]);
@@ -79,7 +84,11 @@ describe("Loader", () => {
 	});
 
 	it("cancels on Escape when cancellable", () => {
-		const loader = new CancellableLoader(noRender, (s) => s, (s) => s);
+		const loader = new CancellableLoader(
+			noRender,
+			(s) => s,
+			(s) => s,
+		);
 		let aborted = 0;
 		loader.onAbort = () => aborted++;
 		loader.handleInput("x");
@@ -100,7 +109,8 @@ describe("Input", () => {
 		ui.tui.setFocus(input);
 		const submitted: string[] = [];
 		input.onSubmit = (value) => submitted.push(value);
-		for (const key of ["h", "e", "l", "l", "o", " ", "w", "\x17", "\x1b[D", "\x1b[D", "X"]) ui.terminal.sendInput(key);
+		for (const key of ["h", "e", "l", "l", "o", " ", "w", "\x17", "\x1b[D", "\x1b[D", "X"])
+			ui.terminal.sendInput(key);
 		await ui.update();
 		// Ctrl+W removed "w"; two steps left put the cursor between "hell" and "o".
 		expect(input.getValue()).toBe("hellXo ");
@@ -140,9 +150,15 @@ describe("SettingsList", () => {
 				}),
 			},
 		];
-		const list = new SettingsList(items, 5, defaultSettingsListTheme({ color: false }), (id, value) => changes.push([id, value]), () => {
-			cancelled = true;
-		});
+		const list = new SettingsList(
+			items,
+			5,
+			defaultSettingsListTheme({ color: false }),
+			(id, value) => changes.push([id, value]),
+			() => {
+				cancelled = true;
+			},
+		);
 		return { list, changes, isCancelled: () => cancelled };
 	}
 
@@ -190,7 +206,9 @@ describe("Image", () => {
 		expect(readImageDimensions(Buffer.from(pngBase64(640, 480), "base64"))).toEqual({ widthPx: 640, heightPx: 480 });
 		const gif = Buffer.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x20, 0x00, 0x10, 0x00]);
 		expect(readImageDimensions(gif)).toEqual({ widthPx: 32, heightPx: 16 });
-		const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0, 0, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x64, 0x00, 0xc8, 0x03]);
+		const jpeg = Buffer.from([
+			0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0, 0, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x64, 0x00, 0xc8, 0x03,
+		]);
 		expect(readImageDimensions(jpeg)).toEqual({ widthPx: 200, heightPx: 100 });
 	});
 

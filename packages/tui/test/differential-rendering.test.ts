@@ -91,7 +91,9 @@ describe("updates of a 5,000-message transcript", () => {
 		for (const text of texts) chat.addChild(text);
 		ui.tui.addChild(chat);
 		await ui.update();
-		const spies = texts.map((text) => vi.spyOn(text as unknown as { renderLines(w: number): string[] }, "renderLines"));
+		const spies = texts.map((text) =>
+			vi.spyOn(text as unknown as { renderLines(w: number): string[] }, "renderLines"),
+		);
 		texts[99].setText("changed");
 		await ui.update();
 		expect(spies[99]).toHaveBeenCalledTimes(1);
@@ -110,7 +112,12 @@ describe("spinner", () => {
 
 	it("a tick writes only the spinner's own line", async () => {
 		const ui = await transcriptUI(5000);
-		const loader = new Loader(ui.tui, (s) => s, (s) => s, "Working...");
+		const loader = new Loader(
+			ui.tui,
+			(s) => s,
+			(s) => s,
+			"Working...",
+		);
 		ui.tui.insertChild(1, loader);
 		await ui.update();
 		expect(ui.terminal.getViewport().slice(-4)).toEqual(["", "⠋ Working...", "status: idle", "> prompt"]);

@@ -56,7 +56,10 @@ describe("configuration", () => {
 	});
 
 	it("supports application actions through the generic manager", () => {
-		const app = new KeybindingsManager({ interrupt: ["escape"], cycleModelForward: ["ctrl+p"] }, { cycleModelForward: "alt+m" });
+		const app = new KeybindingsManager(
+			{ interrupt: ["escape"], cycleModelForward: ["ctrl+p"] },
+			{ cycleModelForward: "alt+m" },
+		);
 		expect(app.findAction("\x1bm", ["interrupt", "cycleModelForward"])).toBe("cycleModelForward");
 		expect(app.findAction("\x1b", ["interrupt", "cycleModelForward"])).toBe("interrupt");
 	});
@@ -64,7 +67,12 @@ describe("configuration", () => {
 
 describe("parseKeybindingsConfig", () => {
 	it("accepts strings and arrays and reports invalid key ids", () => {
-		const { config, errors } = parseKeybindingsConfig({ cursorUp: ["up", "ctrl+p"], tree: "ctrl+shift+t", bad: "ctrl+nope", worse: 3 });
+		const { config, errors } = parseKeybindingsConfig({
+			cursorUp: ["up", "ctrl+p"],
+			tree: "ctrl+shift+t",
+			bad: "ctrl+nope",
+			worse: 3,
+		});
 		expect(config).toEqual({ cursorUp: ["up", "ctrl+p"], tree: ["ctrl+shift+t"], bad: [] });
 		expect(errors).toEqual(['bad: unknown key id "ctrl+nope"', "worse: expected a key id or an array of key ids"]);
 	});

@@ -118,7 +118,7 @@ describe("code blocks", () => {
 	});
 
 	it("highlights the syntax with highlight.js", async () => {
-		const { cell } = await renderMarkdown("```ts\nconst x = \"s\"; // note\n```", 40, 5, defaultMarkdownTheme());
+		const { cell } = await renderMarkdown('```ts\nconst x = "s"; // note\n```', 40, 5, defaultMarkdownTheme());
 		const keyword = cell(1, "const");
 		const string = cell(1, '"s"');
 		const comment = cell(1, "// note");
@@ -146,7 +146,10 @@ describe("tables", () => {
 	});
 
 	it("fits wide tables to the width by wrapping the widest column", async () => {
-		const { rows } = await renderMarkdown("| k | description |\n|---|---|\n| a | a fairly long description text |", 24);
+		const { rows } = await renderMarkdown(
+			"| k | description |\n|---|---|\n| a | a fairly long description text |",
+			24,
+		);
 		for (const row of rows) expect(visibleWidth(row)).toBeLessThanOrEqual(24);
 		expect(rows[3]).toBe("│ a │ a fairly long    │");
 		expect(rows[4]).toBe("│   │ description text │");

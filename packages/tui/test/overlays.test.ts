@@ -4,7 +4,8 @@ import { createTestUI } from "./helpers/test-ui.js";
 
 function boxLines(width: number, height: number, label: string) {
 	return {
-		render: () => Array.from({ length: height }, (_, i) => (i === 0 ? label : "#").padEnd(width, "#").slice(0, width)),
+		render: () =>
+			Array.from({ length: height }, (_, i) => (i === 0 ? label : "#").padEnd(width, "#").slice(0, width)),
 		invalidate() {},
 	};
 }

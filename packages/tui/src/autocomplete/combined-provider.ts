@@ -107,12 +107,12 @@ export class CombinedAutocompleteProvider implements AutocompleteProvider {
 		const space = before.indexOf(" ");
 		if (space === -1) {
 			const query = before.slice(1);
-			const items = fuzzyFilter(this.commands, query, (command) => (isSlashCommand(command) ? command.name : command.value)).map(
-				(command): AutocompleteItem => {
-					const name = isSlashCommand(command) ? command.name : command.value;
-					return { value: name, label: `/${name}`, description: command.description };
-				},
-			);
+			const items = fuzzyFilter(this.commands, query, (command) =>
+				isSlashCommand(command) ? command.name : command.value,
+			).map((command): AutocompleteItem => {
+				const name = isSlashCommand(command) ? command.name : command.value;
+				return { value: name, label: `/${name}`, description: command.description };
+			});
 			return items.length > 0 ? { items, prefix: before } : null;
 		}
 		const name = before.slice(1, space);

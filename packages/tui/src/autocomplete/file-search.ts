@@ -110,7 +110,17 @@ export class FileIndex {
 		const list = (type: "f" | "d"): string[] | undefined => {
 			const result = spawnSync(
 				fdPath,
-				["--base-directory", this.basePath, "--max-results", String(maxEntries), "--type", type, "--hidden", "--exclude", ".git"],
+				[
+					"--base-directory",
+					this.basePath,
+					"--max-results",
+					String(maxEntries),
+					"--type",
+					type,
+					"--hidden",
+					"--exclude",
+					".git",
+				],
 				{ encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
 			);
 			if (result.status !== 0 || typeof result.stdout !== "string") return undefined;

@@ -36,7 +36,10 @@ function globToRegexSource(glob: string): string {
 				out += "\\[";
 				continue;
 			}
-			const body = glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\");
+			const body = glob
+				.slice(i + 1, end)
+				.replace(/^!/, "^")
+				.replace(/\\/g, "\\\\");
 			out += `[${body}]`;
 			i = end;
 		} else if (char === "\\" && i + 1 < glob.length) {

@@ -29,7 +29,8 @@ export function completePath(token: string, basePath: string, home = homedir()):
 		.filter((dirent) => dirent.name.toLowerCase().startsWith(lowerPartial))
 		.filter((dirent) => partial.startsWith(".") || !dirent.name.startsWith("."))
 		.map((dirent) => {
-			const isDirectory = dirent.isDirectory() || (dirent.isSymbolicLink() && isDirectoryLink(join(directory, dirent.name)));
+			const isDirectory =
+				dirent.isDirectory() || (dirent.isSymbolicLink() && isDirectoryLink(join(directory, dirent.name)));
 			const name = isDirectory ? `${dirent.name}/` : dirent.name;
 			return { value: directoryPart + name, label: name, isDirectory };
 		})

@@ -1,7 +1,7 @@
 import type { RenderUpdate } from "../component.js";
 import { Container } from "../container.js";
-import type { StyleFn } from "../theme/style.js";
 import { applyBackground } from "../text/background.js";
+import type { StyleFn } from "../theme/style.js";
 
 /**
  * A container that pads its children and paints a background behind them. Like Container it only
@@ -58,7 +58,8 @@ export class Box extends Container {
 		if (inner.lines.length > 0) {
 			if (from === 0) for (let i = 0; i < this.paddingY; i++) this.boxLines.push(this.decorate("", width));
 			const margin = " ".repeat(paddingX);
-			for (let i = from; i < inner.lines.length; i++) this.boxLines.push(this.decorate(margin + inner.lines[i], width));
+			for (let i = from; i < inner.lines.length; i++)
+				this.boxLines.push(this.decorate(margin + inner.lines[i], width));
 			for (let i = 0; i < this.paddingY; i++) this.boxLines.push(this.decorate("", width));
 		}
 		this.innerLineCount = inner.lines.length;

@@ -76,10 +76,14 @@ export class Input extends CachedComponent implements Focusable {
 		else if (keys.matches(data, "cursorWordRight")) this.cursor = nextWordBoundary(this.value, this.cursor);
 		else if (keys.matches(data, "cursorLineStart")) this.cursor = 0;
 		else if (keys.matches(data, "cursorLineEnd")) this.cursor = this.value.length;
-		else if (keys.matches(data, "deleteCharBackward")) this.deleteRange(previousGraphemeBoundary(this.value, this.cursor), this.cursor);
-		else if (keys.matches(data, "deleteCharForward")) this.deleteRange(this.cursor, nextGraphemeBoundary(this.value, this.cursor));
-		else if (keys.matches(data, "deleteWordBackward")) this.deleteRange(previousWordBoundary(this.value, this.cursor), this.cursor);
-		else if (keys.matches(data, "deleteWordForward")) this.deleteRange(this.cursor, nextWordBoundary(this.value, this.cursor));
+		else if (keys.matches(data, "deleteCharBackward"))
+			this.deleteRange(previousGraphemeBoundary(this.value, this.cursor), this.cursor);
+		else if (keys.matches(data, "deleteCharForward"))
+			this.deleteRange(this.cursor, nextGraphemeBoundary(this.value, this.cursor));
+		else if (keys.matches(data, "deleteWordBackward"))
+			this.deleteRange(previousWordBoundary(this.value, this.cursor), this.cursor);
+		else if (keys.matches(data, "deleteWordForward"))
+			this.deleteRange(this.cursor, nextWordBoundary(this.value, this.cursor));
 		else if (keys.matches(data, "deleteToLineStart")) this.deleteRange(0, this.cursor);
 		else if (keys.matches(data, "deleteToLineEnd")) this.deleteRange(this.cursor, this.value.length);
 		else {

@@ -1,7 +1,7 @@
 import { CachedComponent } from "../component.js";
 import { matchesKey } from "../keys/key-matching.js";
-import type { StyleFn } from "../theme/style.js";
 import { truncateToWidth } from "../text/truncate.js";
+import type { StyleFn } from "../theme/style.js";
 
 export const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] as const;
 export const SPINNER_INTERVAL_MS = 80;

@@ -1,9 +1,9 @@
 import { fuzzyMatch } from "../autocomplete/fuzzy.js";
 import { CachedComponent } from "../component.js";
 import { getEditorKeybindings } from "../keys/keybindings.js";
-import type { SelectListTheme } from "../theme/themes.js";
 import { truncateToWidth } from "../text/truncate.js";
 import { visibleWidth } from "../text/width.js";
+import type { SelectListTheme } from "../theme/themes.js";
 
 export interface SelectItem {
 	value: string;
@@ -107,7 +107,9 @@ export class SelectList extends CachedComponent {
 		const labelColumn = hasDescriptions
 			? Math.min(MAX_LABEL_COLUMN, Math.max(...shown.map((item) => visibleWidth(item.label))) + 2)
 			: 0;
-		const lines = shown.map((item, offset) => this.renderItem(item, first + offset === this.selectedIndex, width, labelColumn));
+		const lines = shown.map((item, offset) =>
+			this.renderItem(item, first + offset === this.selectedIndex, width, labelColumn),
+		);
 		if (this.filtered.length > visibleCount) {
 			const info = `  (${this.selectedIndex + 1}/${this.filtered.length})`;
 			lines.push(truncateToWidth(this.theme.scrollInfo(info), width));

@@ -1,10 +1,10 @@
 import type { Component } from "../component.js";
-import { getEditorKeybindings } from "../keys/keybindings.js";
 import { matchesKey } from "../keys/key-matching.js";
-import type { SettingsListTheme } from "../theme/themes.js";
+import { getEditorKeybindings } from "../keys/keybindings.js";
 import { truncateToWidth } from "../text/truncate.js";
 import { visibleWidth } from "../text/width.js";
 import { wrapTextWithAnsi } from "../text/wrap.js";
+import type { SettingsListTheme } from "../theme/themes.js";
 
 export interface SettingItem {
 	id: string;
@@ -62,9 +62,12 @@ export class SettingsList implements Component {
 		}
 		if (keys.matches(data, "selectUp")) this.selectedIndex = (this.selectedIndex - 1 + count) % count;
 		else if (keys.matches(data, "selectDown")) this.selectedIndex = (this.selectedIndex + 1) % count;
-		else if (keys.matches(data, "selectPageUp")) this.selectedIndex = Math.max(0, this.selectedIndex - this.maxVisible);
-		else if (keys.matches(data, "selectPageDown")) this.selectedIndex = Math.min(count - 1, this.selectedIndex + this.maxVisible);
-		else if (keys.matches(data, "selectConfirm") || matchesKey(data, "space")) this.activate(this.items[this.selectedIndex]);
+		else if (keys.matches(data, "selectPageUp"))
+			this.selectedIndex = Math.max(0, this.selectedIndex - this.maxVisible);
+		else if (keys.matches(data, "selectPageDown"))
+			this.selectedIndex = Math.min(count - 1, this.selectedIndex + this.maxVisible);
+		else if (keys.matches(data, "selectConfirm") || matchesKey(data, "space"))
+			this.activate(this.items[this.selectedIndex]);
 		else if (keys.matches(data, "selectCancel")) this.onCancel();
 	}
 
@@ -87,7 +90,10 @@ export class SettingsList implements Component {
 
 	private renderList(width: number): string[] {
 		const visibleCount = Math.max(1, Math.min(this.maxVisible, this.items.length));
-		const first = Math.max(0, Math.min(this.selectedIndex - Math.floor(visibleCount / 2), this.items.length - visibleCount));
+		const first = Math.max(
+			0,
+			Math.min(this.selectedIndex - Math.floor(visibleCount / 2), this.items.length - visibleCount),
+		);
 		const shown = this.items.slice(first, first + visibleCount);
 		const labelWidth = Math.min(32, Math.max(0, ...shown.map((item) => visibleWidth(item.label))));
 		const blankCursor = " ".repeat(visibleWidth(this.theme.cursor));

@@ -1,8 +1,8 @@
 import { CachedComponent } from "../component.js";
-import type { StyleFn } from "../theme/style.js";
 import { applyBackground } from "../text/background.js";
 import { TAB_WIDTH } from "../text/width.js";
 import { wrapTextWithAnsi } from "../text/wrap.js";
+import type { StyleFn } from "../theme/style.js";
 
 /** Word-wrapped text with horizontal and vertical padding and an optional background. */
 export class Text extends CachedComponent {

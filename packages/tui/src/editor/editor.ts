@@ -4,9 +4,9 @@ import { printableText } from "../components/input.js";
 import { matchesKey } from "../keys/key-matching.js";
 import { type EditorAction, getEditorKeybindings } from "../keys/keybindings.js";
 import { PASTE_END, PASTE_START } from "../terminal/stdin-buffer.js";
+import { segmentGraphemes, visibleWidth } from "../text/width.js";
 import type { StyleFn } from "../theme/style.js";
 import type { EditorTheme } from "../theme/themes.js";
-import { segmentGraphemes, visibleWidth } from "../text/width.js";
 import { AutocompleteSession } from "./autocomplete-session.js";
 import { columnOf, findCursorRow, layoutLines, offsetAtColumn, type VisualLine } from "./editor-layout.js";
 import { EditorText, type TextPosition } from "./editor-text.js";
@@ -88,7 +88,10 @@ export class Editor extends CachedComponent implements EditorComponent, Focusabl
 		super();
 		this.border = theme.borderColor;
 		this.paddingX = options.paddingX ?? 0;
-		this.autocomplete = new AutocompleteSession(theme.selectList, clampMaxVisible(options.autocompleteMaxVisible ?? 5));
+		this.autocomplete = new AutocompleteSession(
+			theme.selectList,
+			clampMaxVisible(options.autocompleteMaxVisible ?? 5),
+		);
 	}
 
 	get focused(): boolean {
@@ -364,7 +367,8 @@ export class Editor extends CachedComponent implements EditorComponent, Focusabl
 
 	private runAction(action: EditingAction): void {
 		const text = this.text;
-		const isVertical = action === "cursorUp" || action === "cursorDown" || action === "pageUp" || action === "pageDown";
+		const isVertical =
+			action === "cursorUp" || action === "cursorDown" || action === "pageUp" || action === "pageDown";
 		if (!isVertical) this.preferredColumn = undefined;
 		const isKill = action.startsWith("delete") && action !== "deleteCharBackward" && action !== "deleteCharForward";
 		const previousAction = this.lastAction;

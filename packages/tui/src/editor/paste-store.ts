@@ -30,7 +30,9 @@ export class PasteStore {
 		const id = this.nextId++;
 		this.pastes.set(id, content);
 		const lineCount = content.split("\n").length;
-		return lineCount > LARGE_PASTE_LINES ? `[paste #${id} +${lineCount} lines]` : `[paste #${id} ${content.length} chars]`;
+		return lineCount > LARGE_PASTE_LINES
+			? `[paste #${id} +${lineCount} lines]`
+			: `[paste #${id} ${content.length} chars]`;
 	}
 
 	/** Replaces the markers of stored pastes in `text` with their content. */

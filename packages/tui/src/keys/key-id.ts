@@ -96,11 +96,7 @@ type NamedKey =
 	| "f12";
 export type BaseKey = Letter | Digit | SymbolKey | NamedKey;
 type Modifier = "ctrl" | "shift" | "alt";
-type ModifierPrefix =
-	| ""
-	| `${Modifier}+`
-	| `${Modifier}+${Modifier}+`
-	| `${Modifier}+${Modifier}+${Modifier}+`;
+type ModifierPrefix = "" | `${Modifier}+` | `${Modifier}+${Modifier}+` | `${Modifier}+${Modifier}+${Modifier}+`;
 export type KeyId = `${ModifierPrefix}${BaseKey}`;
 
 /** A key with its modifiers, as decoded from input or parsed from a key id. */

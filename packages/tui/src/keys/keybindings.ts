@@ -171,12 +171,13 @@ export function parseKeybindingsConfig(value: unknown): {
 	}
 	for (const [action, raw] of Object.entries(value)) {
 		const list = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw : undefined;
-		if (!list || !list.every((key): key is string => typeof key === "string")) {
+		if (!list?.every((key): key is string => typeof key === "string")) {
 			errors.push(`${action}: expected a key id or an array of key ids`);
 			continue;
 		}
 		const invalid = list.filter((key) => !isKeyId(key));
-		if (invalid.length > 0) errors.push(`${action}: unknown key id ${invalid.map((k) => JSON.stringify(k)).join(", ")}`);
+		if (invalid.length > 0)
+			errors.push(`${action}: unknown key id ${invalid.map((k) => JSON.stringify(k)).join(", ")}`);
 		config[action] = list.filter(isKeyId);
 	}
 	return { config, errors };

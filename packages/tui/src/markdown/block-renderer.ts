@@ -1,7 +1,7 @@
 import type { Token, Tokens } from "marked";
+import { wrapTextWithAnsi } from "../text/wrap.js";
 import type { StyleFn } from "../theme/style.js";
 import type { MarkdownTheme } from "../theme/themes.js";
-import { wrapTextWithAnsi } from "../text/wrap.js";
 import { renderInline } from "./inline-renderer.js";
 import { renderTable } from "./table-renderer.js";
 
@@ -78,7 +78,9 @@ export function renderBlock(token: Token, width: number, context: BlockContext):
 			return [];
 		default: {
 			const generic = token as Tokens.Generic;
-			const text = generic.tokens ? renderInline(generic.tokens, theme, base) : base(generic.raw.replace(/\n+$/, ""));
+			const text = generic.tokens
+				? renderInline(generic.tokens, theme, base)
+				: base(generic.raw.replace(/\n+$/, ""));
 			return wrapTextWithAnsi(text, width);
 		}
 	}

@@ -1,8 +1,8 @@
 import type { Token } from "marked";
 import { CachedComponent } from "../component.js";
+import { applyBackground } from "../text/background.js";
 import type { StyleFn } from "../theme/style.js";
 import type { DefaultTextStyle, MarkdownTheme } from "../theme/themes.js";
-import { applyBackground } from "../text/background.js";
 import { type BlockContext, isBlankLineBetween, renderBlock } from "./block-renderer.js";
 import { IncrementalLexer } from "./incremental-lexer.js";
 

@@ -1,9 +1,9 @@
 import type { Tokens } from "marked";
-import type { StyleFn } from "../theme/style.js";
-import type { MarkdownTheme } from "../theme/themes.js";
 import { padToWidth } from "../text/truncate.js";
 import { visibleWidth } from "../text/width.js";
 import { wrapTextWithAnsi } from "../text/wrap.js";
+import type { StyleFn } from "../theme/style.js";
+import type { MarkdownTheme } from "../theme/themes.js";
 import { renderInline } from "./inline-renderer.js";
 
 type Align = "left" | "center" | "right" | null;

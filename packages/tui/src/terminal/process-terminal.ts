@@ -1,7 +1,7 @@
 import { appendFileSync, writeSync } from "node:fs";
 import { setKittyProtocolActive } from "../keys/kitty-state.js";
 import { PASTE_END, PASTE_START, StdinBuffer } from "./stdin-buffer.js";
-import { KITTY_QUERY_REPLY, type Terminal, TerminalSequences as Seq } from "./terminal.js";
+import { KITTY_QUERY_REPLY, TerminalSequences as Seq, type Terminal } from "./terminal.js";
 
 /** How long to wait for the Kitty query reply before falling back to xterm modifyOtherKeys. */
 const KITTY_REPLY_TIMEOUT_MS = 150;
@@ -105,7 +105,8 @@ export class ProcessTerminal implements Terminal {
 	}
 
 	async drainInput(maxMs = 1000, idleMs = 50): Promise<void> {
-		const disable = (this.isKittyActive ? Seq.kittyDisable : "") + (this.isModifyOtherKeysActive ? Seq.modifyOtherKeysOff : "");
+		const disable =
+			(this.isKittyActive ? Seq.kittyDisable : "") + (this.isModifyOtherKeysActive ? Seq.modifyOtherKeysOff : "");
 		if (disable) this.write(disable);
 		this.isKittyActive = false;
 		this.isModifyOtherKeysActive = false;

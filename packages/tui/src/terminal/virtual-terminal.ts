@@ -1,5 +1,5 @@
 import { PASTE_END, PASTE_START, StdinBuffer } from "./stdin-buffer.js";
-import { type Terminal, TerminalSequences as Seq } from "./terminal.js";
+import { TerminalSequences as Seq, type Terminal } from "./terminal.js";
 
 /** One row of an emulator's buffer (the subset of @xterm/headless's IBufferLine used here). */
 export interface EmulatorLine {
@@ -34,7 +34,7 @@ export interface TerminalEmulator {
  * A `Terminal` backed by an in-memory emulator, for tests and for rendering without a TTY. It records
  * every write so tests can assert how many bytes an update cost.
  */
-export class VirtualTerminal implements Terminal {
+export class VirtualTerminal<E extends TerminalEmulator = TerminalEmulator> implements Terminal {
 	private onInput: ((data: string) => void) | undefined;
 	private onResize: (() => void) | undefined;
 	private readonly stdinBuffer: StdinBuffer;
@@ -43,7 +43,7 @@ export class VirtualTerminal implements Terminal {
 	readonly kittyProtocolActive = true;
 	title = "";
 
-	constructor(readonly emulator: TerminalEmulator) {
+	constructor(readonly emulator: E) {
 		this.stdinBuffer = new StdinBuffer({
 			onSequence: (sequence) => this.onInput?.(sequence),
 			onPaste: (text) => this.onInput?.(PASTE_START + text + PASTE_END),

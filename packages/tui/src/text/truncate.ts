@@ -8,10 +8,10 @@ export type StyledPiece = { kind: "escape"; text: string } | { kind: "grapheme";
 export function* styledPieces(text: string): Generator<StyledPiece> {
 	let i = 0;
 	while (i < text.length) {
-		const escape = escapeSequenceLength(text, i);
-		if (escape > 0) {
-			yield { kind: "escape", text: text.slice(i, i + escape) };
-			i += escape;
+		const escapeLength = escapeSequenceLength(text, i);
+		if (escapeLength > 0) {
+			yield { kind: "escape", text: text.slice(i, i + escapeLength) };
+			i += escapeLength;
 			continue;
 		}
 		const next = text.indexOf("\x1b", i + 1);

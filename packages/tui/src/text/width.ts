@@ -23,6 +23,8 @@ const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]$/u;
 const EXTENDED_PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
 const EMOJI_PRESENTATION = /\p{Emoji_Presentation}/u;
 const REGIONAL_INDICATOR = /^[\u{1F1E6}-\u{1F1FF}]$/u;
+/** Variation selector 16, zero-width joiner, or a skin-tone modifier. */
+const EMOJI_JOINERS = /\uFE0F|\u200D|[\u{1F3FB}-\u{1F3FF}]/u;
 
 const widthCache = new Map<string, number>();
 const WIDTH_CACHE_LIMIT = 4096;
@@ -56,7 +58,7 @@ function computeGraphemeWidth(grapheme: string): number {
 	if (grapheme.length > base.length) {
 		if (REGIONAL_INDICATOR.test(base)) return 2;
 		// Emoji with a variation selector 16, a skin-tone modifier or a ZWJ continuation render as one wide glyph.
-		if (EXTENDED_PICTOGRAPHIC.test(base) && /[\uFE0F\u200D\u{1F3FB}-\u{1F3FF}]/u.test(grapheme)) return 2;
+		if (EXTENDED_PICTOGRAPHIC.test(base) && EMOJI_JOINERS.test(grapheme)) return 2;
 		if (grapheme.includes("\u20E3")) return 2; // keycap sequences such as 1️⃣
 	}
 	if (EMOJI_PRESENTATION.test(base)) return 2;
@@ -73,9 +75,9 @@ export function visibleWidth(text: string): number {
 	let width = 0;
 	let i = 0;
 	while (i < text.length) {
-		const escape = escapeSequenceLength(text, i);
-		if (escape > 0) {
-			i += escape;
+		const escapeLength = escapeSequenceLength(text, i);
+		if (escapeLength > 0) {
+			i += escapeLength;
 			continue;
 		}
 		const next = text.indexOf("\x1b", i + 1);

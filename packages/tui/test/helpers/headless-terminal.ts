@@ -1,5 +1,5 @@
-import xtermHeadless from "@xterm/headless";
 import { graphemeWidth, type TUI, VirtualTerminal } from "@agent/tui";
+import xtermHeadless from "@xterm/headless";
 
 const { Terminal: XtermTerminal } = xtermHeadless;
 
@@ -30,11 +30,13 @@ const graphemeClusterUnicode = {
 	},
 	charProperties(codePoint: number, preceding: number): number {
 		const width = graphemeClusterUnicode.wcwidth(codePoint);
-		if (preceding === 0) return propertyValue(isRegionalIndicator(codePoint) ? AFTER_REGIONAL_INDICATOR : 0, width, false);
+		if (preceding === 0)
+			return propertyValue(isRegionalIndicator(codePoint) ? AFTER_REGIONAL_INDICATOR : 0, width, false);
 		const previousWidth = (preceding >> 1) & 3;
 		const previousKind = preceding >> 3;
 		if (codePoint === ZWJ) return propertyValue(AFTER_ZWJ, previousWidth, true);
-		if (previousKind === AFTER_ZWJ && isPictographic(codePoint)) return propertyValue(0, Math.max(2, previousWidth), true);
+		if (previousKind === AFTER_ZWJ && isPictographic(codePoint))
+			return propertyValue(0, Math.max(2, previousWidth), true);
 		if (codePoint === VS16 || isSkinTone(codePoint)) return propertyValue(0, 2, true);
 		if (codePoint === VS15) return propertyValue(0, previousWidth, true);
 		if (previousKind === AFTER_REGIONAL_INDICATOR && isRegionalIndicator(codePoint)) return propertyValue(0, 2, true);
@@ -43,8 +45,10 @@ const graphemeClusterUnicode = {
 	},
 };
 
+export type HeadlessTerminal = VirtualTerminal<InstanceType<typeof XtermTerminal>>;
+
 /** A VirtualTerminal over @xterm/headless, measuring text by grapheme cluster like modern terminals. */
-export function createHeadlessTerminal(columns = 80, rows = 24, scrollback = 10_000): VirtualTerminal {
+export function createHeadlessTerminal(columns = 80, rows = 24, scrollback = 10_000): HeadlessTerminal {
 	const emulator = new XtermTerminal({ cols: columns, rows, scrollback, allowProposedApi: true });
 	emulator.unicode.register(graphemeClusterUnicode);
 	emulator.unicode.activeVersion = graphemeClusterUnicode.version;
@@ -52,7 +56,7 @@ export function createHeadlessTerminal(columns = 80, rows = 24, scrollback = 10_
 }
 
 /** Renders pending changes now and waits until the emulator has parsed the output. */
-export async function renderAndSettle(tui: TUI, terminal: VirtualTerminal): Promise<void> {
+export async function renderAndSettle(tui: TUI, terminal: HeadlessTerminal): Promise<void> {
 	tui.renderNow();
 	await terminal.flush();
 }

@@ -1,8 +1,8 @@
-import { type Component, TUI, type TUIOptions, type VirtualTerminal } from "@agent/tui";
-import { createHeadlessTerminal, renderAndSettle } from "./headless-terminal.js";
+import { type Component, TUI, type TUIOptions } from "@agent/tui";
+import { createHeadlessTerminal, type HeadlessTerminal, renderAndSettle } from "./headless-terminal.js";
 
 export interface TestUI {
-	terminal: VirtualTerminal;
+	terminal: HeadlessTerminal;
 	tui: TUI;
 	/** Renders pending changes, waits for the emulator, and returns the bytes written for them. */
 	update(): Promise<string>;

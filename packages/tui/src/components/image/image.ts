@@ -1,7 +1,7 @@
 import { CachedComponent } from "../../component.js";
 import { detectImageProtocol, getCellDimensions, type ImageProtocol } from "../../terminal/capabilities.js";
-import type { ImageTheme } from "../../theme/themes.js";
 import { truncateToWidth } from "../../text/truncate.js";
+import type { ImageTheme } from "../../theme/themes.js";
 import { type ImageDimensions, readImageDimensions } from "./image-dimensions.js";
 
 export interface ImageOptions {
@@ -66,11 +66,17 @@ export class Image extends CachedComponent {
 		const maxColumns = Math.max(1, Math.min(width, this.options.maxWidthCells ?? DEFAULT_MAX_WIDTH_CELLS));
 		const naturalColumns = Math.ceil(this.dimensions.widthPx / cell.widthPx);
 		let columns = Math.min(maxColumns, naturalColumns);
-		let rows = Math.max(1, Math.ceil((columns * cell.widthPx * this.dimensions.heightPx) / this.dimensions.widthPx / cell.heightPx));
+		let rows = Math.max(
+			1,
+			Math.ceil((columns * cell.widthPx * this.dimensions.heightPx) / this.dimensions.widthPx / cell.heightPx),
+		);
 		const maxRows = this.options.maxHeightCells;
 		if (maxRows !== undefined && rows > maxRows) {
 			rows = maxRows;
-			columns = Math.max(1, Math.floor((rows * cell.heightPx * this.dimensions.widthPx) / this.dimensions.heightPx / cell.widthPx));
+			columns = Math.max(
+				1,
+				Math.floor((rows * cell.heightPx * this.dimensions.widthPx) / this.dimensions.heightPx / cell.widthPx),
+			);
 		}
 		const sequence =
 			this.protocol === "kitty"

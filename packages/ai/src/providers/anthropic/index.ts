@@ -3,14 +3,7 @@
 import type { Stream } from "@anthropic-ai/sdk/core/streaming";
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { getEnvApiKey } from "../../env-api-keys.js";
-import type {
-	AnthropicOptions,
-	AssistantMessage,
-	AssistantMessageEventStream as AssistantStream,
-	Context,
-	Model,
-	SimpleStreamOptions,
-} from "../../types.js";
+import type { AnthropicOptions, AssistantMessage, Context, Model, SimpleStreamOptions } from "../../types.js";
 import { AssistantMessageEventStream, createAssistantOutput, failStream, finishStream } from "../assistant-output.js";
 import { buildRequestParams } from "./build-request.js";
 import { fromClaudeCodeToolName } from "./claude-code.js";
@@ -21,11 +14,11 @@ import { AnthropicStreamParser } from "./parse-stream.js";
 import { toAnthropicOptions } from "./simple-options.js";
 
 const MESSAGES_PATH = "/v1/messages";
-export const ABORTED_MESSAGE = "Request was aborted";
-export const UNKNOWN_ERROR_MESSAGE = "An unknown error occurred";
+const ABORTED_MESSAGE = "Request was aborted";
+const UNKNOWN_ERROR_MESSAGE = "An unknown error occurred";
 
 async function run(
-	stream: AssistantStream,
+	stream: AssistantMessageEventStream,
 	output: AssistantMessage,
 	model: Model,
 	context: Context,
@@ -74,10 +67,10 @@ async function run(
 			// The reference's text alone says nothing; the raw stop reason (refusal, sensitive) is kept.
 			throw new Error(`${UNKNOWN_ERROR_MESSAGE} (stop reason: ${parser.rawStopReason ?? output.stopReason})`);
 		}
-		finishStream(stream as AssistantMessageEventStream, output);
+		finishStream(stream, output);
 	} catch (error) {
 		const message = signal?.aborted ? ABORTED_MESSAGE : describeAnthropicError(error);
-		failStream(stream as AssistantMessageEventStream, output, new Error(message), signal);
+		failStream(stream, output, new Error(message), signal);
 	}
 }
 

@@ -2,14 +2,7 @@
 // register-builtins.ts; nothing else may import this module statically, so the SDK loads on first use.
 import type { GenerateContentParameters } from "@google/genai";
 import { getEnvApiKey } from "../../env-api-keys.js";
-import type {
-	AssistantMessage,
-	AssistantMessageEventStream as AssistantStream,
-	Context,
-	GoogleOptions,
-	Model,
-	SimpleStreamOptions,
-} from "../../types.js";
+import type { AssistantMessage, Context, GoogleOptions, Model, SimpleStreamOptions } from "../../types.js";
 import { AssistantMessageEventStream, createAssistantOutput, failStream, finishStream } from "../assistant-output.js";
 import { buildRequestParams } from "./build-request.js";
 import { createGoogleClient } from "./client.js";
@@ -17,8 +10,8 @@ import { describeGoogleError } from "./errors.js";
 import { GoogleStreamParser } from "./parse-stream.js";
 import { toGoogleOptions } from "./simple-options.js";
 
-export const ABORTED_MESSAGE = "Request was aborted";
-export const UNKNOWN_ERROR_MESSAGE = "An unknown error occurred";
+const ABORTED_MESSAGE = "Request was aborted";
+const UNKNOWN_ERROR_MESSAGE = "An unknown error occurred";
 
 function finishReasonError(parser: GoogleStreamParser): Error {
 	if (parser.blockReason) return new Error(`Prompt blocked: ${parser.blockReason}`);
@@ -28,7 +21,7 @@ function finishReasonError(parser: GoogleStreamParser): Error {
 }
 
 async function run(
-	stream: AssistantStream,
+	stream: AssistantMessageEventStream,
 	output: AssistantMessage,
 	model: Model,
 	context: Context,
@@ -67,10 +60,10 @@ async function run(
 		if (parser.blockReason || output.stopReason === "error" || output.stopReason === "aborted") {
 			throw finishReasonError(parser);
 		}
-		finishStream(stream as AssistantMessageEventStream, output);
+		finishStream(stream, output);
 	} catch (error) {
 		const message = signal?.aborted ? ABORTED_MESSAGE : describeGoogleError(error);
-		failStream(stream as AssistantMessageEventStream, output, new Error(message), signal);
+		failStream(stream, output, new Error(message), signal);
 	}
 }
 

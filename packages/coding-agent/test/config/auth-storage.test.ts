@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "n
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AuthStorage, clearConfigValueCache, type OAuthCredential } from "../../src/core/config/index.js";
-import { runSourcesInChild } from "../helpers/session-child-process.js";
+import { startSourcesInChild } from "../helpers/session-child-process.js";
 import { useTempDirs } from "../helpers/session-fixtures.js";
 
 afterEach(() => clearConfigValueCache());
@@ -91,15 +91,23 @@ describe("auth.json on disk", () => {
 		const path = join(tempDir(), "auth.json");
 		AuthStorage.create(path, {});
 		const writer = (prefix: string) =>
-			runSourcesInChild(
+			startSourcesInChild(
 				`
 				const { AuthStorage } = await load(${JSON.stringify(AUTH_STORAGE_SOURCE)});
 				const storage = AuthStorage.create(${JSON.stringify(path)}, {});
+				process.stdout.write("READY\\n");
+				await new Promise((resolve) => process.stdin.once("data", resolve));
 				for (let i = 0; i < 100; i++) storage.set("${prefix}" + i, { type: "api_key", key: "k" + i });
+				process.exit(0);
 			`,
 				{ "@agent/ai": ENV_API_KEYS_SOURCE },
 			);
-		await Promise.all([writer("a"), writer("b")]);
+		const children = [writer("a"), writer("b")];
+		await Promise.all(children.map((child) => child.waitForLine("READY")));
+		// Released together, so their read-modify-write cycles overlap.
+		for (const child of children) child.process.stdin.write("go\n");
+		const codes = await Promise.all(children.map((child) => child.exited));
+		expect(codes, children.map((child) => child.stderr()).join("\n")).toEqual([0, 0]);
 		const providers = Object.keys(JSON.parse(readFileSync(path, "utf8")));
 		expect(providers).toHaveLength(200);
 		expect(mode(path)).toBe(0o600);

@@ -16,14 +16,21 @@ export interface SessionChild {
 	waitForCount(prefix: string, count: number): Promise<void>;
 	/** Every line printed so far. */
 	lines(): string[];
-	/** Resolves when the process has exited. */
-	exited: Promise<void>;
+	/** Resolves with the exit code (null when killed by a signal) when the process has exited. */
+	exited: Promise<number | null>;
+	/** Everything printed on stderr so far. */
+	stderr(): string;
 	killHard(): Promise<void>;
 }
 
 /** Starts `session-child-main.ts <mode> <...args>`. */
 export function startSessionChild(mode: "append" | "hold", ...args: string[]): SessionChild {
-	const child = spawn(process.execPath, [JITI_CLI, CHILD_SCRIPT, mode, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+	return watchChild(
+		spawn(process.execPath, [JITI_CLI, CHILD_SCRIPT, mode, ...args], { stdio: ["pipe", "pipe", "pipe"] }),
+	);
+}
+
+function watchChild(child: ChildProcessWithoutNullStreams): SessionChild {
 	const lines: string[] = [];
 	const waiters: { prefix: string; resolve: (rest: string) => void }[] = [];
 	const counters: { prefix: string; count: number; resolve: () => void }[] = [];
@@ -52,10 +59,11 @@ export function startSessionChild(mode: "append" | "hold", ...args: string[]): S
 			newline = buffered.indexOf("\n");
 		}
 	});
-	const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+	const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
 	return {
 		process: child,
 		lines: () => [...lines],
+		stderr: () => stderr,
 		exited,
 		waitForLine(prefix) {
 			const seen = lines.find((line) => line.startsWith(prefix));
@@ -86,10 +94,11 @@ const AI_SOURCES = join(import.meta.dirname, "..", "..", "..", "ai", "src", "ind
 const AGENT_CORE_SOURCES = join(import.meta.dirname, "..", "..", "..", "agent", "src", "index.ts");
 
 /**
- * Runs an ES module body in a child Node process, with `load(path)` importing TypeScript sources (workspace
- * packages aliased to their sources, or to the modules given in `alias` to load less). Resolves with the child's stdout once it exits successfully.
+ * Starts an ES module body in a child Node process, with `load(path)` importing TypeScript sources (workspace
+ * packages aliased to their sources, or to the modules given in `alias` to load less). The body can print lines
+ * for `waitForLine` and read stdin (e.g. a "go" line, to start several children at the same moment).
  */
-export function runSourcesInChild(body: string, alias: Record<string, string> = {}): Promise<string> {
+export function startSourcesInChild(body: string, alias: Record<string, string> = {}): SessionChild {
 	const aliases = { "@agent/ai": AI_SOURCES, "@agent/agent-core": AGENT_CORE_SOURCES, ...alias };
 	const script = `
 import { createJiti } from ${JSON.stringify(join(require.resolve("jiti/package.json"), "..", "lib", "jiti.mjs"))};
@@ -97,16 +106,7 @@ const jiti = createJiti(import.meta.url, { alias: ${JSON.stringify(aliases)} });
 const load = (path) => jiti.import(path);
 ${body}
 `;
-	const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
-	let stdout = "";
-	let stderr = "";
-	child.stdout.on("data", (chunk: Buffer) => {
-		stdout += chunk.toString();
-	});
-	child.stderr.on("data", (chunk: Buffer) => {
-		stderr += chunk.toString();
-	});
-	return new Promise((resolve, reject) => {
-		child.on("exit", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`child exited ${code}: ${stderr}`))));
-	});
+	return watchChild(
+		spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["pipe", "pipe", "pipe"] }),
+	);
 }

@@ -128,6 +128,12 @@ describe.each(searchEngines("rg"))("grep with the $engine engine", ({ engine, sk
 			expect(result.details).toEqual({ linesTruncated: true });
 		});
 
+		it("finds a match past the first 64KB of a large file exactly once", async () => {
+			const filler = Array.from({ length: 3000 }, (_, i) => `filler line ${i} ${"f".repeat(30)}`);
+			writeTree(tempDir(), { "large.txt": `${filler.join("\n")}\nthe needle\n` });
+			expect(textOf(await grep({ pattern: "needle" }))).toBe("large.txt:3001: the needle");
+		});
+
 		it("shows CRLF lines without carriage returns", async () => {
 			writeTree(tempDir(), { "win.txt": "one\r\ntwo match\r\nthree\r\n" });
 			expect(textOf(await grep({ pattern: "match", path: "win.txt", context: 1 }))).toBe(

@@ -1,14 +1,14 @@
-import type { Dirent } from "node:fs";
-import { lstat, readdir } from "node:fs/promises";
-import { join, sep } from "node:path";
-import { OPERATION_ABORTED } from "./abort.js";
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
+import { sep } from "node:path";
+import { throwIfAborted } from "./abort.js";
 import {
 	IGNORE_FILE_NAMES,
 	type IgnoreLayer,
 	isIgnoredByLayers,
 	loadAncestorLayers,
-	loadIgnoreLayer,
+	loadIgnoreLayerSync,
 } from "./ignore-rules.js";
+import { runInSlices } from "./time-slicing.js";
 
 export type WalkEntryKind = "file" | "directory" | "symlink" | "other";
 
@@ -21,8 +21,6 @@ export interface WalkEntry {
 
 export interface WalkOptions {
 	signal?: AbortSignal;
-	/** Directories read at once (they are read on libuv's thread pool). */
-	concurrency?: number;
 }
 
 interface DirectoryTask {
@@ -34,14 +32,14 @@ interface DirectoryTask {
 /** Never descended into, never listed: the repository database. */
 const SKIPPED_NAMES = new Set([".git"]);
 
-async function kindOf(entry: Dirent, absolutePath: string): Promise<WalkEntryKind> {
+function kindOf(entry: Dirent, absolutePath: string): WalkEntryKind {
 	if (entry.isFile()) return "file";
 	if (entry.isDirectory()) return "directory";
 	if (entry.isSymbolicLink()) return "symlink";
 	if (entry.isBlockDevice() || entry.isCharacterDevice() || entry.isFIFO() || entry.isSocket()) return "other";
 	// Some file systems report no type in directory entries.
 	try {
-		const stats = await lstat(absolutePath);
+		const stats = lstatSync(absolutePath);
 		if (stats.isFile()) return "file";
 		if (stats.isDirectory()) return "directory";
 		if (stats.isSymbolicLink()) return "symlink";
@@ -59,63 +57,38 @@ async function kindOf(entry: Dirent, absolutePath: string): Promise<WalkEntryKin
  */
 export async function walkDirectory(root: string, options: WalkOptions = {}): Promise<WalkEntry[]> {
 	const { signal } = options;
-	const concurrency = options.concurrency ?? 16;
+	throwIfAborted(signal);
 	const entries: WalkEntry[] = [];
 	const pending: DirectoryTask[] = [{ absolutePath: root, relativePath: "", layers: await loadAncestorLayers(root) }];
-	let active = 0;
 
-	const visit = async (task: DirectoryTask) => {
+	const visit = (task: DirectoryTask) => {
 		let dirents: Dirent[];
 		try {
-			dirents = await readdir(task.absolutePath, { withFileTypes: true });
+			dirents = readdirSync(task.absolutePath, { withFileTypes: true });
 		} catch {
 			return;
 		}
 		let layers = task.layers;
 		if (dirents.some((entry) => (IGNORE_FILE_NAMES as readonly string[]).includes(entry.name))) {
-			const layer = await loadIgnoreLayer(task.absolutePath);
+			const layer = loadIgnoreLayerSync(task.absolutePath);
 			if (layer) layers = [...layers, layer];
 		}
+		const prefix = task.absolutePath.endsWith(sep) ? task.absolutePath : task.absolutePath + sep;
 		for (const dirent of dirents) {
 			if (SKIPPED_NAMES.has(dirent.name)) continue;
-			const absolutePath = task.absolutePath.endsWith(sep)
-				? task.absolutePath + dirent.name
-				: join(task.absolutePath, dirent.name);
-			const kind = await kindOf(dirent, absolutePath);
+			const absolutePath = prefix + dirent.name;
+			const kind = kindOf(dirent, absolutePath);
 			if (layers.length > 0 && isIgnoredByLayers(layers, absolutePath, kind === "directory")) continue;
 			const relativePath = task.relativePath ? `${task.relativePath}/${dirent.name}` : dirent.name;
 			entries.push({ absolutePath, relativePath, kind });
 			if (kind === "directory") pending.push({ absolutePath, relativePath, layers });
 		}
 	};
-
-	await new Promise<void>((resolve, reject) => {
-		let failed = false;
-		const pump = () => {
-			if (failed) return;
-			if (signal?.aborted) {
-				failed = true;
-				reject(new Error(OPERATION_ABORTED));
-				return;
-			}
-			while (active < concurrency && pending.length > 0) {
-				const task = pending.pop()!;
-				active++;
-				visit(task).then(
-					() => {
-						active--;
-						pump();
-					},
-					(error: unknown) => {
-						failed = true;
-						reject(error);
-					},
-				);
-			}
-			if (active === 0 && pending.length === 0) resolve();
-		};
-		pump();
-	});
+	await runInSlices(
+		() => pending.length > 0,
+		() => visit(pending.pop()!),
+		signal,
+	);
 
 	entries.sort((a, b) => (a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : 0));
 	return entries;

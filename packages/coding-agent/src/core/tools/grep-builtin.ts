@@ -1,11 +1,32 @@
-import { readFile } from "node:fs/promises";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { OPERATION_ABORTED } from "./abort.js";
 import { walkDirectory } from "./file-walker.js";
 import { createGrepGlobFilter } from "./glob-match.js";
 import type { GrepMatch, GrepSearchRequest, GrepSearchResult } from "./grep-search.js";
+import { runInSlices } from "./time-slicing.js";
 
-/** Files read at once. */
-const READ_CONCURRENCY = 16;
+// Most source files fit; reading into one reused buffer saves an allocation and a stat per file.
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
+/** The file's bytes, or undefined when it cannot be read. Small files come back as a view of a shared buffer, valid until the next call. */
+function readFileBytes(path: string): Buffer | undefined {
+	let fd: number;
+	try {
+		fd = openSync(path, "r");
+	} catch {
+		return undefined;
+	}
+	try {
+		// Read from the current position (null), so readFileSync below continues where this read stopped.
+		const length = readSync(fd, READ_BUFFER, 0, READ_BUFFER.length, null);
+		if (length < READ_BUFFER.length) return READ_BUFFER.subarray(0, length);
+		return Buffer.concat([Buffer.from(READ_BUFFER), readFileSync(fd)]);
+	} catch {
+		return undefined;
+	} finally {
+		closeSync(fd);
+	}
+}
 
 const POSIX_CLASSES: Record<string, string> = {
 	alnum: "0-9A-Za-z",
@@ -100,53 +121,25 @@ export async function searchWithBuiltinGrep(request: GrepSearchRequest): Promise
 		files = [request.searchPath];
 	}
 
-	const perFile: ({ matches: GrepMatch[]; text?: string } | undefined)[] = new Array(files.length);
 	const fileContents = new Map<string, string>();
 	const matches: GrepMatch[] = [];
 	let limitReached = false;
-	let nextToCollect = 0;
-	let nextToRead = 0;
-
-	// Files are read in parallel but collected in path order, so the first `limit` matches are always the same.
-	const collectInOrder = () => {
-		while (!limitReached && nextToCollect < files.length && perFile[nextToCollect] !== undefined) {
-			const found = perFile[nextToCollect]!;
-			for (const match of found.matches) {
-				if (matches.length >= limit) {
-					limitReached = true;
-					break;
-				}
-				matches.push(match);
-				if (found.text !== undefined) fileContents.set(match.filePath, found.text);
-			}
-			perFile[nextToCollect] = undefined;
-			nextToCollect++;
-		}
-	};
-
-	const searchFile = async (filePath: string): Promise<{ matches: GrepMatch[]; text?: string }> => {
-		let bytes: Buffer;
-		try {
-			bytes = await readFile(filePath);
-		} catch {
-			return { matches: [] };
-		}
-		if (bytes.includes(0)) return { matches: [] };
+	let next = 0;
+	// Files are searched in path order, so the first `limit` matches are always the same ones.
+	const searchNextFile = () => {
+		const filePath = files[next++];
+		const bytes = readFileBytes(filePath);
+		if (!bytes || bytes.includes(0)) return;
 		const text = bytes.toString("utf8");
-		const lines = matchingLines(text, lineRegex, wholeTextRegex, limit + 1);
-		if (lines.length === 0) return { matches: [] };
-		return { matches: lines.map((lineNumber) => ({ filePath, lineNumber })), text };
-	};
-
-	const worker = async () => {
-		while (!limitReached && nextToRead < files.length) {
-			if (signal?.aborted) throw new Error(OPERATION_ABORTED);
-			const index = nextToRead++;
-			perFile[index] = await searchFile(files[index]);
-			collectInOrder();
+		for (const lineNumber of matchingLines(text, lineRegex, wholeTextRegex, limit + 1 - matches.length)) {
+			if (matches.length >= limit) {
+				limitReached = true;
+				return;
+			}
+			matches.push({ filePath, lineNumber });
+			fileContents.set(filePath, text);
 		}
 	};
-	await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
-	if (signal?.aborted) throw new Error(OPERATION_ABORTED);
+	await runInSlices(() => !limitReached && next < files.length, searchNextFile, signal);
 	return { matches, limitReached, fileContents };
 }

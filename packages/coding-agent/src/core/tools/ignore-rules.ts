@@ -6,20 +6,62 @@ import ignore, { type Ignore } from "ignore";
 /** Ignore files honoured in every directory; later files take precedence (as in ripgrep). */
 export const IGNORE_FILE_NAMES = [".gitignore", ".ignore"] as const;
 
+/**
+ * Name-only rules: every pattern is a plain name (`node_modules`, `.env`) or `*` plus a suffix (`*.log`),
+ * optionally directory-only (`dist/`), and none negates. Such a pattern matches an entry's own name at any
+ * depth, so testing the name is exact. Most real ignore files are like this; testing them without
+ * node-ignore's general matcher roughly halves the built-in walk.
+ */
+interface NameRules {
+	names: Set<string>;
+	directoryNames: Set<string>;
+	suffixes: string[];
+	directorySuffixes: string[];
+}
+
 /** The rules of the ignore files of one directory. */
 export interface IgnoreLayer {
 	/** Absolute directory the patterns are relative to. */
 	base: string;
 	rules: Ignore;
+	nameRules?: NameRules;
 }
 
-function layerFrom(base: string, contents: (string | undefined)[]): IgnoreLayer | undefined {
+const NAME_PATTERN = /^(\*?)([^*?[\]\\/!#\s][^*?[\]\\/\s]*)(\/?)$/;
+
+function toNameRules(texts: string[]): NameRules | undefined {
+	const rules: NameRules = { names: new Set(), directoryNames: new Set(), suffixes: [], directorySuffixes: [] };
+	for (const text of texts) {
+		for (const rawLine of text.split(/\r?\n/)) {
+			const line = rawLine.trimEnd();
+			if (line === "" || line.startsWith("#")) continue;
+			const match = NAME_PATTERN.exec(line);
+			if (!match) return undefined;
+			const [, star, name, slash] = match;
+			if (star) (slash ? rules.directorySuffixes : rules.suffixes).push(name);
+			else (slash ? rules.directoryNames : rules.names).add(name);
+		}
+	}
+	return rules;
+}
+
+function matchesNameRules(rules: NameRules, name: string, isDirectory: boolean): boolean {
+	if (rules.names.has(name)) return true;
+	for (const suffix of rules.suffixes) if (name.endsWith(suffix)) return true;
+	if (!isDirectory) return false;
+	if (rules.directoryNames.has(name)) return true;
+	for (const suffix of rules.directorySuffixes) if (name.endsWith(suffix)) return true;
+	return false;
+}
+
+/** The layer for ignore-file texts found in `base` (undefined when there are none). */
+export function createIgnoreLayer(base: string, contents: (string | undefined)[]): IgnoreLayer | undefined {
 	const present = contents.filter((text): text is string => text !== undefined);
 	if (present.length === 0) return undefined;
 	// Git on Linux matches ignore patterns case-sensitively, and so do rg and fd.
 	const rules = ignore({ ignorecase: false });
 	for (const text of present) rules.add(text);
-	return { base, rules };
+	return { base, rules, nameRules: toNameRules(present) };
 }
 
 export async function loadIgnoreLayer(
@@ -27,7 +69,7 @@ export async function loadIgnoreLayer(
 	names: readonly string[] = IGNORE_FILE_NAMES,
 ): Promise<IgnoreLayer | undefined> {
 	const contents = await Promise.all(names.map((name) => readFile(join(dir, name), "utf8").catch(() => undefined)));
-	return layerFrom(dir, contents);
+	return createIgnoreLayer(dir, contents);
 }
 
 export function loadIgnoreLayerSync(dir: string): IgnoreLayer | undefined {
@@ -38,7 +80,7 @@ export function loadIgnoreLayerSync(dir: string): IgnoreLayer | undefined {
 			return undefined;
 		}
 	});
-	return layerFrom(dir, contents);
+	return createIgnoreLayer(dir, contents);
 }
 
 /** The directories above `dir`, outermost first. */
@@ -78,6 +120,17 @@ function relativeTo(base: string, absolutePath: string): string | undefined {
  */
 export function isIgnoredByLayers(layers: readonly IgnoreLayer[], absolutePath: string, isDirectory: boolean): boolean {
 	for (let i = layers.length - 1; i >= 0; i--) {
+		const { nameRules } = layers[i];
+		if (nameRules) {
+			// Name rules never re-include, so a layer either ignores the entry or has nothing to say.
+			const { base } = layers[i];
+			const prefix = base.endsWith(sep) ? base : base + sep;
+			if (absolutePath.length > prefix.length && absolutePath.startsWith(prefix)) {
+				const name = absolutePath.slice(absolutePath.lastIndexOf(sep) + 1);
+				if (matchesNameRules(nameRules, name, isDirectory)) return true;
+			}
+			continue;
+		}
 		const relative = relativeTo(layers[i].base, absolutePath);
 		if (!relative) continue;
 		const result = layers[i].rules.test(isDirectory ? `${relative}/` : relative);

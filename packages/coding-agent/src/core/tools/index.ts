@@ -29,6 +29,7 @@ export * from "./find.js";
 export { type FindSearchRequest, type FindSearchResult, runFindSearch } from "./find-search.js";
 export * from "./grep.js";
 export type { GrepMatch, GrepSearchRequest, GrepSearchResult } from "./grep-search.js";
+export { createIgnoreLayer, type IgnoreLayer, isIgnoredByLayers } from "./ignore-rules.js";
 export { detectImageMimeTypeFromFile, type SupportedImageMimeType, sniffImageMimeType } from "./image-mime.js";
 export { formatDimensionNote, type ImageResizeOptions, type ResizedImage, resizeImage } from "./image-resize.js";
 export { blockImagesInMessages, IMAGES_DISABLED_TEXT } from "./images-blocked.js";

@@ -1,0 +1,49 @@
+// What a first run without credentials tells the user (cli.md §4 step 16, extended with concrete examples).
+import { join } from "node:path";
+import { APP_NAME } from "../config.js";
+
+const LOCAL_SERVER_EXAMPLE = `{
+  "providers": {
+    "ollama": {
+      "baseUrl": "http://localhost:11434/v1",
+      "api": "openai-completions",
+      "apiKey": "ollama",
+      "models": [{ "id": "llama3.1:8b" }]
+    }
+  }
+}`;
+
+/**
+ * The reference's lines (`No models available.` … `Or create <agentDir>/models.json`), followed by how to pass
+ * a key for one run and a models.json for a local OpenAI-compatible server.
+ */
+export function formatNoModelsHelp(agentDir: string): string {
+	const modelsPath = join(agentDir, "models.json");
+	return [
+		"No models available.",
+		"",
+		"Set an API key environment variable:",
+		"  ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, etc.",
+		"",
+		`Or create ${modelsPath}`,
+		"",
+		"For example:",
+		`  export ANTHROPIC_API_KEY=sk-ant-...     then run: ${APP_NAME} -p "hello"`,
+		`  ${APP_NAME} --model anthropic/claude-sonnet-4-5 --api-key sk-ant-... -p "hello"`,
+		"      (--api-key is used for this run only and never saved)",
+		"",
+		`A local OpenAI-compatible server (Ollama, vLLM, LM Studio) is configured in ${modelsPath}:`,
+		...LOCAL_SERVER_EXAMPLE.split("\n").map((line) => `  ${line}`),
+		"  (vLLM listens on http://localhost:8000/v1, LM Studio on http://localhost:1234/v1)",
+		"",
+	].join("\n");
+}
+
+/** Added under a "No API key found for <provider>" failure: the variable to set and the flag to use. */
+export function formatMissingKeyHint(provider: string, envVars: readonly string[] | undefined): string {
+	const variable = envVars?.at(-1);
+	const lines = [];
+	if (variable) lines.push(`Set ${variable}, or pass --api-key <key> for this run.`);
+	else lines.push(`Pass --api-key <key> for this run, or add an "apiKey" for "${provider}" in models.json.`);
+	return lines.join("\n");
+}

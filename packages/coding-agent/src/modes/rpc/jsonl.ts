@@ -1,0 +1,103 @@
+// Strict JSON Lines framing (rpc.md §2): LF is the only record separator. Node's `readline` also splits on
+// U+2028/U+2029, which JSON strings may contain unescaped, so it must not be used for this protocol.
+import { StringDecoder } from "node:string_decoder";
+
+/** One record: compact JSON and a single LF. U+2028/U+2029 stay as they are, as JSON.stringify writes them. */
+export function serializeJsonLine(value: unknown): string {
+	return `${JSON.stringify(value)}\n`;
+}
+
+/**
+ * Splits a byte stream into lines: decodes UTF-8 incrementally (a character split across chunks is kept
+ * whole), splits on `\n` only, and strips one trailing `\r` per line. `end()` delivers a final line without a
+ * newline, if it is non-empty.
+ */
+export class JsonlLineSplitter {
+	private readonly decoder = new StringDecoder("utf8");
+	private buffer = "";
+
+	constructor(private readonly onLine: (line: string) => void) {}
+
+	push(chunk: Buffer | string): void {
+		const text = typeof chunk === "string" ? chunk : this.decoder.write(chunk);
+		if (text.length === 0) return;
+		// Only the new text can contain the next newline: the buffer before it has none.
+		let searchFrom = this.buffer.length;
+		this.buffer += text;
+		let start = 0;
+		for (;;) {
+			const newline = this.buffer.indexOf("\n", searchFrom);
+			if (newline < 0) break;
+			this.emit(this.buffer.slice(start, newline));
+			start = newline + 1;
+			searchFrom = start;
+		}
+		if (start > 0) this.buffer = this.buffer.slice(start);
+	}
+
+	end(): void {
+		const rest = this.buffer + this.decoder.end();
+		this.buffer = "";
+		if (rest.length > 0) this.emit(rest);
+	}
+
+	private emit(line: string): void {
+		this.onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
+	}
+}
+
+/**
+ * Feeds `stream` through a splitter. Returns a function that detaches the listeners. `onEnd` runs after the
+ * last line was delivered.
+ */
+export function attachJsonlReader(
+	stream: NodeJS.ReadableStream,
+	onLine: (line: string) => void,
+	onEnd?: () => void,
+): () => void {
+	const splitter = new JsonlLineSplitter(onLine);
+	const onData = (chunk: Buffer | string) => splitter.push(chunk);
+	const onStreamEnd = () => {
+		splitter.end();
+		onEnd?.();
+	};
+	stream.on("data", onData);
+	stream.once("end", onStreamEnd);
+	return () => {
+		stream.off("data", onData);
+		stream.off("end", onStreamEnd);
+	};
+}
+
+/**
+ * Writes records to a stream (stdout) in the order produced, without batching. A reader that went away
+ * (EPIPE) stops the writer instead of crashing the process; `flush()` resolves once everything written so far
+ * has been handed to the OS, so a process can exit without losing its last lines.
+ */
+export class JsonlWriter {
+	private closed = false;
+
+	constructor(private readonly stream: NodeJS.WritableStream) {
+		stream.on("error", (error: NodeJS.ErrnoException) => {
+			this.closed = true;
+			if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED")
+				process.stderr.write(`Output stream failed: ${error.message}\n`);
+		});
+	}
+
+	get isClosed(): boolean {
+		return this.closed;
+	}
+
+	write(value: unknown): void {
+		if (this.closed) return;
+		this.stream.write(serializeJsonLine(value));
+	}
+
+	flush(): Promise<void> {
+		if (this.closed) return Promise.resolve();
+		return new Promise((resolve) => {
+			this.stream.write("", () => resolve());
+		});
+	}
+}

@@ -1,0 +1,299 @@
+// The RPC wire format (rpc.md): every command, response, event and extension-UI record, defined once. The
+// server (rpc-mode.ts), the client (rpc-client.ts) and embedders import these types; nothing else defines them.
+import type { AgentMessage, ThinkingLevel } from "@agent/agent-core";
+import type { ImageContent, Model } from "@agent/ai";
+import type { CompactionResult } from "../../core/compaction/compaction.js";
+import type { BashResult, SlashCommandInfo } from "../../core/extensions/hooks.js";
+import type { AgentSessionEvent, ModelCycleResult, SessionStats } from "../../core/session-runtime/events.js";
+
+export type { BashResult, CompactionResult, ModelCycleResult, SessionStats };
+
+// ---------------------------------------------------------------------------------------------------------
+// Commands (client → agent)
+// ---------------------------------------------------------------------------------------------------------
+
+/** Queue dequeue mode for steering and follow-up messages. */
+export type RpcQueueMode = "all" | "one-at-a-time";
+
+export type RpcStreamingBehavior = "steer" | "followUp";
+
+interface CommandBase {
+	/** Correlation token, echoed in the response. */
+	id?: string;
+}
+
+export type RpcCommand =
+	| (CommandBase & {
+			type: "prompt";
+			message: string;
+			images?: ImageContent[];
+			streamingBehavior?: RpcStreamingBehavior;
+	  })
+	| (CommandBase & { type: "steer"; message: string; images?: ImageContent[] })
+	| (CommandBase & { type: "follow_up"; message: string; images?: ImageContent[] })
+	| (CommandBase & { type: "abort" })
+	| (CommandBase & { type: "new_session"; parentSession?: string })
+	| (CommandBase & { type: "get_state" })
+	| (CommandBase & { type: "set_model"; provider: string; modelId: string })
+	| (CommandBase & { type: "cycle_model" })
+	| (CommandBase & { type: "get_available_models" })
+	| (CommandBase & { type: "set_thinking_level"; level: ThinkingLevel })
+	| (CommandBase & { type: "cycle_thinking_level" })
+	| (CommandBase & { type: "set_steering_mode"; mode: RpcQueueMode })
+	| (CommandBase & { type: "set_follow_up_mode"; mode: RpcQueueMode })
+	| (CommandBase & { type: "compact"; customInstructions?: string })
+	| (CommandBase & { type: "set_auto_compaction"; enabled: boolean })
+	| (CommandBase & { type: "set_auto_retry"; enabled: boolean })
+	| (CommandBase & { type: "abort_retry" })
+	| (CommandBase & { type: "bash"; command: string })
+	| (CommandBase & { type: "abort_bash" })
+	| (CommandBase & { type: "get_session_stats" })
+	| (CommandBase & { type: "export_html"; outputPath?: string })
+	| (CommandBase & { type: "switch_session"; sessionPath: string })
+	| (CommandBase & { type: "fork"; entryId: string })
+	| (CommandBase & { type: "get_fork_messages" })
+	| (CommandBase & { type: "get_last_assistant_text" })
+	| (CommandBase & { type: "set_session_name"; name: string })
+	| (CommandBase & { type: "get_messages" })
+	| (CommandBase & { type: "get_commands" });
+
+export type RpcCommandType = RpcCommand["type"];
+
+/** A command of one type. */
+export type RpcCommandOf<C extends RpcCommandType> = Extract<RpcCommand, { type: C }>;
+
+/** The 28 command types, in the order of rpc.md §4.1. */
+export const RPC_COMMAND_TYPES = [
+	"prompt",
+	"steer",
+	"follow_up",
+	"abort",
+	"new_session",
+	"get_state",
+	"set_model",
+	"cycle_model",
+	"get_available_models",
+	"set_thinking_level",
+	"cycle_thinking_level",
+	"set_steering_mode",
+	"set_follow_up_mode",
+	"compact",
+	"set_auto_compaction",
+	"set_auto_retry",
+	"abort_retry",
+	"bash",
+	"abort_bash",
+	"get_session_stats",
+	"export_html",
+	"switch_session",
+	"fork",
+	"get_fork_messages",
+	"get_last_assistant_text",
+	"set_session_name",
+	"get_messages",
+	"get_commands",
+] as const satisfies readonly RpcCommandType[];
+
+export function isRpcCommandType(type: string): type is RpcCommandType {
+	return (RPC_COMMAND_TYPES as readonly string[]).includes(type);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Response payloads (rpc.md §4, §9)
+// ---------------------------------------------------------------------------------------------------------
+
+/** `get_state` (rpc.md §4.5). Keys are written in this order; undefined ones are omitted. */
+export interface RpcSessionState {
+	model?: Model;
+	thinkingLevel: ThinkingLevel;
+	isStreaming: boolean;
+	isCompacting: boolean;
+	steeringMode: RpcQueueMode;
+	followUpMode: RpcQueueMode;
+	sessionFile?: string;
+	sessionId: string;
+	sessionName?: string;
+	autoCompactionEnabled: boolean;
+	messageCount: number;
+	pendingMessageCount: number;
+}
+
+export type RpcSlashCommand = SlashCommandInfo;
+
+export interface RpcForkMessage {
+	entryId: string;
+	text: string;
+}
+
+/** The `data` of each command's success response; `undefined` means the response has no `data` key. */
+export interface RpcResponseDataMap {
+	prompt: undefined;
+	steer: undefined;
+	follow_up: undefined;
+	abort: undefined;
+	new_session: { cancelled: boolean };
+	get_state: RpcSessionState;
+	set_model: Model;
+	cycle_model: ModelCycleResult | null;
+	get_available_models: { models: Model[] };
+	set_thinking_level: undefined;
+	cycle_thinking_level: { level: ThinkingLevel } | null;
+	set_steering_mode: undefined;
+	set_follow_up_mode: undefined;
+	compact: CompactionResult;
+	set_auto_compaction: undefined;
+	set_auto_retry: undefined;
+	abort_retry: undefined;
+	bash: BashResult;
+	abort_bash: undefined;
+	get_session_stats: SessionStats;
+	export_html: { path: string };
+	switch_session: { cancelled: boolean };
+	fork: { text: string; cancelled: boolean };
+	get_fork_messages: { messages: RpcForkMessage[] };
+	/** `{}` when there is no assistant text. */
+	get_last_assistant_text: { text?: string };
+	set_session_name: undefined;
+	get_messages: { messages: AgentMessage[] };
+	get_commands: { commands: RpcSlashCommand[] };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Responses (agent → client)
+// ---------------------------------------------------------------------------------------------------------
+
+type ResponseData<C extends RpcCommandType> = RpcResponseDataMap[C] extends undefined
+	? unknown
+	: { data: RpcResponseDataMap[C] };
+
+/** Key order on the wire: `id`, `type`, `command`, `success`, then `data`. */
+export type RpcSuccessResponse<C extends RpcCommandType = RpcCommandType> = {
+	id?: string;
+	type: "response";
+	command: C;
+	success: true;
+} & ResponseData<C>;
+
+/**
+ * A failed command: its own `command` and `id` (also for errors thrown by the handler and unknown command types
+ * — rpc.md §4.1 "Ours differs"), or `command: "parse"` for a line that is not a JSON object with a string
+ * `type` (no `id` unless the object carried one).
+ */
+export interface RpcErrorResponse {
+	id?: string;
+	type: "response";
+	command: string;
+	success: false;
+	error: string;
+}
+
+/** The `command` of the response to a line that could not be understood as a command. */
+export const PARSE_ERROR_COMMAND = "parse";
+
+export type RpcResponse = { [C in RpcCommandType]: RpcSuccessResponse<C> }[RpcCommandType] | RpcErrorResponse;
+
+/** What a command's promise resolves to in the client: its success response, or an error response. */
+export type RpcResponseFor<C extends RpcCommandType> = RpcSuccessResponse<C> | RpcErrorResponse;
+
+/** Builds a success response with the wire's key order; `data` is omitted when undefined. */
+export function successResponse(id: unknown, command: string, data?: unknown): Record<string, unknown> {
+	const response: Record<string, unknown> = {};
+	if (id !== undefined) response.id = id;
+	response.type = "response";
+	response.command = command;
+	response.success = true;
+	if (data !== undefined) response.data = data;
+	return response;
+}
+
+/** Builds an error response with the wire's key order. */
+export function errorResponse(id: unknown, command: string | undefined, error: string): Record<string, unknown> {
+	const response: Record<string, unknown> = {};
+	if (id !== undefined) response.id = id;
+	response.type = "response";
+	if (command !== undefined) response.command = command;
+	response.success = false;
+	response.error = error;
+	return response;
+}
+
+/** `Failed to parse command: <reason>` (rpc.md §6). */
+export function parseErrorMessage(reason: string): string {
+	return `Failed to parse command: ${reason}`;
+}
+
+/** `Unknown command: <type>` (rpc.md §5). */
+export function unknownCommandMessage(type: string): string {
+	return `Unknown command: ${type}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Events (agent → client, no id) — the session's event stream, shared with `--mode json`
+// ---------------------------------------------------------------------------------------------------------
+
+export type RpcEvent = AgentSessionEvent;
+
+export type RpcEventType = RpcEvent["type"];
+
+// ---------------------------------------------------------------------------------------------------------
+// Extension UI sub-protocol (rpc.md §8)
+// ---------------------------------------------------------------------------------------------------------
+
+export type RpcNotifyType = "info" | "warning" | "error";
+export type RpcWidgetPlacement = "aboveEditor" | "belowEditor";
+
+interface UiRequestBase {
+	type: "extension_ui_request";
+	/** A fresh random UUID per request. */
+	id: string;
+}
+
+/** Dialogs: the client answers each with one `extension_ui_response` carrying the same `id`. */
+export type RpcExtensionUiDialogRequest =
+	| (UiRequestBase & { method: "select"; title: string; options: string[]; timeout?: number })
+	| (UiRequestBase & { method: "confirm"; title: string; message: string; timeout?: number })
+	| (UiRequestBase & { method: "input"; title: string; placeholder?: string; timeout?: number })
+	| (UiRequestBase & { method: "editor"; title: string; prefill?: string });
+
+/** Fire and forget: no response expected. */
+export type RpcExtensionUiNotificationRequest =
+	| (UiRequestBase & { method: "notify"; message: string; notifyType?: RpcNotifyType })
+	| (UiRequestBase & { method: "setStatus"; statusKey: string; statusText?: string })
+	| (UiRequestBase & {
+			method: "setWidget";
+			widgetKey: string;
+			widgetLines?: string[];
+			widgetPlacement?: RpcWidgetPlacement;
+	  })
+	| (UiRequestBase & { method: "setTitle"; title: string })
+	| (UiRequestBase & { method: "set_editor_text"; text: string });
+
+export type RpcExtensionUiRequest = RpcExtensionUiDialogRequest | RpcExtensionUiNotificationRequest;
+
+export type RpcExtensionUiMethod = RpcExtensionUiRequest["method"];
+
+export const RPC_DIALOG_METHODS = [
+	"select",
+	"confirm",
+	"input",
+	"editor",
+] as const satisfies readonly RpcExtensionUiMethod[];
+
+/** The client's answer to a dialog. `cancelled: true` wins over `value` / `confirmed`. */
+export interface RpcExtensionUiResponse {
+	type: "extension_ui_response";
+	id: string;
+	value?: string;
+	confirmed?: boolean;
+	cancelled?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Records per direction
+// ---------------------------------------------------------------------------------------------------------
+
+/** Every line the agent writes to stdout. */
+export type RpcOutputRecord = RpcResponse | RpcEvent | RpcExtensionUiRequest;
+
+/** Every line a client writes to stdin. */
+export type RpcInputRecord = RpcCommand | RpcExtensionUiResponse;

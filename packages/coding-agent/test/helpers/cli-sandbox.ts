@@ -1,0 +1,135 @@
+// Runs the built `agent` binary in a throw-away world: its own AGENT_DIR, HOME and working directory, a
+// models.json pointing at a local fake model server, and an environment without real credentials.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The built entry point; `pnpm test` builds first (in a loop: `pnpm exec tsc -b`). */
+export const CLI_PATH = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+
+export const FAKE_PROVIDER = "fake";
+export const FAKE_MODEL = "fake-model";
+
+export interface CliSandbox {
+	root: string;
+	agentDir: string;
+	home: string;
+	/** The working directory the agent runs in. */
+	cwd: string;
+	env: NodeJS.ProcessEnv;
+	cleanup(): void;
+}
+
+export interface CliSandboxOptions {
+	/** Base URL of the fake model server (`server.baseUrl`); without it no models.json is written. */
+	modelServerUrl?: string;
+	/** Written to `<agentDir>/settings.json`. Default: instant retries so failure tests stay fast. */
+	settings?: Record<string, unknown>;
+	/** Extra environment variables. */
+	env?: NodeJS.ProcessEnv;
+}
+
+/** The models.json of the sandbox: one OpenAI-compatible provider served by the fake server. */
+export function fakeModelsJson(baseUrl: string): Record<string, unknown> {
+	return {
+		providers: {
+			[FAKE_PROVIDER]: {
+				baseUrl,
+				api: "openai-completions",
+				apiKey: "fake-key",
+				compat: { supportsDeveloperRole: false, supportsStore: false },
+				models: [
+					{
+						id: FAKE_MODEL,
+						name: "Fake Model",
+						input: ["text", "image"],
+						contextWindow: 128000,
+						maxTokens: 4096,
+					},
+				],
+			},
+		},
+	};
+}
+
+export function createCliSandbox(options: CliSandboxOptions = {}): CliSandbox {
+	const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-cli-")));
+	const agentDir = join(root, "agent-dir");
+	const home = join(root, "home");
+	const cwd = join(root, "project");
+	for (const dir of [agentDir, home, cwd]) mkdirSync(dir, { recursive: true });
+	if (options.modelServerUrl) {
+		writeFileSync(join(agentDir, "models.json"), JSON.stringify(fakeModelsJson(options.modelServerUrl), null, 2));
+	}
+	const settings = options.settings ?? { retry: { baseDelayMs: 1, maxDelayMs: 10 } };
+	writeFileSync(join(agentDir, "settings.json"), JSON.stringify(settings, null, 2));
+	const env: NodeJS.ProcessEnv = {
+		PATH: process.env.PATH,
+		HOME: home,
+		AGENT_DIR: agentDir,
+		AGENT_OFFLINE: "1",
+		...options.env,
+	};
+	return { root, agentDir, home, cwd, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export interface CliResult {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+	stdout: string;
+	stderr: string;
+}
+
+export interface RunCliOptions {
+	/** Written to stdin, then stdin is closed. Without it stdin is closed right away (not a TTY). */
+	stdin?: string;
+	cwd?: string;
+	env?: NodeJS.ProcessEnv;
+	/** A safety net against hangs: the child is killed and the result says so. */
+	timeoutMs?: number;
+}
+
+/** Runs `agent <args>` to completion. */
+export function runCli(sandbox: CliSandbox, args: string[], options: RunCliOptions = {}): Promise<CliResult> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [CLI_PATH, ...args], {
+			cwd: options.cwd ?? sandbox.cwd,
+			env: { ...sandbox.env, ...options.env },
+			stdio: ["pipe", "pipe", "pipe"],
+		});
+		let stdout = "";
+		let stderr = "";
+		child.stdout.setEncoding("utf8");
+		child.stderr.setEncoding("utf8");
+		child.stdout.on("data", (text: string) => {
+			stdout += text;
+		});
+		child.stderr.on("data", (text: string) => {
+			stderr += text;
+		});
+		const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 15_000);
+		child.once("error", reject);
+		child.once("close", (code, signal) => {
+			clearTimeout(timer);
+			resolve({ code, signal, stdout, stderr });
+		});
+		child.stdin.on("error", () => {});
+		child.stdin.end(options.stdin ?? "");
+	});
+}
+
+/** Parses JSON Lines output, failing loudly on a line that is not JSON. */
+export function parseJsonLines(text: string): Record<string, unknown>[] {
+	return text
+		.split("\n")
+		.filter((line) => line.length > 0)
+		.map((line) => {
+			try {
+				return JSON.parse(line) as Record<string, unknown>;
+			} catch {
+				throw new Error(`stdout line is not JSON: ${line}`);
+			}
+		});
+}

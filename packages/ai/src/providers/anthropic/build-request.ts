@@ -6,7 +6,7 @@ import { cacheControlFor, markLastUserMessage } from "./cache-control.js";
 import { CLAUDE_CODE_IDENTITY, toClaudeCodeToolName } from "./claude-code.js";
 import { convertMessages } from "./convert-messages.js";
 import { convertToolChoice, convertTools } from "./convert-tools.js";
-import type { AnthropicAuth } from "./headers.js";
+import { ANTHROPIC_API_VERSION, type AnthropicAuth } from "./headers.js";
 import { isAdaptiveThinkingModel } from "./thinking.js";
 
 /** Budget sent when thinking is enabled without one (the API's minimum). */
@@ -17,20 +17,13 @@ export function wireToolNameFor(auth: AnthropicAuth): (name: string) => string {
 	return auth.mode === "oauth" ? toClaudeCodeToolName : (name) => name;
 }
 
-/** The API version the SDK sends unless a header overrides it. */
-export const SDK_DEFAULT_API_VERSION = "2026-10-21";
-const SAMPLING_API_VERSION = "2023-06-01";
-
 /**
- * Whether `temperature` may be sent. Anthropic's API version 2026-10-21, which the SDK sends by default,
- * rejects every sampling parameter with a 400 ("temperature: Extra inputs are not permitted"), even 1.0,
- * so a caller's temperature would fail every call. It is left out for Anthropic's own API unless the
- * caller pins `anthropic-version: 2023-06-01` through headers; Anthropic-compatible servers (proxies,
- * MiniMax, Kimi, Copilot, …) speak the protocol the spec describes and receive it.
+ * Whether `temperature` may be sent: always, unless a caller pinned a newer API version for
+ * Anthropic's own API (2026-10-21 rejects sampling parameters with a 400, even 1.0).
  */
 export function acceptsTemperature(baseUrl: string, apiVersion: string | undefined): boolean {
 	if (!baseUrl.includes("api.anthropic.com")) return true;
-	return (apiVersion ?? SDK_DEFAULT_API_VERSION) === SAMPLING_API_VERSION;
+	return (apiVersion ?? ANTHROPIC_API_VERSION) === ANTHROPIC_API_VERSION;
 }
 
 /** True when this request carries a thinking configuration. */

@@ -2,6 +2,14 @@ import type { Message, Model } from "../../types.js";
 import { isOAuthToken } from "./claude-code.js";
 import { isAdaptiveThinkingModel } from "./thinking.js";
 
+/**
+ * The Messages API version we speak. The SDK (1.x) would send 2026-10-21, a breaking revision whose
+ * request shape differs from the protocol the spec (and every Anthropic-compatible server: proxies,
+ * MiniMax, Kimi, Copilot) is built on — it has no sampling parameters, for one. We pin the long-stable
+ * version so every field we build means what the spec says; a caller may still override the header.
+ */
+export const ANTHROPIC_API_VERSION = "2023-06-01";
+
 export const FINE_GRAINED_TOOL_STREAMING_BETA = "fine-grained-tool-streaming-2025-05-14";
 export const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
 const OAUTH_BETAS = ["claude-code-20250219", "oauth-2025-04-20"];
@@ -87,6 +95,7 @@ export function buildAnthropicHeaders(inputs: HeaderInputs): HeaderMap {
 	const betas = betasFor(auth, needsInterleaved);
 	const defaults: HeaderMap = {
 		accept: "application/json",
+		"anthropic-version": ANTHROPIC_API_VERSION,
 		"anthropic-dangerous-direct-browser-access": "true",
 		...(betas.length > 0 ? { "anthropic-beta": betas.join(",") } : {}),
 		...authHeaders(auth),

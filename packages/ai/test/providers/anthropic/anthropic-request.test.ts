@@ -406,15 +406,23 @@ describe("temperature and thinking", () => {
 		expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 4096 });
 	});
 
-	it("withholds temperature from api.anthropic.com under the SDK's API version, which rejects it", () => {
+	it("pins anthropic-version 2023-06-01 on the wire, so the spec's fields (temperature included) are accepted", async () => {
+		const { request, body } = await send(baseContext, { temperature: 0.3 });
+		expect(request.headers["anthropic-version"]).toBe("2023-06-01");
+		expect(body.temperature).toBe(0.3);
+	});
+
+	it("withholds temperature from api.anthropic.com only when a caller pins the newer API version", () => {
 		const official = model({ baseUrl: "https://api.anthropic.com" });
 		const auth = resolveAuth(official, "sk-ant-api03-key");
-		const params = buildRequestParams(official, baseContext, { temperature: 0.3 }, auth) as { temperature?: number };
-		expect(params.temperature).toBeUndefined();
-		const pinned = buildRequestParams(official, baseContext, { temperature: 0.3 }, auth, "2023-06-01") as {
+		const pinnedNew = buildRequestParams(official, baseContext, { temperature: 0.3 }, auth, "2026-10-21") as {
 			temperature?: number;
 		};
-		expect(pinned.temperature).toBe(0.3);
+		expect(pinnedNew.temperature).toBeUndefined();
+		const byDefault = buildRequestParams(official, baseContext, { temperature: 0.3 }, auth) as {
+			temperature?: number;
+		};
+		expect(byDefault.temperature).toBe(0.3);
 	});
 
 	it("defaults the budget to 1024 and sends no thinking for a model that cannot reason", async () => {

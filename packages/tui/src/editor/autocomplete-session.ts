@@ -1,7 +1,14 @@
 import type { AutocompleteItem, AutocompleteProvider } from "../autocomplete/types.js";
 import { SelectList } from "../components/select-list.js";
+import { matchesKey } from "../keys/key-matching.js";
+import { getEditorKeybindings } from "../keys/keybindings.js";
 import type { SelectListTheme } from "../theme/themes.js";
 import type { EditorText } from "./editor-text.js";
+
+/** Text before the cursor that names a slash command (no argument yet). */
+const SLASH_COMMAND_NAME = /^\/\S*$/;
+/** Text before the cursor that ends in an `@file` reference. */
+const FILE_REFERENCE = /(?:^|[\s"'=])@[^\s]*$/;
 
 /** The completion list shown under the editor while the user types a command, `@file` or path. */
 export class AutocompleteSession {
@@ -68,6 +75,22 @@ export class AutocompleteSession {
 		this.list?.handleInput(data);
 	}
 
+	/** A chosen directory keeps completing inside it; a chosen command name continues with its arguments. */
+	private continueAfter(
+		applied: AutocompleteItem | undefined,
+		text: EditorText,
+		wasCommandName: boolean,
+		forced: boolean,
+	): void {
+		if (!applied) return;
+		if (applied.value.endsWith("/") || applied.value.endsWith('/"')) this.refresh(text, forced);
+		else if (wasCommandName) this.refresh(text, false);
+	}
+
+	private isCommandNameContext(text: EditorText): boolean {
+		return text.cursorLine === 0 && SLASH_COMMAND_NAME.test(text.textBeforeCursor());
+	}
+
 	/** Applies the selected item (or `item`) to the text; returns the item applied. */
 	apply(text: EditorText, item?: AutocompleteItem, prefix = this.prefix): AutocompleteItem | undefined {
 		const chosen = item ?? this.list?.getSelectedItem();
@@ -77,6 +100,70 @@ export class AutocompleteSession {
 		text.lines = result.lines;
 		text.setCursor({ line: result.cursorLine, col: result.cursorCol });
 		return chosen;
+	}
+
+	/**
+	 * A key while the list is open: Escape closes it, arrows and page keys move the selection, Tab or
+	 * Enter apply it. `beforeEdit` runs before the text changes (for undo).
+	 */
+	handleKey(data: string, text: EditorText, beforeEdit: () => void): "applied" | "navigated" | undefined {
+		const keys = getEditorKeybindings();
+		if (matchesKey(data, "escape")) {
+			this.close();
+			return "navigated";
+		}
+		if (
+			keys.matches(data, "selectUp") ||
+			keys.matches(data, "selectDown") ||
+			keys.matches(data, "selectPageUp") ||
+			keys.matches(data, "selectPageDown")
+		) {
+			this.navigate(data);
+			return "navigated";
+		}
+		if (keys.matches(data, "tab") || keys.matches(data, "selectConfirm")) {
+			const isCommandName = this.isCommandNameContext(text);
+			const wasForced = this.isForced;
+			beforeEdit();
+			const applied = this.apply(text);
+			this.close();
+			this.continueAfter(applied, text, isCommandName, wasForced);
+			return "applied";
+		}
+		return undefined;
+	}
+
+	/**
+	 * Tab with the list closed: completes slash commands (and their arguments) and `@file` references,
+	 * or else file-system paths. A single match is applied at once; several open the list. Returns
+	 * whether the text changed.
+	 */
+	completeOnTab(text: EditorText, beforeEdit: () => void): boolean {
+		if (!this.provider) return false;
+		const before = text.textBeforeCursor();
+		const isSlashContext = text.cursorLine === 0 && before.startsWith("/");
+		const forced = !isSlashContext && !FILE_REFERENCE.test(before);
+		const suggestions = this.peek(text, forced);
+		if (!suggestions) return false;
+		if (suggestions.items.length > 1) {
+			this.refresh(text, forced);
+			return false;
+		}
+		const isCommandName = this.isCommandNameContext(text);
+		beforeEdit();
+		const applied = this.apply(text, suggestions.items[0], suggestions.prefix);
+		this.continueAfter(applied, text, isCommandName, forced);
+		return true;
+	}
+
+	/** After typing: refreshes an open list, or opens one for a command name or an `@` reference. */
+	afterTyping(text: EditorText): void {
+		if (this.isOpen) {
+			this.refresh(text);
+			return;
+		}
+		if (!this.provider) return;
+		if (this.isCommandNameContext(text) || FILE_REFERENCE.test(text.textBeforeCursor())) this.refresh(text, false);
 	}
 
 	render(width: number): string[] {

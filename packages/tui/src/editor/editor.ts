@@ -1,7 +1,6 @@
 import type { AutocompleteProvider } from "../autocomplete/types.js";
 import { CachedComponent, type Component, CURSOR_MARKER, type Focusable } from "../component.js";
 import { printableText } from "../components/input.js";
-import { matchesKey } from "../keys/key-matching.js";
 import { type EditorAction, getEditorKeybindings } from "../keys/keybindings.js";
 import { PASTE_END, PASTE_START } from "../terminal/stdin-buffer.js";
 import { segmentGraphemes, visibleWidth } from "../text/width.js";
@@ -46,8 +45,6 @@ export interface EditorComponent extends Component {
 
 /** Terminal encodings of "new line" that arrive where Shift+Enter is not distinguishable. */
 const NEWLINE_FALLBACKS = new Set(["\n", "\x1b\r", "\x1b\n", "\x1b[13;2~"]);
-const SLASH_COMMAND_NAME = /^\/\S*$/;
-const FILE_REFERENCE = /(?:^|[\s"'=])@[^\s]*$/;
 
 function clampMaxVisible(value: number): number {
 	return Math.max(3, Math.min(20, Math.floor(value)));
@@ -185,7 +182,12 @@ export class Editor extends CachedComponent implements EditorComponent, Focusabl
 			return;
 		}
 		const keys = getEditorKeybindings();
-		if (this.autocomplete.isOpen && this.handleAutocompleteKey(data)) return;
+		if (this.autocomplete.isOpen) {
+			const handled = this.autocomplete.handleKey(data, this.text, () => this.recordUndo("other"));
+			if (handled === "applied") this.afterEdit();
+			else if (handled === "navigated") this.markChanged();
+			if (handled) return;
+		}
 		if (keys.matches(data, "newLine") || NEWLINE_FALLBACKS.has(data)) {
 			this.insertNewLine();
 			return;
@@ -195,7 +197,9 @@ export class Editor extends CachedComponent implements EditorComponent, Focusabl
 			return;
 		}
 		if (keys.matches(data, "tab")) {
-			this.handleTab();
+			const changed = this.autocomplete.completeOnTab(this.text, () => this.recordUndo("other"));
+			if (changed) this.afterEdit();
+			else this.markChanged();
 			return;
 		}
 		const action = keys.findAction(data, EDITING_ACTIONS);
@@ -253,60 +257,6 @@ export class Editor extends CachedComponent implements EditorComponent, Focusabl
 		return `${rowText}${marker}\x1b[7m \x1b[27m`;
 	}
 
-	private handleAutocompleteKey(data: string): boolean {
-		const keys = getEditorKeybindings();
-		if (matchesKey(data, "escape")) {
-			this.autocomplete.close();
-			this.markChanged();
-			return true;
-		}
-		if (
-			keys.matches(data, "selectUp") ||
-			keys.matches(data, "selectDown") ||
-			keys.matches(data, "selectPageUp") ||
-			keys.matches(data, "selectPageDown")
-		) {
-			this.autocomplete.navigate(data);
-			this.markChanged();
-			return true;
-		}
-		if (keys.matches(data, "tab") || keys.matches(data, "selectConfirm")) {
-			this.applyCompletion();
-			return true;
-		}
-		return false;
-	}
-
-	/** Applies the selected completion; directories and command names chain into further completion. */
-	private applyCompletion(): void {
-		const before = this.text.textBeforeCursor();
-		const isCommandName = this.text.cursorLine === 0 && SLASH_COMMAND_NAME.test(before);
-		this.recordUndo("other");
-		const applied = this.autocomplete.apply(this.text);
-		this.autocomplete.close();
-		if (applied && (applied.value.endsWith("/") || isCommandName)) this.autocomplete.refresh(this.text);
-		this.afterEdit();
-	}
-
-	private handleTab(): void {
-		if (!this.autocomplete.provider) return;
-		const before = this.text.textBeforeCursor();
-		const isSlashContext = this.text.cursorLine === 0 && before.startsWith("/");
-		const forced = !isSlashContext && !FILE_REFERENCE.test(before);
-		const suggestions = this.autocomplete.peek(this.text, forced);
-		if (!suggestions) return;
-		if (suggestions.items.length === 1) {
-			this.recordUndo("other");
-			const applied = this.autocomplete.apply(this.text, suggestions.items[0], suggestions.prefix);
-			const isCommandName = isSlashContext && SLASH_COMMAND_NAME.test(before);
-			if (applied && (applied.value.endsWith("/") || isCommandName)) this.autocomplete.refresh(this.text, forced);
-			this.afterEdit();
-			return;
-		}
-		this.autocomplete.refresh(this.text, forced);
-		this.markChanged();
-	}
-
 	private handleEnter(): void {
 		const before = this.text.textBeforeCursor();
 		if (before.endsWith("\\")) {
@@ -354,15 +304,7 @@ export class Editor extends CachedComponent implements EditorComponent, Focusabl
 		this.recordUndo(kind);
 		this.text.insert(typed);
 		this.afterEdit();
-		if (this.autocomplete.isOpen) this.autocomplete.refresh(this.text);
-		else if (this.shouldOpenAutocomplete()) this.autocomplete.refresh(this.text, false);
-	}
-
-	private shouldOpenAutocomplete(): boolean {
-		if (!this.autocomplete.provider) return false;
-		const before = this.text.textBeforeCursor();
-		if (this.text.cursorLine === 0 && SLASH_COMMAND_NAME.test(before)) return true;
-		return FILE_REFERENCE.test(before);
+		this.autocomplete.afterTyping(this.text);
 	}
 
 	private runAction(action: EditingAction): void {

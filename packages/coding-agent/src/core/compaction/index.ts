@@ -1,0 +1,60 @@
+// Public API of core/compaction (re-exported by the package index).
+export {
+	type BranchEntries,
+	type BranchSource,
+	type BranchSummaryResult,
+	collectEntriesForBranchSummary,
+	type GenerateBranchSummaryOptions,
+	generateBranchSummary,
+	NO_CONTENT_TO_SUMMARIZE,
+	type PreparedBranchEntries,
+	prepareBranchEntries,
+} from "./branch-summarization.js";
+export {
+	buildSummaryRequestText,
+	type CompactionPreparation,
+	type CompactionResult,
+	compact,
+	generateSummary,
+	prepareCompaction,
+	type SummaryRequestOptions,
+} from "./compaction.js";
+export {
+	type CutPointResult,
+	findCutPoint,
+	findTurnStartIndex,
+	findValidCutPoints,
+	isValidCutPoint,
+	messageOfEntry,
+	messagesOfEntries,
+} from "./cut-point.js";
+export {
+	type CompactionDetails,
+	collectFileOperations,
+	computeFileLists,
+	createFileOperations,
+	type FileOperations,
+	formatFileOperations,
+	isCompactionDetails,
+	seedFileOperations,
+} from "./file-operations.js";
+export {
+	BRANCH_SUMMARY_PREAMBLE,
+	BRANCH_SUMMARY_PROMPT,
+	NO_PRIOR_HISTORY,
+	SUMMARIZATION_PROMPT,
+	SUMMARIZATION_SYSTEM_PROMPT,
+	TURN_PREFIX_SUMMARIZATION_PROMPT,
+	UPDATE_SUMMARIZATION_PROMPT,
+} from "./prompts.js";
+export { serializeConversation, TOOL_RESULT_SERIALIZATION_LIMIT } from "./serialization.js";
+export {
+	type ContextTokenEstimate,
+	calculateContextTokens,
+	DEFAULT_COMPACTION_SETTINGS,
+	estimateContextTokens,
+	estimateTokens,
+	hasUsableUsage,
+	IMAGE_CHAR_ESTIMATE,
+	shouldCompact,
+} from "./token-estimation.js";

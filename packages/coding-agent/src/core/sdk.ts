@@ -1,0 +1,107 @@
+// `createAgentSession`: an AgentSession with every part defaulted, so embedding the agent takes this call
+// and `session.prompt(…)`.
+import { resolve } from "node:path";
+import type { AgentTool, StreamFn, ThinkingLevel } from "@agent/agent-core";
+import type { Model } from "@agent/ai";
+import { AgentSession } from "./agent-session.js";
+import { AuthStorage } from "./config/auth-storage.js";
+import { ModelRegistry } from "./config/model-registry.js";
+import { findInitialModel, type ScopedModel } from "./config/model-resolver.js";
+import { getAgentDir, getAuthPath, getModelsPath } from "./config/paths.js";
+import { SettingsManager } from "./config/settings-manager.js";
+import type { ExtensionHooks, ExtensionTool } from "./extensions/hooks.js";
+import { DefaultResourceLoader, type ResourceLoader } from "./resources/resource-loader.js";
+import { SessionManager } from "./session/session-manager.js";
+import { getDefaultSessionDir } from "./session/session-paths.js";
+
+export interface CreateAgentSessionOptions {
+	/** Working directory for tools, resources and the session folder. Default `process.cwd()`. */
+	cwd?: string;
+	/** Global config directory (settings, auth, models, sessions, resources). Default `~/.agent` or `$AGENT_DIR`. */
+	agentDir?: string;
+	/** Default: a new session file in the cwd's folder under `<agentDir>/sessions`. */
+	sessionManager?: SessionManager;
+	/** Default: `<agentDir>/settings.json` merged with `<cwd>/.agent/settings.json`. */
+	settingsManager?: SettingsManager;
+	/** Default: `<agentDir>/auth.json`. Ignored when `modelRegistry` is given (its storage is used). */
+	authStorage?: AuthStorage;
+	/** Default: built-in models plus `<agentDir>/models.json`. */
+	modelRegistry?: ModelRegistry;
+	/**
+	 * Default: the session's recorded model when it has credentials, else `defaultProvider`/`defaultModel`
+	 * from settings, else the first provider with credentials (config.md §7).
+	 */
+	model?: Model;
+	/** Clamped to the model. Default: the session's recorded level, else `defaultThinkingLevel`, else medium. */
+	thinkingLevel?: ThinkingLevel;
+	/** Models to cycle through (`--models`). */
+	scopedModels?: ScopedModel[];
+	/** Initially active built-in tools. Default: read, bash, edit, write for `cwd`. */
+	tools?: AgentTool[];
+	/** More tools, active from the start; `promptSnippet`/`promptGuidelines` feed the system prompt. */
+	customTools?: ExtensionTool[];
+	/** Default: `DefaultResourceLoader` for `cwd` and `agentDir`, loaded. */
+	resourceLoader?: ResourceLoader;
+	/** The provider call. Default `streamSimple`; tests pass a `FauxProvider`'s `stream`. */
+	streamFn?: StreamFn;
+	/** The extension runner. Default: no extensions. */
+	hooks?: ExtensionHooks;
+	/** A model call whose stream is silent this long is aborted and retried. Default 120 000 ms; 0 disables. */
+	streamStallTimeoutMs?: number;
+}
+
+export interface CreateAgentSessionResult {
+	session: AgentSession;
+	/** Why the session's recorded model could not be restored, when it could not. */
+	modelFallbackMessage?: string;
+}
+
+/** Builds an AgentSession from defaults and whatever the caller supplies. */
+export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreateAgentSessionResult> {
+	const cwd = resolve(options.cwd ?? process.cwd());
+	const agentDir = options.agentDir ?? getAgentDir();
+	const settingsManager = options.settingsManager ?? SettingsManager.create(cwd, agentDir);
+	const modelRegistry =
+		options.modelRegistry ??
+		new ModelRegistry(options.authStorage ?? AuthStorage.create(getAuthPath(agentDir)), getModelsPath(agentDir));
+	const sessionManager = options.sessionManager ?? SessionManager.create(cwd, getDefaultSessionDir(cwd, agentDir));
+	let resourceLoader = options.resourceLoader;
+	if (!resourceLoader) {
+		resourceLoader = new DefaultResourceLoader({ cwd, agentDir, settingsManager });
+		await resourceLoader.reload();
+	}
+
+	let model = options.model;
+	let thinkingLevel = options.thinkingLevel;
+	let modelFallbackMessage: string | undefined;
+	if (!model) {
+		const recorded = sessionManager.getEntries().length > 0 ? sessionManager.buildSessionContext().model : null;
+		const selection = findInitialModel(modelRegistry, {
+			scopedModels: options.scopedModels,
+			isContinuing: recorded !== null,
+			sessionModel: recorded,
+			defaultProvider: settingsManager.getDefaultProvider(),
+			defaultModelId: settingsManager.getDefaultModel(),
+		});
+		model = selection.model;
+		thinkingLevel ??= selection.thinkingLevel;
+		if (selection.warnings.length > 0) modelFallbackMessage = selection.warnings.join("\n");
+	}
+
+	const session = new AgentSession({
+		cwd,
+		sessionManager,
+		settingsManager,
+		modelRegistry,
+		resourceLoader,
+		...(options.hooks ? { hooks: options.hooks } : {}),
+		...(model ? { model } : {}),
+		...(thinkingLevel ? { thinkingLevel } : {}),
+		...(options.scopedModels ? { scopedModels: options.scopedModels } : {}),
+		...(options.tools ? { tools: options.tools } : {}),
+		...(options.customTools ? { customTools: options.customTools } : {}),
+		...(options.streamFn ? { streamFn: options.streamFn } : {}),
+		...(options.streamStallTimeoutMs !== undefined ? { streamStallTimeoutMs: options.streamStallTimeoutMs } : {}),
+	});
+	return { session, ...(modelFallbackMessage ? { modelFallbackMessage } : {}) };
+}

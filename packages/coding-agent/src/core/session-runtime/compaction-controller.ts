@@ -1,0 +1,293 @@
+// When and how the session compacts (compaction-retry.md §6): after runs (threshold, overflow), before
+// prompts, and on request.
+import type { Agent, AgentMessage, StreamFn } from "@agent/agent-core";
+import { type AssistantMessage, isContextOverflow, type Model } from "@agent/ai";
+import { type CompactionResult, compact, prepareCompaction } from "../compaction/compaction.js";
+import { calculateContextTokens, estimateContextTokens, shouldCompact } from "../compaction/token-estimation.js";
+import type { SettingsManager } from "../config/settings-manager.js";
+import type { ExtensionHooks } from "../extensions/hooks.js";
+import type { CompactionEntry, SessionEntry } from "../session/entries.js";
+import type { SessionManager } from "../session/session-manager.js";
+import type { AgentSessionEvent, AutoCompactionReason } from "./events.js";
+
+export const OVERFLOW_RECOVERY_FAILED_TEXT =
+	"Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.";
+export const NO_MODEL_SELECTED_TEXT = "No model selected";
+export const ALREADY_COMPACTED_TEXT = "Already compacted";
+export const NOTHING_TO_COMPACT_TEXT = "Nothing to compact (session too small)";
+export const COMPACTION_CANCELLED_TEXT = "Compaction cancelled";
+export const COMPACTION_IN_PROGRESS_TEXT = "Compaction already in progress";
+
+export function noApiKeyForProviderText(provider: string): string {
+	return `No API key for ${provider}`;
+}
+
+export interface CompactionHost {
+	readonly agent: Agent;
+	readonly sessionManager: SessionManager;
+	readonly settingsManager: SettingsManager;
+	readonly hooks: ExtensionHooks;
+	readonly model: Model | undefined;
+	getApiKey(model: Model): Promise<string | undefined>;
+	/** Used for the summary requests (the session's stream function, watchdog included). */
+	readonly streamFn: StreamFn;
+	emit(event: AgentSessionEvent): void;
+	/** Replaces the agent's messages with the session's context. */
+	rebuildAgentMessages(): void;
+	/** Waits a moment, then continues the agent (after an overflow, or to deliver queued messages). */
+	resumeAgent(): Promise<void>;
+}
+
+export interface CheckCompactionOptions {
+	/** Before a prompt: aborted replies count too. */
+	skipAbortedCheck?: boolean;
+	/** Continue the agent afterwards (overflow retry, queued messages). Off before a prompt, which runs anyway. */
+	allowResume?: boolean;
+}
+
+function entryTime(entry: SessionEntry): number {
+	return Date.parse(entry.timestamp) || 0;
+}
+
+function latestCompaction(branch: readonly SessionEntry[]): CompactionEntry | undefined {
+	for (let i = branch.length - 1; i >= 0; i--) {
+		const entry = branch[i] as SessionEntry;
+		if (entry.type === "compaction") return entry;
+	}
+	return undefined;
+}
+
+function describe(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Owns compaction state: whether one is running (`isCompacting`), its abort controller, and the once-per-prompt
+ * overflow recovery flag. Summarization failures never escape automatic compaction: they end it with an
+ * `errorMessage`, and the session carries on with its context as it was.
+ */
+export class CompactionController {
+	private running: "manual" | "auto" | undefined;
+	private abortController: AbortController | undefined;
+	private overflowRecoveryAttempted = false;
+
+	constructor(private readonly host: CompactionHost) {}
+
+	get isCompacting(): boolean {
+		return this.running !== undefined;
+	}
+
+	/** A user message started: a new overflow may be recovered from again. */
+	noteUserMessageStart(): void {
+		this.overflowRecoveryAttempted = false;
+	}
+
+	/** A reply that did not fail ends the overflow recovery. */
+	noteAssistantMessageEnd(message: AssistantMessage): void {
+		if (message.stopReason !== "error") this.overflowRecoveryAttempted = false;
+	}
+
+	/** Cancels a running compaction, manual or automatic. */
+	abort(): void {
+		this.abortController?.abort();
+	}
+
+	/** Cancels a running automatic compaction only. */
+	abortAuto(): void {
+		if (this.running === "auto") this.abortController?.abort();
+	}
+
+	/**
+	 * After a run (or before a prompt): compacts when `message` overflowed the context, or when the context
+	 * has grown past `contextWindow − reserveTokens`.
+	 */
+	async checkCompaction(message: AssistantMessage, options: CheckCompactionOptions = {}): Promise<void> {
+		const settings = this.host.settingsManager.getCompactionSettings();
+		if (!settings.enabled || this.running) return;
+		if (!options.skipAbortedCheck && message.stopReason === "aborted") return;
+		const branch = this.host.sessionManager.getBranch();
+		const compaction = latestCompaction(branch);
+		// Usage reported before the latest compaction describes a context that no longer exists.
+		if (compaction && message.timestamp <= entryTime(compaction)) return;
+		const model = this.host.model;
+		if (!model) return;
+
+		const sameModel = message.provider === model.provider && message.model === model.id;
+		if (sameModel && isContextOverflow(message, model.contextWindow)) {
+			if (this.overflowRecoveryAttempted) {
+				this.host.emit({
+					type: "auto_compaction_end",
+					aborted: false,
+					willRetry: false,
+					errorMessage: OVERFLOW_RECOVERY_FAILED_TEXT,
+				});
+				return;
+			}
+			this.overflowRecoveryAttempted = true;
+			const failed = message.stopReason === "error";
+			if (failed) this.dropTrailingFailure();
+			// A reply that succeeded although its input exceeded the window needs no retry, just room.
+			await this.runAuto("overflow", failed && options.allowResume === true, options.allowResume === true);
+			return;
+		}
+
+		let contextTokens: number;
+		if (message.stopReason === "error") {
+			const estimate = estimateContextTokens(this.host.agent.state.messages);
+			if (estimate.lastUsageIndex === null) return;
+			const withUsage = this.host.agent.state.messages[estimate.lastUsageIndex] as AssistantMessage;
+			if (compaction && withUsage.timestamp <= entryTime(compaction)) return;
+			contextTokens = estimate.tokens;
+		} else {
+			contextTokens = calculateContextTokens(message.usage);
+		}
+		if (shouldCompact(contextTokens, model.contextWindow, settings)) {
+			await this.runAuto("threshold", false, options.allowResume === true);
+		}
+	}
+
+	/** `/compact [instructions]`: the run is already stopped by the caller. */
+	async compactNow(customInstructions?: string): Promise<CompactionResult> {
+		if (this.running) throw new Error(COMPACTION_IN_PROGRESS_TEXT);
+		const model = this.host.model;
+		if (!model) throw new Error(NO_MODEL_SELECTED_TEXT);
+		const apiKey = await this.host.getApiKey(model);
+		if (!apiKey) throw new Error(noApiKeyForProviderText(model.provider));
+		const branch = this.host.sessionManager.getBranch();
+		const preparation = prepareCompaction(branch, this.resolvedSettings());
+		if (!preparation) {
+			throw new Error(branch.at(-1)?.type === "compaction" ? ALREADY_COMPACTED_TEXT : NOTHING_TO_COMPACT_TEXT);
+		}
+
+		const controller = new AbortController();
+		this.begin("manual", controller);
+		try {
+			let result: CompactionResult | undefined;
+			let fromExtension = false;
+			if (this.host.hooks.hasHandlers("session_before_compact")) {
+				const decision = await this.host.hooks.emitSessionBeforeCompact({
+					preparation,
+					branchEntries: branch,
+					customInstructions,
+					signal: controller.signal,
+				});
+				if (decision?.cancel) throw new Error(COMPACTION_CANCELLED_TEXT);
+				if (decision?.compaction) {
+					result = decision.compaction;
+					fromExtension = true;
+				}
+			}
+			result ??= await compact(preparation, model, apiKey, customInstructions, controller.signal, {
+				streamFn: this.host.streamFn,
+			});
+			if (controller.signal.aborted) throw new Error(COMPACTION_CANCELLED_TEXT);
+			await this.persist(result, fromExtension);
+			return result;
+		} catch (error) {
+			if (controller.signal.aborted) throw new Error(COMPACTION_CANCELLED_TEXT);
+			throw error;
+		} finally {
+			this.end(controller);
+		}
+	}
+
+	private resolvedSettings() {
+		return this.host.settingsManager.getCompactionSettings();
+	}
+
+	private async runAuto(reason: AutoCompactionReason, willRetry: boolean, allowResume: boolean): Promise<void> {
+		const { host } = this;
+		host.emit({ type: "auto_compaction_start", reason });
+		const nothingDone = () => host.emit({ type: "auto_compaction_end", aborted: false, willRetry: false });
+		const model = host.model;
+		if (!model) return nothingDone();
+		const apiKey = await host.getApiKey(model);
+		if (!apiKey) return nothingDone();
+		const branch = host.sessionManager.getBranch();
+		const preparation = prepareCompaction(branch, this.resolvedSettings());
+		if (!preparation) return nothingDone();
+
+		const controller = new AbortController();
+		this.begin("auto", controller);
+		const aborted = () => host.emit({ type: "auto_compaction_end", aborted: true, willRetry: false });
+		let result: CompactionResult | undefined;
+		try {
+			let fromExtension = false;
+			if (host.hooks.hasHandlers("session_before_compact")) {
+				const decision = await host.hooks.emitSessionBeforeCompact({
+					preparation,
+					branchEntries: branch,
+					customInstructions: undefined,
+					signal: controller.signal,
+				});
+				if (decision?.cancel) return aborted();
+				if (decision?.compaction) {
+					result = decision.compaction;
+					fromExtension = true;
+				}
+			}
+			result ??= await compact(preparation, model, apiKey, undefined, controller.signal, {
+				streamFn: host.streamFn,
+			});
+			if (controller.signal.aborted) return aborted();
+			await this.persist(result, fromExtension);
+		} catch (error) {
+			if (controller.signal.aborted) return aborted();
+			const prefix = reason === "overflow" ? "Context overflow recovery failed" : "Auto-compaction failed";
+			host.emit({
+				type: "auto_compaction_end",
+				aborted: false,
+				willRetry: false,
+				errorMessage: `${prefix}: ${describe(error)}`,
+			});
+			// The context is as it was; messages queued meanwhile are still delivered (never dropped).
+			if (allowResume && reason === "threshold" && host.agent.hasQueuedMessages()) await host.resumeAgent();
+			return;
+		} finally {
+			this.end(controller);
+		}
+
+		host.emit({ type: "auto_compaction_end", result, aborted: false, willRetry });
+		if (!allowResume) return;
+		if (willRetry) {
+			this.dropTrailingFailure();
+			await host.resumeAgent();
+		} else if (host.agent.hasQueuedMessages()) {
+			await host.resumeAgent();
+		}
+	}
+
+	private async persist(result: CompactionResult, fromExtension: boolean): Promise<void> {
+		const { host } = this;
+		const id = host.sessionManager.appendCompaction(
+			result.summary,
+			result.firstKeptEntryId,
+			result.tokensBefore,
+			result.details,
+			fromExtension,
+		);
+		host.rebuildAgentMessages();
+		const entry = host.sessionManager.getEntry(id) as CompactionEntry;
+		await host.hooks.emit({ type: "session_compact", compactionEntry: entry, fromExtension });
+	}
+
+	/** Removes a failed reply from the agent's context; the session file keeps it. */
+	private dropTrailingFailure(): void {
+		const messages = this.host.agent.state.messages;
+		const last: AgentMessage | undefined = messages[messages.length - 1];
+		if (last?.role === "assistant" && last.stopReason === "error") {
+			this.host.agent.replaceMessages(messages.slice(0, -1));
+		}
+	}
+
+	private begin(kind: "manual" | "auto", controller: AbortController): void {
+		this.running = kind;
+		this.abortController = controller;
+	}
+
+	private end(controller: AbortController): void {
+		if (this.abortController !== controller) return;
+		this.running = undefined;
+		this.abortController = undefined;
+	}
+}

@@ -1,0 +1,118 @@
+// The tools the model can call and the system prompt that describes them. Changing the active set rebuilds
+// the prompt (prompt-and-resources.md §1.3).
+import type { AgentTool } from "@agent/agent-core";
+import type { SettingsManager } from "../config/settings-manager.js";
+import type { ExtensionHooks, ExtensionTool } from "../extensions/hooks.js";
+import type { ResourceLoader } from "../resources/resource-loader.js";
+import { BUILTIN_TOOL_SNIPPETS, buildSystemPrompt } from "../resources/system-prompt.js";
+import { type CustomToolPromptInfo, collectCustomToolPromptInputs } from "../resources/tool-prompt-inputs.js";
+import { createAllTools } from "../tools/tool-sets.js";
+
+export const DEFAULT_ACTIVE_TOOL_NAMES: readonly string[] = ["read", "bash", "edit", "write"];
+
+export interface SessionToolsOptions {
+	cwd: string;
+	settingsManager: SettingsManager;
+	resourceLoader: ResourceLoader;
+	hooks: ExtensionHooks;
+	/** The initially active built-in tools (default: read, bash, edit, write for `cwd`). */
+	tools?: AgentTool[];
+	/** SDK tools with optional prompt snippets and guidelines; active from the start. */
+	customTools?: ExtensionTool[];
+}
+
+/**
+ * Every tool the session knows, by name: the seven built-ins for the session's cwd, the tools given to the
+ * SDK, custom tools, and extension tools (a later source replaces an earlier tool of the same name), plus
+ * which of them are active.
+ */
+export class SessionTools {
+	private registry = new Map<string, ExtensionTool>();
+	private readonly custom = new Set<string>();
+	private active: string[] = [];
+
+	constructor(private readonly options: SessionToolsOptions) {
+		this.rebuildRegistry();
+		const initial = options.tools?.map((tool) => tool.name) ?? [...DEFAULT_ACTIVE_TOOL_NAMES];
+		const extra = [...this.custom];
+		this.active = [...new Set([...initial, ...extra])].filter((name) => this.registry.has(name));
+	}
+
+	/** Active tools, in activation order. */
+	getActiveTools(): AgentTool[] {
+		return this.active.map((name) => this.registry.get(name) as AgentTool);
+	}
+
+	getActiveToolNames(): string[] {
+		return [...this.active];
+	}
+
+	getAllTools(): { name: string; description: string; parameters: unknown }[] {
+		return [...this.registry.values()].map(({ name, description, parameters }) => ({
+			name,
+			description,
+			parameters,
+		}));
+	}
+
+	/** Unknown names are ignored. */
+	setActiveToolsByName(names: readonly string[]): void {
+		this.active = [...new Set(names)].filter((name) => this.registry.has(name));
+	}
+
+	/** Picks up tools extensions registered since the last call; new ones become active. */
+	refresh(): void {
+		const before = new Set(this.registry.keys());
+		this.rebuildRegistry();
+		for (const name of this.registry.keys()) {
+			if (!before.has(name) && !this.active.includes(name)) this.active.push(name);
+		}
+		this.active = this.active.filter((name) => this.registry.has(name));
+	}
+
+	/** The base system prompt for the active tools (before `before_agent_start` handlers change it). */
+	buildSystemPrompt(): string {
+		const loader = this.options.resourceLoader;
+		const customInfo: CustomToolPromptInfo[] = [];
+		for (const name of this.active) {
+			if (!this.custom.has(name)) continue;
+			const tool = this.registry.get(name) as ExtensionTool;
+			// A replacement of a built-in keeps the built-in's one-liner unless it brings its own.
+			const keepsBuiltinSnippet = BUILTIN_TOOL_SNIPPETS[name] !== undefined && tool.promptSnippet === undefined;
+			customInfo.push({
+				name,
+				description: keepsBuiltinSnippet ? "" : tool.description,
+				...(tool.promptSnippet !== undefined ? { promptSnippet: tool.promptSnippet } : {}),
+				...(tool.promptGuidelines ? { promptGuidelines: tool.promptGuidelines } : {}),
+			});
+		}
+		const { toolSnippets, promptGuidelines } = collectCustomToolPromptInputs(customInfo);
+		const append = loader.getAppendSystemPrompt().join("\n\n");
+		return buildSystemPrompt({
+			customPrompt: loader.getSystemPrompt(),
+			selectedTools: this.active,
+			toolSnippets,
+			promptGuidelines,
+			...(append ? { appendSystemPrompt: append } : {}),
+			cwd: this.options.cwd,
+			contextFiles: loader.getContextFiles().contextFiles,
+			skills: loader.getSkills().skills,
+		});
+	}
+
+	private rebuildRegistry(): void {
+		const { cwd, settingsManager, tools, customTools, hooks } = this.options;
+		const registry = new Map<string, ExtensionTool>();
+		const builtIns = createAllTools(cwd, {
+			bash: { commandPrefix: settingsManager.getShellCommandPrefix(), shellPath: settingsManager.getShellPath() },
+		});
+		for (const tool of Object.values(builtIns)) registry.set(tool.name, tool);
+		for (const tool of tools ?? []) registry.set(tool.name, tool);
+		this.custom.clear();
+		for (const tool of [...(customTools ?? []), ...hooks.getTools()]) {
+			registry.set(tool.name, tool);
+			this.custom.add(tool.name);
+		}
+		this.registry = registry;
+	}
+}

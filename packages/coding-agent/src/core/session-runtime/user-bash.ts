@@ -1,0 +1,142 @@
+// The user's own shell commands (`!cmd`, `!!cmd`, RPC `bash`; rpc.md §4.15): run through the bash tool's
+// operations (same shell resolution, process-group kill), output cleaned for display and the model.
+import { closeSync, openSync, writeSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
+import type { BashResult } from "../extensions/hooks.js";
+import type { BashExecutionMessage } from "../messages.js";
+import type { BashOperations } from "../tools/bash-executor.js";
+import { createBashTempFilePath } from "../tools/bash-output.js";
+import { getShellEnv } from "../tools/shell.js";
+import { DEFAULT_MAX_BYTES, truncateTail } from "../tools/truncate.js";
+
+/** Recent output kept in memory: twice what is returned. */
+const WINDOW_CHARS = DEFAULT_MAX_BYTES * 2;
+
+// CSI and other escape sequences, OSC strings (titles, hyperlinks).
+const ANSI_SEQUENCE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+// Control characters other than newline and tab (binary output, bells, carriage returns).
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
+/** Output as a person or model should read it: escape sequences removed, `\r` and other control bytes dropped. */
+export function sanitizeCommandOutput(text: string): string {
+	return text.replace(ANSI_SEQUENCE, "").replace(CONTROL_CHARACTERS, "");
+}
+
+export interface RunUserBashOptions {
+	cwd: string;
+	operations: BashOperations;
+	/** Settings `shellCommandPrefix`, run before the command on its own line. */
+	commandPrefix?: string;
+	signal?: AbortSignal;
+	/** Each cleaned chunk as it arrives. */
+	onChunk?: (text: string) => void;
+}
+
+/** Collects cleaned output: a window of the newest text in memory, everything in a temp file once large. */
+class CommandOutput {
+	private readonly decoder = new StringDecoder("utf8");
+	private window = "";
+	private droppedChars = 0;
+	private rawBytes = 0;
+	private fd: number | undefined;
+	fullOutputPath: string | undefined;
+
+	constructor(private readonly onChunk?: (text: string) => void) {}
+
+	append(data: Buffer): void {
+		this.rawBytes += data.length;
+		this.add(this.decoder.write(data));
+	}
+
+	finish(): { output: string; truncated: boolean; fullOutputPath?: string } {
+		this.add(this.decoder.end());
+		const truncation = truncateTail(this.window);
+		const truncated = truncation.truncated || this.droppedChars > 0;
+		if (truncated) this.ensureFile();
+		if (this.fd !== undefined) closeSync(this.fd);
+		this.fd = undefined;
+		return {
+			output: truncation.content,
+			truncated,
+			...(this.fullOutputPath ? { fullOutputPath: this.fullOutputPath } : {}),
+		};
+	}
+
+	/** Closes the temp file without a result (the command failed to run). */
+	discard(): void {
+		if (this.fd !== undefined) closeSync(this.fd);
+		this.fd = undefined;
+	}
+
+	private add(raw: string): void {
+		if (!raw) return;
+		const text = sanitizeCommandOutput(raw);
+		if (!text) return;
+		this.onChunk?.(text);
+		if (this.rawBytes > DEFAULT_MAX_BYTES) this.ensureFile();
+		if (this.fd !== undefined) writeSync(this.fd, text);
+		this.window += text;
+		if (this.window.length > WINDOW_CHARS) {
+			const excess = this.window.length - WINDOW_CHARS;
+			this.window = this.window.slice(excess);
+			this.droppedChars += excess;
+		}
+	}
+
+	/** The whole output so far goes to the file; later text is appended as it arrives. */
+	private ensureFile(): void {
+		if (this.fd !== undefined || this.fullOutputPath) return;
+		this.fullOutputPath = createBashTempFilePath();
+		this.fd = openSync(this.fullOutputPath, "w", 0o600);
+		// The window still holds everything: the file is created before the window first drops text.
+		writeSync(this.fd, this.window);
+	}
+}
+
+/**
+ * Runs `command` with the user's shell and returns what `bash` answers: the tail of the output (2000 lines
+ * / 50 KiB), whether it was cut, the exit code (absent when killed), and the temp file with the complete
+ * output when it was cut. Spawn failures (no shell, bad `shellPath`) are thrown.
+ *
+ * Ours: the reference wrote the temp file only past 50 KiB, so output cut by the line limit alone pointed
+ * nowhere; whenever the output is cut, the file exists.
+ */
+export async function runUserBash(command: string, options: RunUserBashOptions): Promise<BashResult> {
+	const output = new CommandOutput(options.onChunk);
+	const script = options.commandPrefix ? `${options.commandPrefix}\n${command}` : command;
+	let exitCode: number | null;
+	try {
+		({ exitCode } = await options.operations.exec(script, options.cwd, {
+			onData: (data) => output.append(data),
+			signal: options.signal,
+			env: getShellEnv(),
+		}));
+	} catch (error) {
+		if (error instanceof Error && error.message === "aborted") {
+			return { ...output.finish(), cancelled: true };
+		}
+		output.discard();
+		throw error;
+	}
+	if (options.signal?.aborted) return { ...output.finish(), cancelled: true };
+	return { ...output.finish(), ...(exitCode !== null ? { exitCode } : {}), cancelled: false };
+}
+
+/** The session message that records a user command (`bashExecution`). */
+export function createBashExecutionMessage(
+	command: string,
+	result: BashResult,
+	excludeFromContext: boolean,
+): BashExecutionMessage {
+	return {
+		role: "bashExecution",
+		command,
+		output: result.output,
+		...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+		cancelled: result.cancelled,
+		truncated: result.truncated,
+		...(result.fullOutputPath ? { fullOutputPath: result.fullOutputPath } : {}),
+		...(excludeFromContext ? { excludeFromContext: true } : {}),
+		timestamp: Date.now(),
+	};
+}

@@ -12,7 +12,7 @@ import type {
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { transformMessages } from "../transform-messages.js";
 import type { ResolvedCompletionsCompat } from "./compat.js";
-import { normalizeCompletionsToolCallId } from "./tool-call-id.js";
+import { toolCallIdNormalizerFor } from "./tool-call-id.js";
 import {
 	REASONING_FIELDS,
 	type ReasoningField,
@@ -136,7 +136,7 @@ export function convertCompletionsMessages(
 		});
 	}
 
-	const messages = transformMessages(context.messages, model, normalizeCompletionsToolCallId);
+	const messages = transformMessages(context.messages, model, toolCallIdNormalizerFor(model));
 	let pendingImages: WireImagePart[] = [];
 	let afterToolResults = false;
 

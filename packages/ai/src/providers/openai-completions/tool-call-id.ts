@@ -1,4 +1,5 @@
 import type { Model } from "../../types.js";
+import { createMistralToolCallIdNormalizer } from "../../utils/mistral-tool-call-id.js";
 
 const MAX_TOOL_CALL_ID_LENGTH = 40;
 
@@ -13,4 +14,19 @@ export function normalizeCompletionsToolCallId(id: string, model: Model): string
 	}
 	if (model.provider === "openai" && id.length > MAX_TOOL_CALL_ID_LENGTH) return id.slice(0, MAX_TOOL_CALL_ID_LENGTH);
 	return id;
+}
+
+function isMistral(model: Model): boolean {
+	return model.provider === "mistral" || model.baseUrl.includes("mistral.ai");
+}
+
+/**
+ * The id normalizer for one request. Mistral rejects any tool-call id that is not exactly nine letters
+ * or digits, so ids from other models get a collision-free nine-character id there (one mapping per
+ * request keeps each call and its result paired); every other server gets the rules above.
+ */
+export function toolCallIdNormalizerFor(model: Model): (id: string, model: Model) => string {
+	if (!isMistral(model)) return normalizeCompletionsToolCallId;
+	const toMistralId = createMistralToolCallIdNormalizer();
+	return (id) => toMistralId(id);
 }

@@ -340,6 +340,31 @@ describe("cross-provider histories", () => {
 		expect(wire[2]).toMatchObject({ tool_call_id: longId.slice(0, 40) });
 	});
 
+	it("gives other models' calls nine-character alphanumeric ids for Mistral, paired with their results", () => {
+		const anthropicId = "toolu_01ABCdef";
+		const responsesId = "call_x|fc_y";
+		const wire = convert(
+			[
+				user("q"),
+				assistant(
+					[
+						{ type: "toolCall", id: anthropicId, name: "ls", arguments: {} },
+						{ type: "toolCall", id: responsesId, name: "read", arguments: {} },
+					],
+					{ api: "anthropic-messages", provider: "anthropic", model: "claude" },
+				),
+				toolResult(anthropicId, [{ type: "text", text: "a" }]),
+				toolResult(responsesId, [{ type: "text", text: "b" }], "read"),
+			],
+			{ model: target({ provider: "mistral", baseUrl: "https://api.mistral.ai/v1" }) },
+		);
+		const calls = (wire[1] as { tool_calls: { id: string }[] }).tool_calls.map((call) => call.id);
+		expect(calls).toHaveLength(2);
+		for (const id of calls) expect(id).toMatch(/^[a-zA-Z0-9]{9}$/);
+		expect(new Set(calls).size).toBe(2);
+		expect(wire.slice(2).map((m) => (m as { tool_call_id: string }).tool_call_id)).toEqual(calls);
+	});
+
 	it("answers an orphaned tool call with a synthetic error result before the next user message", () => {
 		const wire = convert([
 			user("q"),

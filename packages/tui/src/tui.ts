@@ -48,11 +48,6 @@ interface OverlayEntry {
 	previousFocus: Component | null;
 }
 
-/** A cell-size reply may be split from other input; give up waiting once unrelated escape input arrives. */
-function couldBeCellSizeReply(data: string): boolean {
-	return /^\x1b(\[(6(;\d*(;\d*t?)?)?)?)?$/.test(data);
-}
-
 /**
  * The root of the UI: a container whose children fill the terminal's normal screen (not the alternate
  * screen, so the transcript stays in the scrollback). It renders on request, composites overlays,
@@ -71,8 +66,6 @@ export class TUI extends Container {
 	private isRenderScheduled = false;
 	private isForceRequested = false;
 	private isStarted = false;
-	private isCellSizeQueryPending = false;
-	private cellSizeInput = "";
 	private readonly debugFrameDir: string | undefined;
 	private frameCount = 0;
 
@@ -113,10 +106,7 @@ export class TUI extends Container {
 		);
 		this.terminal.hideCursor();
 		this.renderer.setCursorVisible(false);
-		if (detectImageProtocol(this.options.env ?? process.env)) {
-			this.isCellSizeQueryPending = true;
-			this.terminal.write(TerminalSequences.cellSizeQuery);
-		}
+		if (detectImageProtocol(this.options.env ?? process.env)) this.terminal.write(TerminalSequences.cellSizeQuery);
 		this.requestRender();
 	}
 
@@ -257,10 +247,15 @@ export class TUI extends Container {
 			if (result?.data !== undefined) data = result.data;
 			if (data.length === 0) return;
 		}
-		if (this.isCellSizeQueryPending) {
-			const rest = this.takeCellSizeReply(data);
-			if (rest === undefined || rest.length === 0) return;
-			data = rest;
+		// The reply to the cell-size query (sent at start when images are supported) is not input. It is
+		// recognised whenever it arrives, so keys typed before it are not held back (the reference buffers
+		// all input until the reply comes, which stalls typing on terminals that never answer).
+		const cellSize = CELL_SIZE_REPLY.exec(data);
+		if (cellSize && cellSize[0] === data) {
+			setCellDimensions({ heightPx: Number(cellSize[1]), widthPx: Number(cellSize[2]) });
+			this.invalidate();
+			this.requestRender();
+			return;
 		}
 		if (this.onDebug && matchesKey(data, "shift+ctrl+d")) {
 			this.onDebug();
@@ -273,31 +268,6 @@ export class TUI extends Container {
 		if (isKeyRelease(data) && !target.wantsKeyRelease) return;
 		target.handleInput(data);
 		this.requestRender();
-	}
-
-	/**
-	 * Collects input while the cell-size reply is awaited. Returns the input to process normally, or
-	 * undefined while still buffering.
-	 */
-	private takeCellSizeReply(data: string): string | undefined {
-		const buffered = this.cellSizeInput + data;
-		const reply = CELL_SIZE_REPLY.exec(buffered);
-		if (reply) {
-			this.isCellSizeQueryPending = false;
-			this.cellSizeInput = "";
-			setCellDimensions({ heightPx: Number(reply[1]), widthPx: Number(reply[2]) });
-			this.invalidate();
-			this.requestRender();
-			return buffered.slice(0, reply.index) + buffered.slice(reply.index + reply[0].length);
-		}
-		if (couldBeCellSizeReply(buffered)) {
-			this.cellSizeInput = buffered;
-			return undefined;
-		}
-		// Not the reply: the terminal does not answer the query; stop waiting.
-		this.isCellSizeQueryPending = false;
-		this.cellSizeInput = "";
-		return buffered;
 	}
 
 	private renderFrame(): void {

@@ -1,20 +1,6 @@
 import { APIError } from "@anthropic-ai/sdk";
 import { describeError } from "../assistant-output.js";
-
-const MAX_CAUSE_DEPTH = 5;
-
-/** The message followed by the messages of its causes, e.g. `terminated (other side closed)`. */
-function withCauses(error: Error): string {
-	const causes: string[] = [];
-	let cause: unknown = error.cause;
-	for (let depth = 0; cause instanceof Error && depth < MAX_CAUSE_DEPTH; depth++) {
-		if (cause.message && !error.message.includes(cause.message) && !causes.includes(cause.message)) {
-			causes.push(cause.message);
-		}
-		cause = cause.cause;
-	}
-	return causes.length > 0 ? `${error.message} (${causes.join(": ")})` : error.message;
-}
+import { messageWithCauses, retryAfterSeconds, retryAfterSuffix } from "../error-text.js";
 
 /**
  * Error text that keeps what a caller needs to decide between retrying, compacting and giving up:
@@ -24,9 +10,12 @@ function withCauses(error: Error): string {
  * - Transport failures: the SDK's text plus the underlying cause (`Connection error. (fetch failed: other
  *   side closed)`, `terminated (other side closed)`).
  * - A stream line that is not JSON: says so, with the parser's complaint.
+ * - A server hint to wait (`retry-after`) is appended as ` (retry after <N>s)`.
  */
 export function describeAnthropicError(error: unknown): string {
 	if (error instanceof SyntaxError) return `Malformed event in the provider's stream: ${error.message}`;
-	if (error instanceof APIError || error instanceof Error) return withCauses(error);
+	if (error instanceof APIError)
+		return `${messageWithCauses(error)}${retryAfterSuffix(retryAfterSeconds(error.headers))}`;
+	if (error instanceof Error) return messageWithCauses(error);
 	return describeError(error);
 }

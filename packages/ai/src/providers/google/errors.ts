@@ -1,19 +1,11 @@
 import { ApiError } from "@google/genai";
 import { describeError } from "../assistant-output.js";
+import { messageWithCauses, retryAfterSuffix } from "../error-text.js";
 
-const MAX_CAUSE_DEPTH = 5;
-
-/** The message followed by the messages of its causes, e.g. `terminated (other side closed)`. */
-function withCauses(error: Error): string {
-	const causes: string[] = [];
-	let cause: unknown = error.cause;
-	for (let depth = 0; cause instanceof Error && depth < MAX_CAUSE_DEPTH; depth++) {
-		if (cause.message && !error.message.includes(cause.message) && !causes.includes(cause.message)) {
-			causes.push(cause.message);
-		}
-		cause = cause.cause;
-	}
-	return causes.length > 0 ? `${error.message} (${causes.join(": ")})` : error.message;
+/** Google asks for a wait in the error body's RetryInfo detail: `"retryDelay": "20s"`. */
+function googleRetryDelay(message: string): number | undefined {
+	const match = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(message);
+	return match ? Number(match[1]) : undefined;
 }
 
 /**
@@ -23,13 +15,15 @@ function withCauses(error: Error): string {
  *   message is the bare body; the status is put in front so every provider's errors read alike).
  * - Transport failures: the SDK's text plus the underlying cause (`terminated (other side closed)`).
  * - A stream line that is not JSON: says so, with the parser's complaint.
+ * - A RetryInfo `retryDelay` is appended as ` (retry after <N>s)`.
  */
 export function describeGoogleError(error: unknown): string {
 	if (error instanceof ApiError) {
 		const status = String(error.status);
-		return error.message.startsWith(status) ? error.message : `${status} ${error.message}`;
+		const text = error.message.startsWith(status) ? error.message : `${status} ${error.message}`;
+		return `${text}${retryAfterSuffix(googleRetryDelay(error.message))}`;
 	}
 	if (error instanceof SyntaxError) return `Malformed event in the provider's stream: ${error.message}`;
-	if (error instanceof Error) return withCauses(error);
+	if (error instanceof Error) return messageWithCauses(error);
 	return describeError(error);
 }

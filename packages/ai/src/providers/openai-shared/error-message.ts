@@ -1,5 +1,6 @@
 import { APIConnectionError, APIError } from "openai";
 import { describeError } from "../assistant-output.js";
+import { retryAfterSeconds, retryAfterSuffix } from "../error-text.js";
 
 const MAX_CAUSE_DEPTH = 5;
 /** Gateways answer some failures with whole HTML pages; the start says what happened, the rest is noise. */
@@ -52,7 +53,7 @@ export function describeOpenAIError(error: unknown): string {
 			message = `${code} ${message}`;
 		}
 		const raw = openRouterRaw(body);
-		return truncate(raw ? `${message}\n${raw}` : message);
+		return `${truncate(raw ? `${message}\n${raw}` : message)}${retryAfterSuffix(retryAfterSeconds(error.headers))}`;
 	}
 	if (error instanceof SyntaxError) return `Malformed JSON in the response stream: ${error.message}`;
 	if (error instanceof Error) return withCauses(error);

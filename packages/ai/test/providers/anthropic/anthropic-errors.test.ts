@@ -102,6 +102,17 @@ describe("HTTP errors", () => {
 	});
 });
 
+describe("server wait hints", () => {
+	it("appends the retry-after header to a 429 as ' (retry after <N>s)'", async () => {
+		server.enqueue({
+			...anthropicHttpError(429, "rate_limit_error", "Rate limited"),
+			headers: { "retry-after": "17" },
+		});
+		const { result } = await collect(streamAnthropic(model(), context, options));
+		expect(result.errorMessage).toMatch(/^429 .*Rate limited.* \(retry after 17s\)$/);
+	});
+});
+
 describe("errors inside the stream", () => {
 	it("an overloaded error event after content keeps the partial text and reports the provider's error", async () => {
 		server.enqueue({

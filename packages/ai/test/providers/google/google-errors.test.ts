@@ -64,6 +64,23 @@ describe("HTTP errors", () => {
 		},
 	);
 
+	it("appends RetryInfo's retryDelay to a 429 as ' (retry after <N>s)'", async () => {
+		server.enqueue({
+			kind: "json",
+			status: 429,
+			body: {
+				error: {
+					code: 429,
+					message: "Quota exceeded.",
+					status: "RESOURCE_EXHAUSTED",
+					details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "21.5s" }],
+				},
+			},
+		});
+		const { result } = await collect(streamGoogle(model(), context, options));
+		expect(result.errorMessage).toMatch(/^429 .*Quota exceeded.* \(retry after 22s\)$/);
+	});
+
 	it("reports 'input token count ... exceeds the maximum' so isContextOverflow recognises it", async () => {
 		server.enqueue(
 			geminiHttpError(

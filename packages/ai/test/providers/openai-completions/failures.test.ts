@@ -40,6 +40,16 @@ describe("HTTP errors", () => {
 		expect(server.requests.length - before).toBe(1);
 	});
 
+	it("appends retry-after-ms to a 429 as ' (retry after <N>s)'", async () => {
+		const { result } = await failWith({
+			kind: "json",
+			status: 429,
+			headers: { "retry-after-ms": "1500" },
+			body: { error: { message: "Rate limit reached for requests", type: "requests" } },
+		});
+		expect(result.errorMessage).toBe("429 Rate limit reached for requests (retry after 2s)");
+	});
+
 	it("keeps status and plain-text body for a 500", async () => {
 		const { result } = await failWith({ kind: "raw", status: 500, body: "Internal Server Error" });
 		expect(result.errorMessage).toBe("500 Internal Server Error");

@@ -215,3 +215,12 @@ describe("hardware cursor", () => {
 		expect(ui.terminal.getViewport()[1]).toBe("abcd");
 	});
 });
+
+describe("control characters in rendered lines", () => {
+	it("are dropped, and tabs expanded, so they cannot move the cursor", async () => {
+		const ui = await createTestUI(30, 4);
+		ui.tui.addChild(new CountingComponent(["50%\r100%\x07 done\x08!", "a\tb"]));
+		await ui.update();
+		expect(ui.terminal.getViewport().slice(0, 2)).toEqual(["50%100% done!", "a   b"]);
+	});
+});

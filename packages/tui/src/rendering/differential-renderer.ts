@@ -9,6 +9,8 @@ const CLEAR_LINE = "\x1b[2K";
 const SHOW_CURSOR = "\x1b[?25h";
 const HIDE_CURSOR = "\x1b[?25l";
 const TAB_SPACES = " ".repeat(TAB_WIDTH);
+/** C0 controls other than ESC (and tab, expanded separately): a stray CR or BS would move the cursor. */
+const CONTROL_CHARACTERS = /[\x00-\x08\x0a-\x1a\x1c-\x1f\x7f]/g;
 
 export type FullRedrawReason = "first frame" | "terminal resized" | "forced" | "content shrank";
 
@@ -252,6 +254,10 @@ export class DifferentialRenderer {
 		if (line.length === 0) return line;
 		if (isImageLine(line)) return line;
 		let text = line.includes("\t") ? line.replaceAll("\t", TAB_SPACES) : line;
+		// Text from tools (progress bars, bells) may carry controls that widths count as zero; the
+		// terminal would act on them and break the layout, so they are dropped.
+		CONTROL_CHARACTERS.lastIndex = 0;
+		if (CONTROL_CHARACTERS.test(text)) text = text.replace(CONTROL_CHARACTERS, "");
 		if (visibleWidth(text) > this.width) text = this.options.onLineOverflow(text, index, this.width);
 		return text.includes("\x1b") ? text + LINE_RESET : text;
 	}

@@ -1,6 +1,6 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { walkDirectory } from "@agent/coding-agent";
+import { comparePaths, visitDirectory, walkDirectory } from "@agent/coding-agent";
 import { describe, expect, it } from "vitest";
 import { useTempDir, writeTree } from "../helpers/tools-fixtures.js";
 
@@ -14,6 +14,22 @@ describe("walkDirectory", () => {
 	it("lists hidden entries, sorted, and skips .git", async () => {
 		writeTree(tempDir(), { ".git/HEAD": "", ".env": "", "b/c.txt": "", "a.txt": "" });
 		expect(await listing()).toEqual([".env", "a.txt", "b/", "b/c.txt"]);
+	});
+
+	it("visits depth-first in path order, a directory's contents right after it", async () => {
+		writeTree(tempDir(), { "a-b": "", "a/z": "", "a/b/c": "", B: "" });
+		expect(await listing()).toEqual(["B", "a/", "a/b/", "a/b/c", "a/z", "a-b"]);
+		expect(["a-b", "a/z", "a/", "B"].sort(comparePaths)).toEqual(["B", "a/", "a/z", "a-b"]);
+	});
+
+	it("stops when the visitor returns false", async () => {
+		writeTree(tempDir(), { "1.txt": "", "2.txt": "", "3.txt": "" });
+		const seen: string[] = [];
+		await visitDirectory(tempDir(), (entry) => {
+			seen.push(entry.relativePath);
+			return seen.length < 2;
+		});
+		expect(seen).toEqual(["1.txt", "2.txt"]);
 	});
 
 	it("lets a deeper ignore file re-include what a shallower one ignores", async () => {

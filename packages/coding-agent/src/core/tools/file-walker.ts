@@ -23,10 +23,12 @@ export interface WalkOptions {
 	signal?: AbortSignal;
 }
 
-interface DirectoryTask {
+interface DirectoryFrame {
 	absolutePath: string;
 	relativePath: string;
 	layers: IgnoreLayer[];
+	entries: Dirent[];
+	next: number;
 }
 
 /** Never descended into, never listed: the repository database. */
@@ -49,47 +51,74 @@ function kindOf(entry: Dirent, absolutePath: string): WalkEntryKind {
 	return "other";
 }
 
+const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
 /**
- * Every entry under `root`, sorted by relative path, the way rg and fd walk a tree: hidden files included,
- * `.git` skipped, `.gitignore` and `.ignore` honoured in every directory (nested ones included, and those
- * of the directories above `root`) whether or not the tree is a git repository, symlinks listed but not
- * followed. Unreadable directories are skipped.
+ * Visits every entry under `root` the way rg and fd walk a tree: hidden files included, `.git` skipped,
+ * `.gitignore` and `.ignore` honoured in every directory (nested ones included, and those of the
+ * directories above `root`) whether or not the tree is a git repository, symlinks reported but not
+ * followed, unreadable directories skipped. Entries come depth-first with each directory's entries sorted,
+ * i.e. in `comparePaths` order, so a caller that has what it needs can stop early by returning false.
  */
-export async function walkDirectory(root: string, options: WalkOptions = {}): Promise<WalkEntry[]> {
+export async function visitDirectory(
+	root: string,
+	visit: (entry: WalkEntry) => boolean | undefined,
+	options: WalkOptions = {},
+): Promise<void> {
 	const { signal } = options;
 	throwIfAborted(signal);
-	const entries: WalkEntry[] = [];
-	const pending: DirectoryTask[] = [{ absolutePath: root, relativePath: "", layers: await loadAncestorLayers(root) }];
+	const frames: DirectoryFrame[] = [];
+	let stopped = false;
 
-	const visit = (task: DirectoryTask) => {
-		let dirents: Dirent[];
+	const open = (absolutePath: string, relativePath: string, inherited: IgnoreLayer[]) => {
+		let entries: Dirent[];
 		try {
-			dirents = readdirSync(task.absolutePath, { withFileTypes: true });
+			entries = readdirSync(absolutePath, { withFileTypes: true });
 		} catch {
 			return;
 		}
-		let layers = task.layers;
-		if (dirents.some((entry) => (IGNORE_FILE_NAMES as readonly string[]).includes(entry.name))) {
-			const layer = loadIgnoreLayerSync(task.absolutePath);
+		let layers = inherited;
+		if (entries.some((entry) => (IGNORE_FILE_NAMES as readonly string[]).includes(entry.name))) {
+			const layer = loadIgnoreLayerSync(absolutePath);
 			if (layer) layers = [...layers, layer];
 		}
-		const prefix = task.absolutePath.endsWith(sep) ? task.absolutePath : task.absolutePath + sep;
-		for (const dirent of dirents) {
-			if (SKIPPED_NAMES.has(dirent.name)) continue;
-			const absolutePath = prefix + dirent.name;
-			const kind = kindOf(dirent, absolutePath);
-			if (layers.length > 0 && isIgnoredByLayers(layers, absolutePath, kind === "directory")) continue;
-			const relativePath = task.relativePath ? `${task.relativePath}/${dirent.name}` : dirent.name;
-			entries.push({ absolutePath, relativePath, kind });
-			if (kind === "directory") pending.push({ absolutePath, relativePath, layers });
-		}
+		frames.push({ absolutePath, relativePath, layers, entries: entries.sort(byName), next: 0 });
 	};
-	await runInSlices(
-		() => pending.length > 0,
-		() => visit(pending.pop()!),
-		signal,
-	);
 
-	entries.sort((a, b) => (a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : 0));
+	const step = () => {
+		const frame = frames[frames.length - 1];
+		if (frame.next >= frame.entries.length) {
+			frames.pop();
+			return;
+		}
+		const dirent = frame.entries[frame.next++];
+		if (SKIPPED_NAMES.has(dirent.name)) return;
+		const prefix = frame.absolutePath.endsWith(sep) ? frame.absolutePath : frame.absolutePath + sep;
+		const absolutePath = prefix + dirent.name;
+		const kind = kindOf(dirent, absolutePath);
+		if (frame.layers.length > 0 && isIgnoredByLayers(frame.layers, absolutePath, kind === "directory")) return;
+		const relativePath = frame.relativePath ? `${frame.relativePath}/${dirent.name}` : dirent.name;
+		if (visit({ absolutePath, relativePath, kind }) === false) {
+			stopped = true;
+			return;
+		}
+		if (kind === "directory") open(absolutePath, relativePath, frame.layers);
+	};
+
+	open(root, "", await loadAncestorLayers(root));
+	await runInSlices(() => !stopped && frames.length > 0, step, signal);
+}
+
+/** Every entry under `root` (see `visitDirectory`), in `comparePaths` order. */
+export async function walkDirectory(root: string, options: WalkOptions = {}): Promise<WalkEntry[]> {
+	const entries: WalkEntry[] = [];
+	await visitDirectory(
+		root,
+		(entry) => {
+			entries.push(entry);
+			return true;
+		},
+		options,
+	);
 	return entries;
 }

@@ -3,8 +3,9 @@ import { existsSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { OPERATION_ABORTED } from "./abort.js";
 import { fdSupportsNoRequireGit, findExternalTool } from "./external-tools.js";
-import { walkDirectory } from "./file-walker.js";
+import { visitDirectory, walkDirectory } from "./file-walker.js";
 import { createFindMatcher, isSmartCaseInsensitive, parseFindPattern } from "./glob-match.js";
+import { comparePaths } from "./path-order.js";
 
 export type FindEngineChoice = "auto" | "fd" | "builtin";
 
@@ -26,19 +27,27 @@ export interface FindSearchResult {
 export const FD_UNAVAILABLE_MESSAGE = "fd is not available and could not be downloaded";
 
 function finish(paths: string[], limit: number): FindSearchResult {
-	paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+	paths.sort(comparePaths);
 	return { paths: paths.slice(0, limit), limitReached: paths.length > limit };
 }
 
-/** Walks the tree like fd (see `walkDirectory`) and matches entries with the find pattern semantics. */
+/**
+ * Walks the tree like fd (see `visitDirectory`) and matches entries with the find pattern semantics. The walk
+ * is in path order, so it stops as soon as one entry past the limit has matched.
+ */
 export async function findWithBuiltinWalker(request: FindSearchRequest): Promise<FindSearchResult> {
 	const matches = createFindMatcher(request.pattern);
-	const entries = await walkDirectory(request.searchPath, { signal: request.signal });
 	const paths: string[] = [];
-	for (const entry of entries) {
-		if (matches(entry.relativePath))
-			paths.push(entry.kind === "directory" ? `${entry.relativePath}/` : entry.relativePath);
-	}
+	await visitDirectory(
+		request.searchPath,
+		(entry) => {
+			if (matches(entry.relativePath)) {
+				paths.push(entry.kind === "directory" ? `${entry.relativePath}/` : entry.relativePath);
+			}
+			return paths.length <= request.limit;
+		},
+		{ signal: request.signal },
+	);
 	return finish(paths, request.limit);
 }
 

@@ -1,9 +1,8 @@
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { OPERATION_ABORTED } from "./abort.js";
-import { walkDirectory } from "./file-walker.js";
+import { visitDirectory } from "./file-walker.js";
 import { createGrepGlobFilter } from "./glob-match.js";
 import type { GrepMatch, GrepSearchRequest, GrepSearchResult } from "./grep-search.js";
-import { runInSlices } from "./time-slicing.js";
 
 // Most source files fit; reading into one reused buffer saves an allocation and a stat per file.
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
@@ -110,24 +109,10 @@ export async function searchWithBuiltinGrep(request: GrepSearchRequest): Promise
 	const lineRegex = compileSearchPattern(request.pattern, request);
 	const wholeTextRegex = new RegExp(lineRegex.source, `${lineRegex.flags}m`);
 
-	let files: string[];
-	if (request.isDirectory) {
-		const globFilter = request.glob ? createGrepGlobFilter(request.glob) : undefined;
-		const entries = await walkDirectory(request.searchPath, { signal });
-		files = entries
-			.filter((entry) => entry.kind === "file" && (!globFilter || globFilter(entry.relativePath)))
-			.map((entry) => entry.absolutePath);
-	} else {
-		files = [request.searchPath];
-	}
-
 	const fileContents = new Map<string, string>();
 	const matches: GrepMatch[] = [];
 	let limitReached = false;
-	let next = 0;
-	// Files are searched in path order, so the first `limit` matches are always the same ones.
-	const searchNextFile = () => {
-		const filePath = files[next++];
+	const searchFile = (filePath: string) => {
 		const bytes = readFileBytes(filePath);
 		if (!bytes || bytes.includes(0)) return;
 		const text = bytes.toString("utf8");
@@ -140,6 +125,21 @@ export async function searchWithBuiltinGrep(request: GrepSearchRequest): Promise
 			fileContents.set(filePath, text);
 		}
 	};
-	await runInSlices(() => !limitReached && next < files.length, searchNextFile, signal);
+
+	if (!request.isDirectory) {
+		searchFile(request.searchPath);
+	} else {
+		const globFilter = request.glob ? createGrepGlobFilter(request.glob) : undefined;
+		// The walk is in path order, so the first `limit` matches are always the same ones, and it stops there.
+		await visitDirectory(
+			request.searchPath,
+			(entry) => {
+				if (entry.kind === "file" && (!globFilter || globFilter(entry.relativePath)))
+					searchFile(entry.absolutePath);
+				return !limitReached;
+			},
+			{ signal },
+		);
+	}
 	return { matches, limitReached, fileContents };
 }

@@ -1,3 +1,5 @@
+import { comparePaths } from "./path-order.js";
+
 /** What the grep tool asks of a search engine (ripgrep or the built-in one), and what it gets back. */
 
 export type GrepEngineChoice = "auto" | "rg" | "builtin";
@@ -34,6 +36,6 @@ export interface GrepSearchResult {
 export const RG_UNAVAILABLE_MESSAGE = "ripgrep (rg) is not available and could not be downloaded";
 
 export function compareMatches(a: GrepMatch, b: GrepMatch): number {
-	if (a.filePath !== b.filePath) return a.filePath < b.filePath ? -1 : 1;
+	if (a.filePath !== b.filePath) return comparePaths(a.filePath, b.filePath);
 	return a.lineNumber - b.lineNumber;
 }

@@ -24,7 +24,7 @@ export {
 	findExternalTool,
 } from "./external-tools.js";
 export { withFileMutationQueue } from "./file-mutation-queue.js";
-export { type WalkEntry, type WalkEntryKind, type WalkOptions, walkDirectory } from "./file-walker.js";
+export { visitDirectory, type WalkEntry, type WalkEntryKind, type WalkOptions, walkDirectory } from "./file-walker.js";
 export * from "./find.js";
 export { type FindSearchRequest, type FindSearchResult, runFindSearch } from "./find-search.js";
 export * from "./grep.js";
@@ -34,6 +34,7 @@ export { detectImageMimeTypeFromFile, type SupportedImageMimeType, sniffImageMim
 export { formatDimensionNote, type ImageResizeOptions, type ResizedImage, resizeImage } from "./image-resize.js";
 export { blockImagesInMessages, IMAGES_DISABLED_TEXT } from "./images-blocked.js";
 export * from "./ls.js";
+export { comparePaths } from "./path-order.js";
 export { expandPath, resolveReadPath, resolveToCwd } from "./path-utils.js";
 export * from "./read.js";
 export { getManagedBinDir, getShellEnv, resolveShell, type ShellConfig } from "./shell.js";

@@ -167,15 +167,36 @@ describe("changes above the visible screen", () => {
 		expect(ui.tui.fullRedraws).toBe(1);
 	});
 
-	it("a line-count change above shifts the visible lines, redrawing only the screen", async () => {
+	it("a line-count change above repaints only the screen, which shows the new last lines", async () => {
 		const ui = await transcriptUI(100, 40, 10);
 		ui.messages[5].setText("message 5\nextra line");
 		const written = await ui.update();
 		expect(written).not.toContain(CLEAR_SCROLLBACK);
 		expect(written).not.toContain("\x1b[2J");
+		expect(countOccurrences(written, CLEAR_LINE)).toBe(10);
 		expect(ui.terminal.getViewport().slice(-3)).toEqual(["message 99", "status: idle", "> prompt"]);
-		// Every visible row was rewritten once, plus the new bottom row (the top one scrolls into the scrollback).
-		expect(countOccurrences(written, CLEAR_LINE)).toBe(11);
+		expect(ui.tui.fullRedraws).toBe(2);
+	});
+
+	it("collapsing a long block far above keeps the end of the content on screen", async () => {
+		const ui = await transcriptUI(20, 40, 10);
+		const long = new Text(Array.from({ length: 50 }, (_, i) => `detail ${i}`).join("\n"), 0, 0);
+		ui.chat.insertChild(1, long);
+		await ui.update();
+		long.setText("details collapsed");
+		await ui.update();
+		expect(ui.terminal.getViewport()).toEqual([
+			"message 12",
+			"message 13",
+			"message 14",
+			"message 15",
+			"message 16",
+			"message 17",
+			"message 18",
+			"message 19",
+			"status: idle",
+			"> prompt",
+		]);
 	});
 });
 

@@ -34,6 +34,11 @@ export class Box extends Container {
 		this.notifyChanged(true);
 	}
 
+	override invalidate(): void {
+		this.boxWidth = -1;
+		super.invalidate();
+	}
+
 	override render(width: number): string[] {
 		this.refreshBox(width);
 		return this.boxLines.slice();

@@ -12,7 +12,12 @@ const TAB_SPACES = " ".repeat(TAB_WIDTH);
 /** C0 controls other than ESC (and tab, expanded separately): a stray CR or BS would move the cursor. */
 const CONTROL_CHARACTERS = /[\x00-\x08\x0a-\x1a\x1c-\x1f\x7f]/g;
 
-export type FullRedrawReason = "first frame" | "terminal resized" | "forced" | "content shrank";
+export type FullRedrawReason =
+	| "first frame"
+	| "terminal resized"
+	| "forced"
+	| "content shrank"
+	| "lines added or removed above the screen";
 
 export interface DifferentialRendererOptions {
 	showHardwareCursor: boolean;
@@ -170,6 +175,14 @@ export class DifferentialRenderer {
 		}
 		// Rows above the visible screen are in the scrollback, which cannot be edited.
 		const visibleTop = Math.max(0, this.workingHeight - this.rows);
+		if (first !== -1 && ((first < visibleTop && length !== previousLength) || length <= visibleTop)) {
+			// Lines were added or removed in the scrollback part (a block expanded or collapsed far up):
+			// everything on screen moved, possibly off it. Repaint the screen with the new last lines;
+			// the scrollback keeps its old text rather than being cleared and reprinted.
+			this.repaintScreen(frame, this.width, this.rows);
+			this.finishFullRedraw("lines added or removed above the screen");
+			return;
+		}
 		const writeFrom = Math.max(first, visibleTop);
 		const hasWrites = first !== -1 && writeFrom <= last;
 		if (hasWrites) {

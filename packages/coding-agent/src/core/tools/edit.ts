@@ -149,17 +149,19 @@ export function createEditTool(
 }
 
 /**
- * Preview of an edit for UIs: the diff it would make, or the error it would report. Reads the local file.
+ * Preview of an edit for UIs: the diff it would make, or the error it would report. Reads through
+ * `operations` (the local file system by default), writes nothing.
  */
 export async function computeEditDiff(
 	path: string,
 	oldText: string,
 	newText: string,
 	cwd: string,
+	operations: EditOperations = localEditOperations,
 ): Promise<{ diff: string; firstChangedLine: number | undefined } | { error: string }> {
 	const absolutePath = resolveToCwd(path, cwd);
 	try {
-		const buffer = await readForEdit(localEditOperations, absolutePath, path);
+		const buffer = await readForEdit(operations, absolutePath, path);
 		const { diff, firstChangedLine } = planEdit(buffer, path, oldText, newText);
 		return { diff, firstChangedLine };
 	} catch (error) {

@@ -66,3 +66,11 @@ export function fdSupportsNoRequireGit(fdPath: string): boolean {
 	}
 	return supported;
 }
+
+/**
+ * The reference's name for locating a helper binary. Ours never downloads (users trust us with their machine
+ * and network): it returns the managed or PATH copy, or undefined. `silent` is accepted for compatibility.
+ */
+export async function ensureTool(name: ExternalToolName, _silent = true): Promise<string | undefined> {
+	return findExternalTool(name);
+}

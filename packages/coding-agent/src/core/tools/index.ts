@@ -20,6 +20,7 @@ export {
 export {
 	clearExternalToolCache,
 	type ExternalToolName,
+	ensureTool,
 	fdSupportsNoRequireGit,
 	findExternalTool,
 } from "./external-tools.js";

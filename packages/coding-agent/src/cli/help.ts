@@ -1,9 +1,26 @@
 // `agent --help` and the one-line usage hint that follows every command-line error.
 import { APP_NAME } from "../config.js";
-import type { ExtensionFlagDefinition } from "./args.js";
+import { type Args, type ExtensionFlagDefinition, suggestFlag } from "./args.js";
 
 /** Printed under a command-line error so the user knows where to look. */
 export const USAGE_HINT = `Run '${APP_NAME} --help' for usage.`;
+
+/** Where the CLI writes (process.stdout / process.stderr, or test streams). */
+export interface CliIo {
+	stdout: NodeJS.WritableStream;
+	stderr: NodeJS.WritableStream;
+}
+
+/** `Error: …` lines for bad values and unknown flags (with a "did you mean"), then the usage hint. */
+export function formatUsageErrors(args: Pick<Args, "errors" | "unknownFlags">): string {
+	const lines = args.errors.map((error) => `Error: ${error}`);
+	for (const flag of args.unknownFlags) {
+		const suggestion = suggestFlag(flag);
+		lines.push(`Error: Unknown option: ${flag}${suggestion ? ` (did you mean ${suggestion}?)` : ""}`);
+	}
+	lines.push(USAGE_HINT);
+	return `${lines.join("\n")}\n`;
+}
 
 /** Exit codes, one scheme for every mode (documented in --help and the README). */
 export const EXIT_SUCCESS = 0;

@@ -76,13 +76,22 @@ export function attachJsonlReader(
  */
 export class JsonlWriter {
 	private closed = false;
+	private readonly closeListeners: (() => void)[] = [];
 
 	constructor(private readonly stream: NodeJS.WritableStream) {
 		stream.on("error", (error: NodeJS.ErrnoException) => {
-			this.closed = true;
 			if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED")
 				process.stderr.write(`Output stream failed: ${error.message}\n`);
+			if (this.closed) return;
+			this.closed = true;
+			for (const listener of this.closeListeners.splice(0)) listener();
 		});
+	}
+
+	/** Called once when the reader goes away. */
+	onClosed(listener: () => void): void {
+		if (this.closed) listener();
+		else this.closeListeners.push(listener);
 	}
 
 	get isClosed(): boolean {

@@ -1,0 +1,46 @@
+// The front of the `agent` command: what can be answered from the arguments alone (version, help, usage
+// errors) is answered here without loading anything else; the rest of startup is imported on demand.
+import { APP_NAME, VERSION } from "../config.js";
+import { parseArgs } from "./args.js";
+import { type CliIo, EXIT_FAILURE, EXIT_SUCCESS, formatHelp, formatUsageErrors } from "./help.js";
+
+/** Package-management sub-commands (cli.md §1), recognised only as the first argument. */
+const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "update", "list", "config"]);
+
+const TRUTHY = new Set(["1", "true", "yes"]);
+
+/** Runs the command line; resolves with the exit code. Never throws for user errors. */
+export async function main(argv: readonly string[], io: CliIo = process): Promise<number> {
+	const args = parseArgs(argv);
+
+	if (args.offline || TRUTHY.has((process.env.AGENT_OFFLINE ?? "").toLowerCase())) {
+		process.env.AGENT_OFFLINE = "1";
+		process.env.AGENT_SKIP_VERSION_CHECK = "1";
+	}
+
+	const subcommand = argv[0];
+	if (subcommand !== undefined && PACKAGE_COMMANDS.has(subcommand)) {
+		io.stderr.write(
+			`Error: "${APP_NAME} ${subcommand}" (package management) is not available in this build yet.\n` +
+				`To send "${subcommand}" to the model as a prompt, put an option first: ${APP_NAME} -p ${subcommand}\n`,
+		);
+		return EXIT_FAILURE;
+	}
+
+	// Neither depends on extension flags: answered before anything is loaded or created on disk.
+	if (args.version) {
+		io.stdout.write(`${VERSION}\n`);
+		return EXIT_SUCCESS;
+	}
+	if (args.help) {
+		io.stdout.write(formatHelp(VERSION));
+		return EXIT_SUCCESS;
+	}
+	if (args.errors.length > 0) {
+		io.stderr.write(formatUsageErrors({ errors: args.errors, unknownFlags: [] }));
+		return EXIT_FAILURE;
+	}
+
+	const { runStartup } = await import("./startup.js");
+	return runStartup(argv, io);
+}

@@ -1,0 +1,147 @@
+// An assistant reply: its text and thinking blocks, then an abort or error line. While it streams, only the
+// block that grew is rendered again (each block is its own cached Markdown). Tool calls are drawn by their own
+// ToolExecutionComponent below the reply.
+import type { AssistantMessage } from "@agent/ai";
+import { type Component, Container, Markdown, Spacer, Text } from "@agent/tui";
+import type { DisplayState } from "../display-state.js";
+
+export const OPERATION_ABORTED_TEXT = "Operation aborted";
+
+export function abortedAfterRetriesText(attempts: number): string {
+	return `Aborted after ${attempts} retry attempt${attempts === 1 ? "" : "s"}`;
+}
+
+type BlockKind = "text" | "thinking" | "thinking-hidden";
+
+interface BlockSlot {
+	kind: BlockKind;
+	component: Markdown | Text;
+	text: string;
+}
+
+export class AssistantMessageComponent extends Container {
+	private message: AssistantMessage | undefined;
+	private readonly spacer = new Spacer(1);
+	private slots: BlockSlot[] = [];
+	private footer: Text | undefined;
+	private footerText = "";
+	/** Replaces "Operation aborted" (e.g. "Aborted after 2 retry attempts"). */
+	private abortText: string | undefined;
+
+	constructor(
+		private readonly state: DisplayState,
+		message?: AssistantMessage,
+	) {
+		super();
+		if (message) this.update(message);
+	}
+
+	/** Whether the reply showed anything (tool-call-only replies draw nothing). */
+	get hasVisibleContent(): boolean {
+		return this.slots.length > 0 || this.footerText !== "";
+	}
+
+	setAbortText(text: string | undefined): void {
+		this.abortText = text;
+		if (this.message) this.update(this.message);
+	}
+
+	/** Brings the component up to date with a (streaming or final) message. */
+	update(message: AssistantMessage): void {
+		this.message = message;
+		const wanted: { kind: BlockKind; text: string }[] = [];
+		for (const block of message.content) {
+			if (block.type === "text") {
+				if (block.text.trim().length > 0) wanted.push({ kind: "text", text: block.text.trim() });
+			} else if (block.type === "thinking") {
+				if (block.thinking.trim().length === 0) continue;
+				wanted.push(
+					this.state.hideThinking
+						? { kind: "thinking-hidden", text: "Thinking..." }
+						: { kind: "thinking", text: block.thinking.trim() },
+				);
+			}
+		}
+		this.syncBlocks(wanted);
+		this.syncFooter(this.footerFor(message));
+	}
+
+	override invalidate(): void {
+		// Theme or thinking visibility changed: rebuild the blocks with the current state.
+		for (const slot of this.slots) this.removeChild(slot.component);
+		this.slots = [];
+		if (this.footer) this.removeChild(this.footer);
+		this.footer = undefined;
+		this.footerText = "";
+		if (this.children.includes(this.spacer)) this.removeChild(this.spacer);
+		if (this.message) this.update(this.message);
+		super.invalidate();
+	}
+
+	private footerFor(message: AssistantMessage): string {
+		const theme = this.state.theme;
+		if (message.stopReason === "aborted") return theme.fg("error", this.abortText ?? OPERATION_ABORTED_TEXT);
+		if (message.stopReason === "error") return theme.fg("error", `Error: ${message.errorMessage ?? "Unknown error"}`);
+		return "";
+	}
+
+	private syncBlocks(wanted: { kind: BlockKind; text: string }[]): void {
+		if (wanted.length > 0 && !this.children.includes(this.spacer)) this.insertChild(0, this.spacer);
+		for (let i = 0; i < wanted.length; i++) {
+			const want = wanted[i];
+			const slot = this.slots[i];
+			if (slot && slot.kind === want.kind) {
+				if (slot.text !== want.text) {
+					slot.text = want.text;
+					slot.component.setText(this.styledText(want));
+				}
+				continue;
+			}
+			if (slot) this.removeChild(slot.component);
+			const component = this.createBlock(want);
+			this.slots[i] = { kind: want.kind, component, text: want.text };
+			this.insertChild(this.indexAfterBlock(i - 1), component);
+		}
+		while (this.slots.length > wanted.length) {
+			const slot = this.slots.pop();
+			if (slot) this.removeChild(slot.component);
+		}
+	}
+
+	private indexAfterBlock(blockIndex: number): number {
+		if (blockIndex < 0) return this.children.includes(this.spacer) ? 1 : 0;
+		const previous: Component | undefined = this.slots[blockIndex]?.component;
+		return previous ? this.children.indexOf(previous) + 1 : this.children.length;
+	}
+
+	private styledText(block: { kind: BlockKind; text: string }): string {
+		if (block.kind === "thinking-hidden") return this.state.theme.italic(this.state.theme.fg("thinkingText", block.text));
+		return block.text;
+	}
+
+	private createBlock(block: { kind: BlockKind; text: string }): Markdown | Text {
+		const theme = this.state.theme;
+		if (block.kind === "thinking-hidden") return new Text(this.styledText(block), 1, 0);
+		const markdownTheme = theme.getMarkdownTheme({ codeBlockIndent: this.state.codeBlockIndent });
+		if (block.kind === "thinking") {
+			return new Markdown(block.text, 1, 0, markdownTheme, { color: theme.fgStyle("thinkingText"), italic: true });
+		}
+		return new Markdown(block.text, 1, 0, markdownTheme);
+	}
+
+	private syncFooter(text: string): void {
+		if (text === this.footerText) return;
+		this.footerText = text;
+		if (!text) {
+			if (this.footer) this.removeChild(this.footer);
+			this.footer = undefined;
+			return;
+		}
+		if (!this.children.includes(this.spacer)) this.insertChild(0, this.spacer);
+		if (this.footer) this.footer.setText(text);
+		else {
+			this.footer = new Text(text, 1, 0);
+			this.addChild(this.footer);
+		}
+	}
+}

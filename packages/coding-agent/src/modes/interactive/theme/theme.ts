@@ -1,0 +1,225 @@
+// A theme turned into styling functions: colour tokens to ANSI sequences for the terminal's colour depth, and
+// the component themes @agent/tui wants (markdown, editor, select list, settings list). With NO_COLOR the
+// theme emits no colour sequences at all; text attributes (bold, italic, reverse video for the cursor) stay.
+import type { ThinkingLevel } from "@agent/agent-core";
+import {
+	createSyntaxHighlighter,
+	type EditorTheme,
+	type MarkdownTheme,
+	type SelectListTheme,
+	type SettingsListTheme,
+	type StyleFn,
+	type SyntaxTheme,
+} from "@agent/tui";
+import type { ResolvedColor, ResolvedColors, ThemeBackground, ThemeColor, ThemeToken } from "./theme-schema.js";
+
+export type ColorMode = "truecolor" | "256" | "none";
+
+/** NO_COLOR (any non-empty value), FORCE_COLOR=0 and TERM=dumb turn colour off; COLORTERM picks true colour. */
+export function detectColorMode(env: Record<string, string | undefined> = process.env): ColorMode {
+	if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return "none";
+	if (env.FORCE_COLOR === "0" || env.TERM === "dumb") return "none";
+	const colorterm = env.COLORTERM?.toLowerCase() ?? "";
+	if (colorterm === "truecolor" || colorterm === "24bit") return "truecolor";
+	const term = env.TERM ?? "";
+	if (term.includes("truecolor") || term.includes("direct")) return "truecolor";
+	if (env.TERM_PROGRAM === "iTerm.app" || env.TERM_PROGRAM === "WezTerm" || env.TERM_PROGRAM === "ghostty")
+		return "truecolor";
+	return "256";
+}
+
+const CUBE_LEVELS = [0, 95, 135, 175, 215, 255];
+
+function nearestCubeIndex(value: number): number {
+	let best = 0;
+	for (let i = 1; i < CUBE_LEVELS.length; i++) {
+		if (Math.abs(CUBE_LEVELS[i] - value) < Math.abs(CUBE_LEVELS[best] - value)) best = i;
+	}
+	return best;
+}
+
+/** The xterm-256 palette entry closest to an RGB colour (colour cube or grey ramp). */
+export function rgbTo256(r: number, g: number, b: number): number {
+	const ri = nearestCubeIndex(r);
+	const gi = nearestCubeIndex(g);
+	const bi = nearestCubeIndex(b);
+	const cube = 16 + 36 * ri + 6 * gi + bi;
+	const cubeDistance = (CUBE_LEVELS[ri] - r) ** 2 + (CUBE_LEVELS[gi] - g) ** 2 + (CUBE_LEVELS[bi] - b) ** 2;
+	const grey = Math.round((r + g + b) / 3);
+	const greyIndex = Math.max(0, Math.min(23, Math.round((grey - 8) / 10)));
+	const greyLevel = 8 + greyIndex * 10;
+	const greyDistance = (greyLevel - r) ** 2 + (greyLevel - g) ** 2 + (greyLevel - b) ** 2;
+	return greyDistance < cubeDistance ? 232 + greyIndex : cube;
+}
+
+function colorSequence(color: ResolvedColor, background: boolean, mode: ColorMode): string | undefined {
+	if (mode === "none" || color.kind === "default") return undefined;
+	const layer = background ? 48 : 38;
+	if (color.kind === "index") return `\x1b[${layer};5;${color.index}m`;
+	if (mode === "truecolor") return `\x1b[${layer};2;${color.r};${color.g};${color.b}m`;
+	return `\x1b[${layer};5;${rgbTo256(color.r, color.g, color.b)}m`;
+}
+
+const FG_RESET = "\x1b[39m";
+const BG_RESET = "\x1b[49m";
+const identity: StyleFn = (text) => text;
+
+function wrap(open: string, close: string): StyleFn {
+	return (text) => `${open}${text}${close}`;
+}
+
+const THINKING_TOKENS: Record<ThinkingLevel, ThemeColor> = {
+	off: "thinkingOff",
+	minimal: "thinkingMinimal",
+	low: "thinkingLow",
+	medium: "thinkingMedium",
+	high: "thinkingHigh",
+	xhigh: "thinkingXhigh",
+};
+
+export class Theme {
+	private readonly fgStyles = new Map<ThemeToken, StyleFn>();
+	private readonly bgStyles = new Map<ThemeToken, StyleFn>();
+	private markdownTheme: MarkdownTheme | undefined;
+	readonly bold: StyleFn = wrap("\x1b[1m", "\x1b[22m");
+	readonly italic: StyleFn = wrap("\x1b[3m", "\x1b[23m");
+	readonly underline: StyleFn = wrap("\x1b[4m", "\x1b[24m");
+	readonly strikethrough: StyleFn = wrap("\x1b[9m", "\x1b[29m");
+	readonly inverse: StyleFn = wrap("\x1b[7m", "\x1b[27m");
+
+	constructor(
+		readonly name: string,
+		readonly colors: ResolvedColors,
+		readonly mode: ColorMode,
+		/** The theme file, for custom themes. */
+		readonly sourcePath?: string,
+	) {}
+
+	get isColorEnabled(): boolean {
+		return this.mode !== "none";
+	}
+
+	/** The same colours for another colour depth. */
+	withMode(mode: ColorMode): Theme {
+		return mode === this.mode ? this : new Theme(this.name, this.colors, mode, this.sourcePath);
+	}
+
+	fgStyle(token: ThemeColor): StyleFn {
+		let style = this.fgStyles.get(token);
+		if (!style) {
+			const open = colorSequence(this.colors[token], false, this.mode);
+			style = open ? wrap(open, FG_RESET) : identity;
+			this.fgStyles.set(token, style);
+		}
+		return style;
+	}
+
+	bgStyle(token: ThemeBackground): StyleFn {
+		let style = this.bgStyles.get(token);
+		if (!style) {
+			const open = colorSequence(this.colors[token], true, this.mode);
+			style = open ? wrap(open, BG_RESET) : identity;
+			this.bgStyles.set(token, style);
+		}
+		return style;
+	}
+
+	fg(token: ThemeColor, text: string): string {
+		return this.fgStyle(token)(text);
+	}
+
+	bg(token: ThemeBackground, text: string): string {
+		return this.bgStyle(token)(text);
+	}
+
+	/** The editor border colour for a thinking level. */
+	thinkingStyle(level: ThinkingLevel): StyleFn {
+		return this.fgStyle(THINKING_TOKENS[level]);
+	}
+
+	getMarkdownTheme(options: { codeBlockIndent?: string } = {}): MarkdownTheme {
+		if (this.markdownTheme && options.codeBlockIndent === undefined) return this.markdownTheme;
+		const f = (token: ThemeColor) => this.fgStyle(token);
+		const theme: MarkdownTheme = {
+			heading: f("mdHeading"),
+			link: f("mdLink"),
+			linkUrl: f("mdLinkUrl"),
+			code: f("mdCode"),
+			codeBlock: f("mdCodeBlock"),
+			codeBlockBorder: f("mdCodeBlockBorder"),
+			quote: f("mdQuote"),
+			quoteBorder: f("mdQuoteBorder"),
+			hr: f("mdHr"),
+			listBullet: f("mdListBullet"),
+			bold: this.bold,
+			italic: this.italic,
+			strikethrough: this.strikethrough,
+			underline: this.underline,
+			...(this.isColorEnabled ? { highlightCode: createSyntaxHighlighter(this.getSyntaxTheme()) } : {}),
+			...(options.codeBlockIndent !== undefined ? { codeBlockIndent: options.codeBlockIndent } : {}),
+		};
+		if (options.codeBlockIndent === undefined) this.markdownTheme = theme;
+		return theme;
+	}
+
+	getSyntaxTheme(): SyntaxTheme {
+		const f = (token: ThemeColor) => this.fgStyle(token);
+		return {
+			comment: f("syntaxComment"),
+			doc: f("syntaxComment"),
+			meta: f("syntaxComment"),
+			keyword: f("syntaxKeyword"),
+			"selector-tag": f("syntaxKeyword"),
+			built_in: f("syntaxType"),
+			type: f("syntaxType"),
+			"title.class": f("syntaxType"),
+			title: f("syntaxFunction"),
+			"title.function": f("syntaxFunction"),
+			literal: f("syntaxNumber"),
+			number: f("syntaxNumber"),
+			symbol: f("syntaxNumber"),
+			string: f("syntaxString"),
+			regexp: f("syntaxString"),
+			variable: f("syntaxVariable"),
+			"template-variable": f("syntaxVariable"),
+			attr: f("syntaxVariable"),
+			attribute: f("syntaxVariable"),
+			property: f("syntaxVariable"),
+			params: f("syntaxVariable"),
+			operator: f("syntaxOperator"),
+			punctuation: f("syntaxPunctuation"),
+			tag: f("syntaxKeyword"),
+			name: f("syntaxKeyword"),
+			addition: f("toolDiffAdded"),
+			deletion: f("toolDiffRemoved"),
+			emphasis: this.italic,
+			strong: this.bold,
+		};
+	}
+
+	getSelectListTheme(): SelectListTheme {
+		return {
+			selectedPrefix: this.fgStyle("accent"),
+			selectedText: this.isColorEnabled ? this.fgStyle("accent") : this.bold,
+			description: this.fgStyle("muted"),
+			scrollInfo: this.fgStyle("muted"),
+			noMatch: this.fgStyle("muted"),
+		};
+	}
+
+	getEditorTheme(): EditorTheme {
+		return { borderColor: this.fgStyle("borderMuted"), selectList: this.getSelectListTheme() };
+	}
+
+	getSettingsListTheme(): SettingsListTheme {
+		const accent = this.fgStyle("accent");
+		const muted = this.fgStyle("muted");
+		return {
+			label: (text, isSelected) => (isSelected ? this.bold(text) : text),
+			value: (text, isSelected) => (isSelected ? accent(text) : muted(text)),
+			description: muted,
+			cursor: "→ ",
+			hint: this.fgStyle("dim"),
+		};
+	}
+}

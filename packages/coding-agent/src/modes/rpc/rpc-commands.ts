@@ -1,0 +1,203 @@
+// What each RPC command does (rpc.md §4): validates its fields, calls the session, returns the response data.
+// A handler that throws is answered with the command's own error response by the caller (rpc-mode.ts).
+import type { ThinkingLevel } from "@agent/agent-core";
+import type { ImageContent } from "@agent/ai";
+import type { AgentSession } from "../../core/agent-session.js";
+import type { RpcCommandType, RpcQueueMode, RpcResponseDataMap, RpcSessionState } from "./protocol.js";
+
+/** An error whose message is sent to the client as is (a command's own `success: false` response). */
+export class RpcCommandFailure extends Error {
+	override readonly name = "RpcCommandFailure";
+}
+
+export const HTML_EXPORT_UNAVAILABLE_TEXT = "HTML export is not available in this version";
+
+const THINKING_LEVELS: readonly string[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+const QUEUE_MODES: readonly string[] = ["all", "one-at-a-time"];
+
+type Fields = Record<string, unknown>;
+
+function requireString(command: Fields, field: string): string {
+	const value = command[field];
+	if (typeof value !== "string") throw new RpcCommandFailure(`Missing required field "${field}" (string)`);
+	return value;
+}
+
+function optionalString(command: Fields, field: string): string | undefined {
+	const value = command[field];
+	if (value === undefined) return undefined;
+	if (typeof value !== "string") throw new RpcCommandFailure(`Field "${field}" must be a string`);
+	return value;
+}
+
+function requireBoolean(command: Fields, field: string): boolean {
+	const value = command[field];
+	if (typeof value !== "boolean") throw new RpcCommandFailure(`Missing required field "${field}" (boolean)`);
+	return value;
+}
+
+function optionalImages(command: Fields): ImageContent[] | undefined {
+	const value = command.images;
+	if (value === undefined) return undefined;
+	const valid =
+		Array.isArray(value) &&
+		value.every(
+			(image: unknown) =>
+				typeof image === "object" &&
+				image !== null &&
+				(image as Fields).type === "image" &&
+				typeof (image as Fields).data === "string" &&
+				typeof (image as Fields).mimeType === "string",
+		);
+	if (!valid) throw new RpcCommandFailure('Field "images" must be an array of {"type":"image","data","mimeType"}');
+	return value as ImageContent[];
+}
+
+function requireQueueMode(command: Fields): RpcQueueMode {
+	const mode = requireString(command, "mode");
+	// The reference stores any string; an unknown mode silently behaving as "all" is a trap.
+	if (!QUEUE_MODES.includes(mode)) {
+		throw new RpcCommandFailure(`Invalid mode "${mode}". Valid values: ${QUEUE_MODES.join(", ")}`);
+	}
+	return mode as RpcQueueMode;
+}
+
+/** `get_state` data with the wire's key order; absent model, file and name are omitted. */
+export function buildSessionState(session: AgentSession): RpcSessionState {
+	const state: RpcSessionState = {
+		...(session.model ? { model: session.model } : {}),
+		thinkingLevel: session.thinkingLevel,
+		isStreaming: session.isStreaming,
+		isCompacting: session.isCompacting,
+		steeringMode: session.steeringMode,
+		followUpMode: session.followUpMode,
+		...(session.sessionManager.isPersisted() && session.sessionFile ? { sessionFile: session.sessionFile } : {}),
+		sessionId: session.sessionId,
+		...(session.sessionName ? { sessionName: session.sessionName } : {}),
+		autoCompactionEnabled: session.autoCompactionEnabled,
+		messageCount: session.messages.length,
+		pendingMessageCount: session.pendingMessageCount,
+	};
+	return state;
+}
+
+/** Runs the prompt without awaiting it; a later failure is reported through `onFailure` (same id). */
+export type PromptStarter = (run: Promise<void>) => void;
+
+type Handler<C extends RpcCommandType> = (
+	command: Fields,
+	session: AgentSession,
+	startPrompt: PromptStarter,
+) => Promise<RpcResponseDataMap[C]> | RpcResponseDataMap[C];
+
+type HandlerTable = { [C in RpcCommandType]: Handler<C> };
+
+export const RPC_COMMAND_HANDLERS: HandlerTable = {
+	prompt: (command, session, startPrompt) => {
+		const message = requireString(command, "message");
+		const images = optionalImages(command);
+		const behavior = command.streamingBehavior;
+		if (behavior !== undefined && behavior !== "steer" && behavior !== "followUp") {
+			throw new RpcCommandFailure(`Invalid streamingBehavior "${String(behavior)}". Valid values: steer, followUp`);
+		}
+		startPrompt(
+			session.prompt(message, {
+				source: "rpc",
+				...(images ? { images } : {}),
+				...(behavior ? { streamingBehavior: behavior } : {}),
+			}),
+		);
+		return undefined;
+	},
+	steer: async (command, session) => {
+		await session.steer(requireString(command, "message"), optionalImages(command));
+		return undefined;
+	},
+	follow_up: async (command, session) => {
+		await session.followUp(requireString(command, "message"), optionalImages(command));
+		return undefined;
+	},
+	abort: async (_command, session) => {
+		await session.abort();
+		return undefined;
+	},
+	new_session: async (command, session) => {
+		const parentSession = optionalString(command, "parentSession");
+		const created = await session.newSession(parentSession !== undefined ? { parentSession } : {});
+		return { cancelled: !created };
+	},
+	get_state: (_command, session) => buildSessionState(session),
+	set_model: async (command, session) => {
+		const provider = requireString(command, "provider");
+		const modelId = requireString(command, "modelId");
+		const model = session.getAvailableModels().find((m) => m.provider === provider && m.id === modelId);
+		if (!model) throw new RpcCommandFailure(`Model not found: ${provider}/${modelId}`);
+		await session.setModel(model);
+		return model;
+	},
+	cycle_model: async (_command, session) => (await session.cycleModel("forward")) ?? null,
+	get_available_models: (_command, session) => ({ models: session.getAvailableModels() }),
+	set_thinking_level: (command, session) => {
+		const level = requireString(command, "level");
+		if (!THINKING_LEVELS.includes(level)) {
+			throw new RpcCommandFailure(`Invalid thinking level "${level}". Valid values: ${THINKING_LEVELS.join(", ")}`);
+		}
+		session.setThinkingLevel(level as ThinkingLevel);
+		return undefined;
+	},
+	cycle_thinking_level: (_command, session) => {
+		const level = session.cycleThinkingLevel();
+		return level === undefined ? null : { level };
+	},
+	set_steering_mode: (command, session) => {
+		session.setSteeringMode(requireQueueMode(command));
+		return undefined;
+	},
+	set_follow_up_mode: (command, session) => {
+		session.setFollowUpMode(requireQueueMode(command));
+		return undefined;
+	},
+	compact: (command, session) => session.compact(optionalString(command, "customInstructions")),
+	set_auto_compaction: (command, session) => {
+		session.setAutoCompactionEnabled(requireBoolean(command, "enabled"));
+		return undefined;
+	},
+	set_auto_retry: (command, session) => {
+		session.setAutoRetryEnabled(requireBoolean(command, "enabled"));
+		return undefined;
+	},
+	abort_retry: (_command, session) => {
+		session.abortRetry();
+		return undefined;
+	},
+	bash: (command, session) => session.executeBash(requireString(command, "command")),
+	abort_bash: (_command, session) => {
+		session.abortBash();
+		return undefined;
+	},
+	get_session_stats: (_command, session) => session.getSessionStats(),
+	export_html: (command) => {
+		optionalString(command, "outputPath");
+		// The HTML exporter is not part of this build yet; say so instead of writing nothing.
+		throw new RpcCommandFailure(HTML_EXPORT_UNAVAILABLE_TEXT);
+	},
+	switch_session: async (command, session) => {
+		const switched = await session.switchSession(requireString(command, "sessionPath"));
+		return { cancelled: !switched };
+	},
+	fork: async (command, session) => {
+		const result = await session.fork(requireString(command, "entryId"));
+		return { text: result.selectedText, cancelled: result.cancelled };
+	},
+	get_fork_messages: (_command, session) => ({ messages: session.getUserMessagesForForking() }),
+	get_last_assistant_text: (_command, session) => {
+		const text = session.getLastAssistantText();
+		return text === undefined ? {} : { text };
+	},
+	set_session_name: (command, session) => {
+		session.setSessionName(requireString(command, "name"));
+		return undefined;
+	},
+	get_messages: (_command, session) => ({ messages: session.messages }),
+	get_commands: (_command, session) => ({ commands: session.getCommands() }),
+};

@@ -1,0 +1,145 @@
+// `agent --mode rpc` (rpc.md): commands as JSON Lines on stdin, responses, events and extension UI requests as
+// JSON Lines on stdout. stdout carries nothing else; diagnostics go to stderr.
+import type { AgentSession } from "../../core/agent-session.js";
+import { RpcExtensionUiBridge } from "./extension-ui-bridge.js";
+import { attachJsonlReader, JsonlWriter } from "./jsonl.js";
+import {
+	errorResponse,
+	isRpcCommandType,
+	PARSE_ERROR_COMMAND,
+	parseErrorMessage,
+	type RpcCommandType,
+	type RpcExtensionUiResponse,
+	successResponse,
+	unknownCommandMessage,
+} from "./protocol.js";
+import { RPC_COMMAND_HANDLERS } from "./rpc-commands.js";
+
+export interface RpcModeOptions {
+	input?: NodeJS.ReadableStream;
+	output?: NodeJS.WritableStream;
+	/** Receives the UI bridge so the extension runner can route `ctx.ui` calls through it. */
+	onUiBridge?: (bridge: RpcExtensionUiBridge) => void;
+}
+
+function errorText(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+function describeValue(value: unknown): string {
+	if (value === null) return "null";
+	if (Array.isArray(value)) return "an array";
+	return `a ${typeof value}`;
+}
+
+/**
+ * Serves commands until stdin ends (then waits for in-flight work, shuts the session down and resolves 0) or
+ * the process is signalled. Commands run concurrently, one handler per line; `id` correlates responses.
+ */
+export async function runRpcMode(session: AgentSession, options: RpcModeOptions = {}): Promise<number> {
+	const input = options.input ?? process.stdin;
+	const writer = new JsonlWriter(options.output ?? process.stdout);
+	const bridge = new RpcExtensionUiBridge((request) => writer.write(request));
+	options.onUiBridge?.(bridge);
+	const inFlight = new Set<Promise<unknown>>();
+
+	const unsubscribe = session.subscribe((event) => writer.write(event));
+	await session.bindExtensions();
+
+	const track = (work: Promise<unknown>) => {
+		inFlight.add(work);
+		void work.finally(() => inFlight.delete(work));
+	};
+
+	const dispatch = (id: unknown, type: RpcCommandType, command: Record<string, unknown>) => {
+		const handler = RPC_COMMAND_HANDLERS[type] as (
+			command: Record<string, unknown>,
+			session: AgentSession,
+			startPrompt: (run: Promise<void>) => void,
+		) => unknown;
+		const startPrompt = (run: Promise<void>) => {
+			// The prompt's own failure arrives after its success response, with the same id (rpc.md §4.2).
+			track(run.catch((error: unknown) => writer.write(errorResponse(id, "prompt", errorText(error)))));
+		};
+		const work = (async () => {
+			try {
+				const data = await handler(command, session, startPrompt);
+				writer.write(successResponse(id, type, data));
+			} catch (error) {
+				// Ours differs (rpc.md §4.1): a thrown error answers the command itself, keeping its id.
+				writer.write(errorResponse(id, type, errorText(error)));
+			}
+		})();
+		track(work);
+	};
+
+	const handleLine = (line: string) => {
+		let record: unknown;
+		try {
+			record = JSON.parse(line);
+		} catch (error) {
+			writer.write(errorResponse(undefined, PARSE_ERROR_COMMAND, parseErrorMessage(errorText(error))));
+			return;
+		}
+		if (typeof record !== "object" || record === null || Array.isArray(record)) {
+			writer.write(
+				errorResponse(
+					undefined,
+					PARSE_ERROR_COMMAND,
+					parseErrorMessage(`expected a JSON object with a "type", got ${describeValue(record)}`),
+				),
+			);
+			return;
+		}
+		const command = record as Record<string, unknown>;
+		const { id, type } = command;
+		if (typeof type !== "string") {
+			writer.write(
+				errorResponse(id, PARSE_ERROR_COMMAND, parseErrorMessage('missing "type" (a string naming the command)')),
+			);
+			return;
+		}
+		if (type === "extension_ui_response") {
+			if (typeof id === "string") bridge.handleResponse(command as unknown as RpcExtensionUiResponse);
+			return;
+		}
+		if (!isRpcCommandType(type)) {
+			writer.write(errorResponse(id, type, unknownCommandMessage(type)));
+			return;
+		}
+		dispatch(id, type, command);
+	};
+
+	return new Promise<number>((resolve) => {
+		let finishing = false;
+		const finish = async (exitCode: number, abortFirst: boolean) => {
+			if (finishing) return;
+			finishing = true;
+			detach();
+			process.off("SIGINT", onSigint);
+			process.off("SIGTERM", onSigterm);
+			// Nobody can answer dialogs any more: they resolve with their defaults.
+			bridge.cancelAll();
+			try {
+				if (abortFirst) await session.abort();
+				// EOF: like the reference, finish what the client asked for (commands, the running prompt) first.
+				while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+				await session.waitForIdle();
+				await session.shutdown();
+			} catch (error) {
+				process.stderr.write(`Error during shutdown: ${errorText(error)}\n`);
+			}
+			unsubscribe();
+			await writer.flush();
+			resolve(exitCode);
+		};
+		const onSigint = () => void finish(130, true);
+		const onSigterm = () => void finish(143, true);
+		process.on("SIGINT", onSigint);
+		process.on("SIGTERM", onSigterm);
+		const detach = attachJsonlReader(input, handleLine, () => void finish(0, false));
+		// The client went away (stdout closed): stop working for nobody.
+		writer.onClosed(() => void finish(0, true));
+		input.resume();
+	});
+}

@@ -1,0 +1,238 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type CliSandbox, createCliSandbox, runCli } from "../helpers/cli-sandbox.js";
+import { errorReply, FakeModelServer, lastUserText, textReply, toolCallReply } from "../helpers/fake-model-server.js";
+
+let server: FakeModelServer;
+let sandbox: CliSandbox;
+
+beforeAll(async () => {
+	server = await FakeModelServer.start();
+});
+afterAll(async () => {
+	await server.close();
+});
+afterEach(() => {
+	sandbox?.cleanup();
+	server.requests.length = 0;
+	server.setFallback(undefined);
+});
+
+function newSandbox(settings?: Record<string, unknown>): CliSandbox {
+	sandbox = createCliSandbox({ modelServerUrl: server.baseUrl, ...(settings ? { settings } : {}) });
+	return sandbox;
+}
+
+describe("a one-turn answer", () => {
+	it("prints the final assistant text to stdout and exits 0", async () => {
+		newSandbox();
+		server.enqueue(textReply("Hello from the fake model."));
+		const result = await runCli(sandbox, ["-p", "Say hello"]);
+		expect(result.stderr).toBe("");
+		expect(result.stdout).toBe("Hello from the fake model.\n");
+		expect(result.code).toBe(0);
+		expect(lastUserText(server.requests[0]!)).toBe("Say hello");
+	});
+
+	it("sends each positional word as its own prompt, in order, and prints only the last answer", async () => {
+		newSandbox();
+		server.enqueue(textReply("first answer"), textReply("second answer"));
+		const result = await runCli(sandbox, ["-p", "one", "two"]);
+		expect(result.stdout).toBe("second answer\n");
+		expect(server.requests.map(lastUserText)).toEqual(["one", "two"]);
+		// The second request carries the first exchange.
+		expect(server.requests[1]!.body.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+	});
+});
+
+describe("piped stdin and @file arguments", () => {
+	it("makes piped stdin the first message and implies print mode", async () => {
+		newSandbox();
+		server.enqueue(textReply("ok"), textReply("answered"));
+		const result = await runCli(sandbox, ["question"], { stdin: "  context from a pipe \n" });
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("answered\n");
+		expect(server.requests.map(lastUserText)).toEqual(["context from a pipe", "question"]);
+	});
+
+	it("prefixes @file contents to the first message", async () => {
+		newSandbox();
+		writeFileSync(join(sandbox.cwd, "notes.md"), "line one\nline two");
+		writeFileSync(join(sandbox.cwd, "empty.txt"), "");
+		server.enqueue(textReply("read it"));
+		const result = await runCli(sandbox, ["-p", "@notes.md", "@empty.txt", "summarize"]);
+		expect(result.code).toBe(0);
+		expect(lastUserText(server.requests[0]!)).toBe(
+			`<file name="${join(sandbox.cwd, "notes.md")}">\nline one\nline two\n</file>\nsummarize`,
+		);
+	});
+
+	it("puts stdin after the file text, and sends positional messages afterwards", async () => {
+		newSandbox();
+		writeFileSync(join(sandbox.cwd, "a.md"), "A");
+		server.enqueue(textReply("1"), textReply("2"));
+		const result = await runCli(sandbox, ["@a.md", "question"], { stdin: "ctx" });
+		expect(result.code).toBe(0);
+		expect(server.requests.map(lastUserText)).toEqual([
+			`<file name="${join(sandbox.cwd, "a.md")}">\nA\n</file>\nctx`,
+			"question",
+		]);
+	});
+
+	it("attaches an image file as an image block (detected by content, not name)", async () => {
+		newSandbox();
+		const png = Buffer.from(
+			"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+			"base64",
+		);
+		writeFileSync(join(sandbox.cwd, "shot.dat"), png);
+		server.enqueue(textReply("a pixel"));
+		const result = await runCli(sandbox, ["-p", "@shot.dat", "what is this?"]);
+		expect(result.code).toBe(0);
+		const content = server.requests[0]!.body.messages.at(-1)!.content as {
+			type: string;
+			image_url?: { url: string };
+		}[];
+		expect(content.map((part) => part.type)).toEqual(["text", "image_url"]);
+		expect(content[1]!.image_url!.url).toBe(`data:image/png;base64,${png.toString("base64")}`);
+	});
+
+	it("fails with exit 1 and names the absolute path of a missing @file, before any model call", async () => {
+		newSandbox();
+		const result = await runCli(sandbox, ["-p", "@missing.md", "hi"]);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toBe(`Error: File not found: ${join(sandbox.cwd, "missing.md")}\n`);
+		expect(server.requests).toHaveLength(0);
+	});
+});
+
+describe("tool use over several turns in a git repository", () => {
+	it("writes a file, runs bash, edits the file, and reports the result", async () => {
+		newSandbox();
+		execFileSync("git", ["init", "-q"], { cwd: sandbox.cwd });
+		server.enqueue(
+			toolCallReply([{ name: "write", arguments: { path: "hello.txt", content: "hello world\n" } }]),
+			toolCallReply([{ name: "bash", arguments: { command: "git add hello.txt && git status --short" } }]),
+			toolCallReply([{ name: "edit", arguments: { path: "hello.txt", oldText: "world", newText: "agent" } }]),
+			textReply("Done: hello.txt now greets the agent."),
+		);
+		const result = await runCli(sandbox, ["-p", "create hello.txt, stage it, then edit it"]);
+		expect(result.stderr).toBe("");
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("Done: hello.txt now greets the agent.\n");
+		expect(readFileSync(join(sandbox.cwd, "hello.txt"), "utf8")).toBe("hello agent\n");
+
+		// Each tool's result went back to the model on the next request.
+		expect(server.requests).toHaveLength(4);
+		const toolResults = server.requests.slice(1).map((request) => {
+			const message = request.body.messages.at(-1)!;
+			expect(message.role).toBe("tool");
+			return typeof message.content === "string" ? message.content : JSON.stringify(message.content);
+		});
+		expect(toolResults[0]).toContain("hello.txt");
+		expect(toolResults[1]).toContain("A  hello.txt");
+		expect(toolResults[2]).toContain("Successfully replaced");
+	});
+});
+
+describe("failures", () => {
+	it("exits non-zero with the provider's error after retries of an HTTP 500", async () => {
+		newSandbox({ retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 } });
+		server.setFallback(errorReply(500, "internal server error from the fake"));
+		const result = await runCli(sandbox, ["-p", "hi"]);
+		expect(result.code).toBe(1);
+		expect(result.stdout).toBe("");
+		expect(result.stderr).toContain("internal server error from the fake");
+		expect(server.requests).toHaveLength(3);
+	});
+
+	it("exits non-zero immediately on HTTP 401 (no retries)", async () => {
+		newSandbox();
+		server.setFallback(errorReply(401, "invalid api key"));
+		const result = await runCli(sandbox, ["-p", "hi"]);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain("invalid api key");
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it("stops at the first failed message instead of sending the rest", async () => {
+		newSandbox();
+		server.enqueue(errorReply(400, "bad request"));
+		const result = await runCli(sandbox, ["-p", "one", "two"]);
+		expect(result.code).toBe(1);
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it("rejects an unknown model with the spec's message and exit 1", async () => {
+		newSandbox();
+		const result = await runCli(sandbox, ["-p", "--model", "no-such-model-anywhere", "hi"]);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toBe(
+			'Error: Model "no-such-model-anywhere" not found. Use --list-models to see available models.\n',
+		);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it("rejects an unknown flag, naming it, with a usage hint and exit 1", async () => {
+		newSandbox();
+		const result = await runCli(sandbox, ["-p", "--modle", "fake-model", "hi"]);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toBe(
+			"Error: Unknown option: --modle (did you mean --model?)\nRun 'agent --help' for usage.\n",
+		);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it("says what to do when no prompt was given", async () => {
+		newSandbox();
+		const result = await runCli(sandbox, ["-p"]);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain("No prompt given");
+	});
+
+	it("explains how to configure credentials when there are no models, without a stack trace", async () => {
+		sandbox = createCliSandbox();
+		const result = await runCli(sandbox, ["-p", "hi"]);
+		expect(result.code).toBe(1);
+		expect(result.stderr.startsWith("No models available.\n\nSet an API key environment variable:\n")).toBe(true);
+		expect(result.stderr).toContain(`Or create ${join(sandbox.agentDir, "models.json")}`);
+		expect(result.stderr).toContain("--api-key");
+		expect(result.stderr).toContain('"baseUrl": "http://localhost:11434/v1"');
+		expect(result.stderr).not.toMatch(/\n\s+at /);
+	});
+});
+
+describe("sessions", () => {
+	it("writes the session file and --continue sends the first run's messages again", async () => {
+		newSandbox();
+		server.enqueue(textReply("The secret is 42."), textReply("You told me 42."));
+		const first = await runCli(sandbox, ["-p", "remember 42"]);
+		expect(first.code).toBe(0);
+		const sessionDirs = readdirSync(join(sandbox.agentDir, "sessions"));
+		expect(sessionDirs).toHaveLength(1);
+		const files = readdirSync(join(sandbox.agentDir, "sessions", sessionDirs[0]!));
+		expect(files.filter((f) => f.endsWith(".jsonl"))).toHaveLength(1);
+
+		const second = await runCli(sandbox, ["-c", "-p", "what was it?"]);
+		expect(second.code).toBe(0);
+		expect(second.stdout).toBe("You told me 42.\n");
+		const [, firstUser, firstAnswer, secondUser] = server.requests[1]!.body.messages;
+		expect(JSON.stringify(firstUser!.content)).toContain("remember 42");
+		expect(firstAnswer).toMatchObject({ role: "assistant", content: "The secret is 42." });
+		expect(JSON.stringify(secondUser!.content)).toContain("what was it?");
+	});
+
+	it("--no-session writes nothing", async () => {
+		newSandbox();
+		server.enqueue(textReply("ok"));
+		const result = await runCli(sandbox, ["--no-session", "-p", "hi"]);
+		expect(result.code).toBe(0);
+		const sessionsRoot = join(sandbox.agentDir, "sessions");
+		const jsonl = existsSync(sessionsRoot)
+			? readdirSync(sessionsRoot, { recursive: true }).filter((f) => String(f).endsWith(".jsonl"))
+			: [];
+		expect(jsonl).toEqual([]);
+	});
+});

@@ -97,7 +97,6 @@ export type {
 	DefaultTextStyle,
 	EditorTheme,
 	ImageTheme,
-	LoaderTheme,
 	MarkdownTheme,
 	SelectListTheme,
 	SettingsListTheme,

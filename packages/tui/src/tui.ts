@@ -107,7 +107,8 @@ export class TUI extends Container {
 		this.terminal.hideCursor();
 		this.renderer.setCursorVisible(false);
 		if (detectImageProtocol(this.options.env ?? process.env)) this.terminal.write(TerminalSequences.cellSizeQuery);
-		this.requestRender();
+		// Started again after stop() (e.g. resumed from Ctrl+Z): the shell wrote to the screen meanwhile.
+		this.requestRender(this.renderer.fullRedraws > 0);
 	}
 
 	stop(): void {
@@ -118,7 +119,10 @@ export class TUI extends Container {
 		this.terminal.stop();
 	}
 
-	/** Schedules a render on the next tick (several requests coalesce). `force` repaints the whole screen. */
+	/**
+	 * Schedules a render on the next tick (several requests coalesce). `force` forgets the previous frame
+	 * and repaints the visible screen; unlike the reference it does not clear and reprint the scrollback.
+	 */
 	requestRender(force = false): void {
 		if (force) this.isForceRequested = true;
 		if (this.isRenderScheduled) return;

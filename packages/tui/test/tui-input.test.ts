@@ -119,3 +119,18 @@ describe("start and stop", () => {
 		expect(warnings).toEqual(["Rendered line 0 exceeds terminal width (15 > 10)."]);
 	});
 });
+
+describe("restart", () => {
+	it("repaints the screen when started again after stop (e.g. back from suspend)", async () => {
+		const ui = await createTestUI(30, 5);
+		ui.tui.addChild(new Recorder());
+		await ui.update();
+		ui.tui.stop();
+		ui.terminal.write("$ fg\r\n");
+		ui.tui.start();
+		const written = await ui.update();
+		expect(written).toContain("\x1b[H");
+		expect(ui.terminal.getViewport()[0]).toBe("received 0");
+		expect(ui.terminal.getViewport()[1]).toBe("");
+	});
+});

@@ -1,7 +1,12 @@
 import { isKeyId, type KeyId } from "./key-id.js";
 import { matchesKey } from "./key-matching.js";
 
-/** Editor and list actions, configurable per action (keybindings.json uses these names). */
+/**
+ * Editor and list actions, configurable per action (keybindings.json uses these names). Application
+ * actions (interrupt, expandTools, cycleModelForward, ...) belong to the application, which can match
+ * them with its own `KeybindingsManager`; the reference also lists expandTools here, which made the
+ * same action configurable in two places.
+ */
 export type EditorAction =
 	| "cursorUp"
 	| "cursorDown"

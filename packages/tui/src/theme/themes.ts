@@ -56,8 +56,3 @@ export interface SettingsListTheme {
 export interface ImageTheme {
 	fallbackColor: StyleFn;
 }
-
-export interface LoaderTheme {
-	spinnerColor: StyleFn;
-	messageColor: StyleFn;
-}

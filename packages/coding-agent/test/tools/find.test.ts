@@ -149,6 +149,20 @@ describe("find engines agree", () => {
 	);
 });
 
+describe("find with the default engine", () => {
+	it("honours anchored rules of nested .gitignore files outside a repository, whatever fd is installed", async () => {
+		writeTree(tempDir(), {
+			"sub/.gitignore": "/local.txt\n",
+			"sub/local.txt": "",
+			"sub/deeper/local.txt": "",
+			"local.txt": "",
+		});
+		expect(textOf(await run(createFindTool(tempDir()), { pattern: "*.txt" }))).toBe(
+			"local.txt\nsub/deeper/local.txt",
+		);
+	});
+});
+
 describe("find through custom operations", () => {
 	it("calls glob with the default ignores and shortens the limit notice", async () => {
 		const calls: unknown[] = [];

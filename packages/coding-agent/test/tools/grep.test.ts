@@ -198,6 +198,17 @@ describe.each(searchEngines("rg"))("grep with the $engine engine", ({ engine, sk
 	});
 });
 
+describe("grep with the default engine", () => {
+	it("honours nested ignore files outside a repository", async () => {
+		writeTree(tempDir(), {
+			"sub/.gitignore": "/local.txt\n",
+			"sub/local.txt": "hit\n",
+			"sub/deeper/local.txt": "hit\n",
+		});
+		expect(textOf(await run(createGrepTool(tempDir()), { pattern: "hit" }))).toBe("sub/deeper/local.txt:1: hit");
+	});
+});
+
 describe("engines agree", () => {
 	it.skipIf(searchEngines("rg")[1].skipReason !== undefined)(
 		"built-in and rg return the same output on a mixed tree",

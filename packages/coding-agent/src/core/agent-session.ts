@@ -29,7 +29,7 @@ import { type BashExecutionMessage, type CustomMessage, convertToLlm, createCust
 import { getDocsPath } from "./resources/package-docs.js";
 import type { ResourceLoader } from "./resources/resource-loader.js";
 import type { SessionManager } from "./session/session-manager.js";
-import { CompactionController } from "./session-runtime/compaction-controller.js";
+import { COMPACTION_IN_PROGRESS_TEXT, CompactionController } from "./session-runtime/compaction-controller.js";
 import type {
 	AgentSessionEventListener,
 	ModelCycleResult,
@@ -537,7 +537,8 @@ export class AgentSession implements ExtensionSessionBinding {
 
 	/** `/compact [instructions]`: stops the current run, summarizes the branch, returns the result. */
 	async compact(customInstructions?: string): Promise<CompactionResult> {
-		await this.stopRunDetached();
+		if (this.isCompacting) throw new Error(COMPACTION_IN_PROGRESS_TEXT);
+		await this.stopRunDetached({ keepAutoCompaction: true });
 		return this.compaction.compactNow(customInstructions);
 	}
 
@@ -897,9 +898,9 @@ export class AgentSession implements ExtensionSessionBinding {
 	}
 
 	/** Aborts the run with its remaining events detached: they are neither forwarded nor persisted. */
-	private async stopRunDetached(): Promise<void> {
+	private async stopRunDetached(options: { keepAutoCompaction?: boolean } = {}): Promise<void> {
 		this.retry.abortRetry();
-		this.compaction.abortAuto();
+		if (!options.keepAutoCompaction) this.compaction.abortAuto();
 		await this.events.withDetached(async () => {
 			this.agent.abort();
 			await this.agent.waitForIdle();

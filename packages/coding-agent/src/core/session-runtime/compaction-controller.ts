@@ -197,42 +197,14 @@ export class CompactionController {
 
 	private async runAuto(reason: AutoCompactionReason, willRetry: boolean, allowResume: boolean): Promise<void> {
 		const { host } = this;
-		host.emit({ type: "auto_compaction_start", reason });
-		const nothingDone = () => host.emit({ type: "auto_compaction_end", aborted: false, willRetry: false });
-		const model = host.model;
-		if (!model) return nothingDone();
-		const apiKey = await host.getApiKey(model);
-		if (!apiKey) return nothingDone();
-		const branch = host.sessionManager.getBranch();
-		const preparation = prepareCompaction(branch, this.resolvedSettings());
-		if (!preparation) return nothingDone();
-
 		const controller = new AbortController();
 		this.begin("auto", controller);
-		const aborted = () => host.emit({ type: "auto_compaction_end", aborted: true, willRetry: false });
-		let result: CompactionResult | undefined;
+		let result: CompactionResult | "cancelled" | undefined;
 		try {
-			let fromExtension = false;
-			if (host.hooks.hasHandlers("session_before_compact")) {
-				const decision = await host.hooks.emitSessionBeforeCompact({
-					preparation,
-					branchEntries: branch,
-					customInstructions: undefined,
-					signal: controller.signal,
-				});
-				if (decision?.cancel) return aborted();
-				if (decision?.compaction) {
-					result = decision.compaction;
-					fromExtension = true;
-				}
-			}
-			result ??= await compact(preparation, model, apiKey, undefined, controller.signal, {
-				streamFn: host.streamFn,
-			});
-			if (controller.signal.aborted) return aborted();
-			await this.persist(result, fromExtension);
+			host.emit({ type: "auto_compaction_start", reason });
+			result = await this.produceAutoCompaction(controller.signal);
 		} catch (error) {
-			if (controller.signal.aborted) return aborted();
+			if (controller.signal.aborted) return this.emitAborted();
 			const prefix = reason === "overflow" ? "Context overflow recovery failed" : "Auto-compaction failed";
 			host.emit({
 				type: "auto_compaction_end",
@@ -247,6 +219,11 @@ export class CompactionController {
 			this.end(controller);
 		}
 
+		if (result === "cancelled") return this.emitAborted();
+		if (result === undefined) {
+			host.emit({ type: "auto_compaction_end", aborted: false, willRetry: false });
+			return;
+		}
 		host.emit({ type: "auto_compaction_end", result, aborted: false, willRetry });
 		if (!allowResume) return;
 		if (willRetry) {
@@ -255,6 +232,45 @@ export class CompactionController {
 		} else if (host.agent.hasQueuedMessages()) {
 			await host.resumeAgent();
 		}
+	}
+
+	/**
+	 * The compaction of the current branch, persisted: the extension's or the summarizer's. Undefined when
+	 * there is nothing to do (no model, no key, nothing to compact); "cancelled" when an extension or an
+	 * abort stopped it.
+	 */
+	private async produceAutoCompaction(signal: AbortSignal): Promise<CompactionResult | "cancelled" | undefined> {
+		const { host } = this;
+		const model = host.model;
+		if (!model) return undefined;
+		const apiKey = await host.getApiKey(model);
+		if (!apiKey) return undefined;
+		const branch = host.sessionManager.getBranch();
+		const preparation = prepareCompaction(branch, this.resolvedSettings());
+		if (!preparation) return undefined;
+		let result: CompactionResult | undefined;
+		let fromExtension = false;
+		if (host.hooks.hasHandlers("session_before_compact")) {
+			const decision = await host.hooks.emitSessionBeforeCompact({
+				preparation,
+				branchEntries: branch,
+				customInstructions: undefined,
+				signal,
+			});
+			if (decision?.cancel) return "cancelled";
+			if (decision?.compaction) {
+				result = decision.compaction;
+				fromExtension = true;
+			}
+		}
+		result ??= await compact(preparation, model, apiKey, undefined, signal, { streamFn: host.streamFn });
+		if (signal.aborted) return "cancelled";
+		await this.persist(result, fromExtension);
+		return result;
+	}
+
+	private emitAborted(): void {
+		this.host.emit({ type: "auto_compaction_end", aborted: true, willRetry: false });
 	}
 
 	private async persist(result: CompactionResult, fromExtension: boolean): Promise<void> {

@@ -1,0 +1,309 @@
+import { type FauxRequest, fauxError, fauxText } from "@agent/ai";
+import { afterEach, describe, expect, it } from "vitest";
+import { STREAMING_WITHOUT_BEHAVIOR_TEXT } from "../../src/core/agent-session.js";
+import { SUMMARIZATION_SYSTEM_PROMPT } from "../../src/core/compaction/prompts.js";
+import { SessionManager } from "../../src/core/session/session-manager.js";
+import {
+	COMPACTION_IN_PROGRESS_TEXT,
+	NOTHING_TO_COMPACT_TEXT,
+	OVERFLOW_RECOVERY_FAILED_TEXT,
+} from "../../src/core/session-runtime/compaction-controller.js";
+import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime-harness.js";
+import { deferred } from "../helpers/runtime-tools.js";
+
+let harness: RuntimeHarness | undefined;
+afterEach(() => {
+	harness?.dispose();
+	harness = undefined;
+});
+
+const LONG = "x".repeat(400);
+const OVERFLOW = "prompt is too long: 12000 tokens > 10000 maximum";
+const SMALL_WINDOW = { models: [{ contextWindow: 10_000 }] };
+const COMPACTION_SETTINGS = { compaction: { reserveTokens: 2000, keepRecentTokens: 50 }, retry: { baseDelayMs: 1 } };
+
+function isSummaryRequest(request: FauxRequest): boolean {
+	return request.context.systemPrompt === SUMMARIZATION_SYSTEM_PROMPT;
+}
+
+function textsOf(request: FauxRequest | undefined): string[] {
+	return (request?.context.messages ?? []).map((message) =>
+		typeof message.content === "string"
+			? message.content
+			: message.content.map((block) => (block.type === "text" ? block.text : "")).join(""),
+	);
+}
+
+async function compactingHarness() {
+	return createRuntimeHarness({ ...SMALL_WINDOW, settings: COMPACTION_SETTINGS });
+}
+
+describe("threshold compaction", () => {
+	it("compacts after a run that passes contextWindow − reserveTokens, persists the entry, and a reload rebuilds the same context", async () => {
+		harness = await compactingHarness();
+		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
+		harness.faux.enqueue(fauxText("ok", { usage: { input: 8500 } }));
+		harness.faux.enqueue(fauxText("## Goal\nThe summary"));
+		await harness.session.prompt("first");
+		expect(harness.eventsOf("auto_compaction_start")).toEqual([]);
+		await harness.session.prompt(LONG);
+
+		const types = harness.eventTypes();
+		expect(types.slice(types.lastIndexOf("agent_end"))).toEqual([
+			"agent_end",
+			"auto_compaction_start",
+			"auto_compaction_end",
+		]);
+		expect(harness.eventsOf("auto_compaction_start")).toEqual([
+			{ type: "auto_compaction_start", reason: "threshold" },
+		]);
+		const [end] = harness.eventsOf("auto_compaction_end");
+		expect(end).toMatchObject({ aborted: false, willRetry: false });
+		expect(end?.result?.summary).toBe("## Goal\nThe summary");
+
+		const compaction = harness.sessionManager.getEntries().at(-1);
+		expect(compaction?.type).toBe("compaction");
+		expect(compaction).toMatchObject({ summary: "## Goal\nThe summary", fromHook: false });
+		expect(harness.session.messages.map((message) => message.role)).toEqual([
+			"compactionSummary",
+			"user",
+			"assistant",
+		]);
+		expect(harness.faux.requests.filter(isSummaryRequest)).toHaveLength(1);
+
+		const file = harness.session.sessionFile as string;
+		harness.sessionManager.close();
+		const reopened = SessionManager.open(file);
+		try {
+			expect(reopened.buildSessionContext().messages).toEqual(harness.session.messages);
+		} finally {
+			reopened.close();
+		}
+	});
+
+	it("sends the compacted context, system prompt unchanged, on the next prompt (seed J.12 2.3)", async () => {
+		harness = await compactingHarness();
+		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
+		harness.faux.enqueue(fauxText("ok", { usage: { input: 8500 } }));
+		harness.faux.enqueue(fauxText("The summary"), fauxText("next"));
+		await harness.session.prompt("first");
+		await harness.session.prompt(LONG);
+		await harness.session.prompt("continue");
+		const [before, after] = [harness.faux.requests[1], harness.faux.requests[3]];
+		expect(after?.context.systemPrompt).toBe(before?.context.systemPrompt);
+		const texts = textsOf(after);
+		expect(texts[0]).toBe(
+			"The conversation history before this point was compacted into the following summary:\n\n<summary>\nThe summary\n</summary>",
+		);
+		expect(texts.slice(1)).toEqual([LONG, "ok", "continue"]);
+	});
+
+	it("reports a failed summary, keeps the context, and stays usable without retrying in a loop", async () => {
+		harness = await compactingHarness();
+		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
+		harness.faux.enqueue(fauxText("ok", { usage: { input: 8500 } }));
+		harness.faux.enqueue(fauxError("400 prompt is too long for the summarizer"));
+		await harness.session.prompt("first");
+		await harness.session.prompt(LONG);
+
+		expect(harness.eventsOf("auto_compaction_end")).toEqual([
+			{
+				type: "auto_compaction_end",
+				aborted: false,
+				willRetry: false,
+				errorMessage: "Auto-compaction failed: Summarization failed: 400 prompt is too long for the summarizer",
+			},
+		]);
+		expect(harness.sessionManager.getEntries().some((entry) => entry.type === "compaction")).toBe(false);
+		expect(harness.session.messages).toHaveLength(4);
+		expect(harness.session.isCompacting).toBe(false);
+		expect(harness.faux.pending).toBe(0);
+
+		// The next prompt tries once more before sending (still over the threshold), then runs normally.
+		harness.faux.enqueue(fauxError("400 still too long"), fauxText("still here", { usage: { input: 100 } }));
+		await harness.session.prompt("are you there?");
+		expect(harness.session.getLastAssistantText()).toBe("still here");
+		expect(harness.eventsOf("auto_compaction_start")).toHaveLength(2);
+	});
+
+	it("delivers messages queued during compaction afterwards (seed J.9 4.4)", async () => {
+		harness = await compactingHarness();
+		const gate = deferred();
+		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
+		harness.faux.enqueue(fauxText("ok", { usage: { input: 8500 } }));
+		harness.faux.enqueue(fauxText("The summary", { holdUntil: gate.promise }));
+		harness.faux.enqueue(fauxText("handled the queued message", { usage: { input: 100 } }));
+		await harness.session.prompt("first");
+		const running = harness.session.prompt(LONG);
+		await harness.nextEvent("auto_compaction_start");
+		expect(harness.session.isCompacting).toBe(true);
+		await expect(harness.session.prompt("without behaviour")).rejects.toThrow(STREAMING_WITHOUT_BEHAVIOR_TEXT);
+		await harness.session.prompt("also check the docs", { streamingBehavior: "followUp" });
+		expect(harness.session.pendingMessageCount).toBe(1);
+		gate.resolve();
+		await running;
+
+		expect(harness.session.pendingMessageCount).toBe(0);
+		expect(harness.session.getLastAssistantText()).toBe("handled the queued message");
+		expect(textsOf(harness.faux.requests.at(-1)).at(-1)).toBe("also check the docs");
+	});
+});
+
+describe("overflow recovery", () => {
+	it("compacts, then retries the failed request once on the compacted context", async () => {
+		harness = await compactingHarness();
+		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
+		harness.faux.enqueue(fauxError(OVERFLOW));
+		harness.faux.enqueue(fauxText("The summary"), fauxText("recovered"));
+		await harness.session.prompt("first");
+		await harness.session.prompt(LONG);
+
+		expect(harness.eventsOf("auto_compaction_start")).toEqual([
+			{ type: "auto_compaction_start", reason: "overflow" },
+		]);
+		expect(harness.eventsOf("auto_compaction_end")[0]).toMatchObject({ aborted: false, willRetry: true });
+		expect(harness.eventsOf("auto_retry_start")).toEqual([]);
+		expect(harness.session.getLastAssistantText()).toBe("recovered");
+		const retried = harness.faux.requests[3];
+		expect(textsOf(retried)).toHaveLength(2);
+		expect(textsOf(retried)[1]).toBe(LONG);
+		// The failed reply stays in the file but not in the context.
+		expect(harness.session.messages.map((message) => message.role)).toEqual([
+			"compactionSummary",
+			"user",
+			"assistant",
+		]);
+		const stored = harness.sessionManager.getEntries().filter((entry) => entry.type === "message");
+		expect(
+			stored.some(
+				(entry) =>
+					entry.type === "message" && entry.message.role === "assistant" && entry.message.stopReason === "error",
+			),
+		).toBe(true);
+	});
+
+	it("gives up after one compact-and-retry attempt per prompt instead of looping", async () => {
+		harness = await compactingHarness();
+		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
+		harness.faux.enqueue(fauxError(OVERFLOW), fauxText("The summary"), fauxError(OVERFLOW));
+		await harness.session.prompt("first");
+		await harness.session.prompt(LONG);
+
+		expect(harness.eventsOf("auto_compaction_start")).toHaveLength(1);
+		expect(harness.eventsOf("auto_compaction_end").at(-1)).toEqual({
+			type: "auto_compaction_end",
+			aborted: false,
+			willRetry: false,
+			errorMessage: OVERFLOW_RECOVERY_FAILED_TEXT,
+		});
+		expect(harness.faux.requests).toHaveLength(4);
+		expect(harness.session.isStreaming).toBe(false);
+	});
+
+	it("reports a failed summary as a failed recovery and does not retry", async () => {
+		harness = await compactingHarness();
+		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
+		harness.faux.enqueue(fauxError(OVERFLOW), fauxError("503 overloaded"));
+		await harness.session.prompt("first");
+		await harness.session.prompt(LONG);
+		expect(harness.eventsOf("auto_compaction_end")).toEqual([
+			{
+				type: "auto_compaction_end",
+				aborted: false,
+				willRetry: false,
+				errorMessage: "Context overflow recovery failed: Summarization failed: 503 overloaded",
+			},
+		]);
+		expect(harness.faux.requests).toHaveLength(3);
+	});
+});
+
+describe("errors that must not compact (seed J.9 4.3, 5.3)", () => {
+	it("retries a 429 whose text mentions too many tokens instead of compacting", async () => {
+		harness = await compactingHarness();
+		harness.faux.enqueue(fauxError('429 {"error":{"message":"Too many tokens per minute, please slow down"}}'));
+		harness.faux.enqueue(fauxText("fine", { usage: { input: 100 } }));
+		await harness.session.prompt("hi");
+		expect(harness.eventsOf("auto_retry_start")).toHaveLength(1);
+		expect(harness.eventsOf("auto_compaction_start")).toEqual([]);
+		expect(harness.session.getLastAssistantText()).toBe("fine");
+	});
+
+	it("treats a thinking-block ordering error as neither overflow nor transient", async () => {
+		harness = await compactingHarness();
+		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
+		harness.faux.enqueue(
+			fauxError(
+				'400 {"type":"error","error":{"type":"invalid_request_error","message":"messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block."}}',
+			),
+		);
+		await harness.session.prompt("first");
+		await harness.session.prompt("second");
+		expect(harness.eventsOf("auto_compaction_start")).toEqual([]);
+		expect(harness.eventsOf("auto_retry_start")).toEqual([]);
+		expect(harness.faux.requests).toHaveLength(2);
+	});
+});
+
+describe("cancelling compaction", () => {
+	it("abortCompaction ends a running automatic compaction as aborted and the session carries on", async () => {
+		harness = await compactingHarness();
+		const gate = deferred();
+		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
+		harness.faux.enqueue(fauxText("ok", { usage: { input: 8500 } }));
+		harness.faux.enqueue(fauxText("never used", { holdUntil: gate.promise }));
+		await harness.session.prompt("first");
+		const running = harness.session.prompt(LONG);
+		await harness.nextEvent("auto_compaction_start");
+		harness.session.abortCompaction();
+		await running;
+		expect(harness.eventsOf("auto_compaction_end")).toEqual([
+			{ type: "auto_compaction_end", aborted: true, willRetry: false },
+		]);
+		expect(harness.sessionManager.getEntries().some((entry) => entry.type === "compaction")).toBe(false);
+		expect(harness.session.isCompacting).toBe(false);
+	});
+});
+
+describe("manual compaction", () => {
+	it("returns the result and persists it; a second one says there is nothing new to compact", async () => {
+		harness = await compactingHarness();
+		harness.faux.enqueue(fauxText(LONG, { usage: { input: 100 } }), fauxText("ok", { usage: { input: 100 } }));
+		harness.faux.enqueue(fauxText("Manual summary"));
+		await harness.session.prompt("first");
+		await harness.session.prompt(LONG);
+		const result = await harness.session.compact("keep the API notes");
+		expect(result.summary).toBe("Manual summary");
+		expect(harness.sessionManager.getEntries().at(-1)).toMatchObject({
+			type: "compaction",
+			summary: "Manual summary",
+		});
+		const summaryRequest = harness.faux.requests.find(isSummaryRequest);
+		expect(textsOf(summaryRequest)[0]).toMatch(/Additional focus: keep the API notes$/);
+		// Manual compaction reports through its result, not through auto_compaction events.
+		expect(harness.eventsOf("auto_compaction_start")).toEqual([]);
+		await expect(harness.session.compact()).rejects.toThrow("Already compacted");
+	});
+
+	it("refuses a session too small to compact", async () => {
+		harness = await createRuntimeHarness();
+		harness.faux.enqueue(fauxText("hello"));
+		await harness.session.prompt("hi");
+		await expect(harness.session.compact()).rejects.toThrow(NOTHING_TO_COMPACT_TEXT);
+	});
+
+	it("refuses to start while an automatic compaction runs (seed J.12 3.2)", async () => {
+		harness = await compactingHarness();
+		const gate = deferred();
+		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
+		harness.faux.enqueue(fauxText("ok", { usage: { input: 8500 } }));
+		harness.faux.enqueue(fauxText("The summary", { holdUntil: gate.promise }));
+		await harness.session.prompt("first");
+		const running = harness.session.prompt(LONG);
+		await harness.nextEvent("auto_compaction_start");
+		await expect(harness.session.compact()).rejects.toThrow(COMPACTION_IN_PROGRESS_TEXT);
+		gate.resolve();
+		await running;
+		expect(harness.sessionManager.getEntries().filter((entry) => entry.type === "compaction")).toHaveLength(1);
+	});
+});

@@ -16,8 +16,7 @@ afterAll(async () => {
 });
 afterEach(() => {
 	sandbox?.cleanup();
-	server.requests.length = 0;
-	server.setFallback(undefined);
+	server.reset();
 });
 
 function newSandbox(settings?: Record<string, unknown>): CliSandbox {

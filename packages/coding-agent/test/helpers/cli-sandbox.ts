@@ -5,12 +5,15 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { RpcClient } from "../../src/modes/rpc/rpc-client.js";
 
 /** The built entry point; `pnpm test` builds first (in a loop: `pnpm exec tsc -b`). */
 export const CLI_PATH = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 
 export const FAKE_PROVIDER = "fake";
 export const FAKE_MODEL = "fake-model";
+/** A second model of the fake provider, with reasoning (thinking levels, model cycling). */
+export const FAKE_REASONING_MODEL = "fake-reasoner";
 
 export interface CliSandbox {
 	root: string;
@@ -47,6 +50,13 @@ export function fakeModelsJson(baseUrl: string): Record<string, unknown> {
 						input: ["text", "image"],
 						contextWindow: 128000,
 						maxTokens: 4096,
+					},
+					{
+						id: FAKE_REASONING_MODEL,
+						name: "Fake Reasoner",
+						reasoning: true,
+						contextWindow: 200000,
+						maxTokens: 8192,
 					},
 				],
 			},
@@ -132,4 +142,11 @@ export function parseJsonLines(text: string): Record<string, unknown>[] {
 				throw new Error(`stdout line is not JSON: ${line}`);
 			}
 		});
+}
+
+/** Starts `agent --mode rpc` in the sandbox through the package's RpcClient. */
+export async function startRpcAgent(sandbox: CliSandbox, args: string[] = []): Promise<RpcClient> {
+	const client = new RpcClient({ cliPath: CLI_PATH, cwd: sandbox.cwd, env: sandbox.env, args });
+	await client.start();
+	return client;
 }

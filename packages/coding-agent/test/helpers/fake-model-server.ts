@@ -133,6 +133,14 @@ export class FakeModelServer {
 		return this;
 	}
 
+	/** Forgets queued replies, the fallback and recorded requests (between tests). */
+	reset(): void {
+		this.queue.length = 0;
+		this.requests.length = 0;
+		this.fallback = undefined;
+		this.scriptedTimeMs = 0;
+	}
+
 	get pendingReplies(): number {
 		return this.queue.length;
 	}

@@ -175,7 +175,7 @@ describe("packages", () => {
 		expect(loader.getPrompts().prompts.map((p) => [p.name, p.description])).toEqual([["fix", "Fix $1 (path:fix)"]]);
 		expect(loader.getThemes().themes.map((t) => t.name)).toEqual(["ocean"]);
 		expect(loader.getExtensionPaths().extensions).toEqual([
-			{ path: tree.path("pkg/extensions/hello.ts"), source: "path" },
+			{ path: tree.path("pkg/extensions/hello.ts"), source: "path", scope: "project" },
 		]);
 	});
 
@@ -249,11 +249,11 @@ describe("extension discovery", () => {
 		const loader = await load({ additionalExtensionPaths: [tree.path("cli/tool.ts")] });
 		expect(loader.getExtensionPaths()).toEqual({
 			extensions: [
-				{ path: tree.path("cli/tool.ts"), source: "path" },
-				{ path: tree.path("project/.agent/extensions/alpha.ts"), source: "path" },
-				{ path: tree.path("project/.agent/extensions/beta/index.ts"), source: "project" },
-				{ path: tree.path("project/.agent/extensions/gamma/src/main.ts"), source: "project" },
-				{ path: tree.path("home/.agent/extensions/user.js"), source: "user" },
+				{ path: tree.path("cli/tool.ts"), source: "path", scope: "temporary" },
+				{ path: tree.path("project/.agent/extensions/alpha.ts"), source: "path", scope: "user" },
+				{ path: tree.path("project/.agent/extensions/beta/index.ts"), source: "project", scope: "project" },
+				{ path: tree.path("project/.agent/extensions/gamma/src/main.ts"), source: "project", scope: "project" },
+				{ path: tree.path("home/.agent/extensions/user.js"), source: "user", scope: "user" },
 			],
 			diagnostics: [],
 		});
@@ -265,7 +265,7 @@ describe("extension discovery", () => {
 			"home/.agent/extensions/helper.ts": "",
 		});
 		expect((await load()).getExtensionPaths().extensions).toEqual([
-			{ path: tree.path("home/.agent/extensions/index.ts"), source: "user" },
+			{ path: tree.path("home/.agent/extensions/index.ts"), source: "user", scope: "user" },
 		]);
 	});
 

@@ -11,6 +11,8 @@ export interface ResourceFile {
 	source: string;
 	/** The file or directory the user named or that was scanned (prompt templates show it as `(path:…)`). */
 	originPath: string;
+	/** Whose configuration contributed it: project files run only in trusted projects (extensions). */
+	scope?: "user" | "project" | "temporary";
 }
 
 interface ResourceFileRules {

@@ -17,6 +17,8 @@ import { ThemeCollection, type ThemeResource } from "./themes.js";
 export interface ExtensionPath {
 	path: string;
 	source: string;
+	/** Whose configuration contributed it (`-e` is "temporary"); project extensions need a trusted project. */
+	scope?: "user" | "project" | "temporary";
 }
 
 /** Paths contributed at runtime, e.g. by extensions' `resources_discover` handlers. */
@@ -154,7 +156,7 @@ export class DefaultResourceLoader implements ResourceLoader {
 			const key = realPathOf(file.path);
 			if (seenExtensions.has(key)) continue;
 			seenExtensions.add(key);
-			this.extensions.push({ path: file.path, source: file.source });
+			this.extensions.push({ path: file.path, source: file.source, ...(file.scope ? { scope: file.scope } : {}) });
 		}
 
 		this.rebuildCollections();

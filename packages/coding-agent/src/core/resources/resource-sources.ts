@@ -107,7 +107,7 @@ function addPackages(
 			// A local file given as a package (typically `-e ./ext.ts`) is an extension module.
 			if (types.includes("extensions")) {
 				const files = collectResourceFiles("extensions", root, "resource", result.diagnostics.extensions);
-				result.files.extensions.push(...files.map((path) => ({ path, source: "path", originPath: root })));
+				result.files.extensions.push(...files.map((path) => ({ path, source: "path", originPath: root, scope })));
 			}
 			continue;
 		}
@@ -131,7 +131,7 @@ function addPackages(
 			if (patterns !== undefined)
 				files = patterns.length === 0 ? [] : [...applyResourcePatterns(files, patterns, root)];
 			found += files.length;
-			result.files[type].push(...files.map((path) => ({ path, source: "path", originPath: path })));
+			result.files[type].push(...files.map((path) => ({ path, source: "path", originPath: path, scope })));
 		}
 		if (found === 0 && types.length === RESOURCE_TYPES.length) {
 			result.packageDiagnostics.push({
@@ -164,7 +164,9 @@ function addSettingsEntries(
 			collectResourceFiles(type, resolveInputPath(entry, info.baseDir, options.homeDir), "resource", diagnostics),
 		);
 	const enabled = applyResourcePatterns(files, entries.filter(isResourcePattern), info.baseDir);
-	result.files[type].push(...[...enabled].map((path) => ({ path, source: "path", originPath: path })));
+	result.files[type].push(
+		...[...enabled].map((path) => ({ path, source: "path", originPath: path, scope: info.scope })),
+	);
 }
 
 function autoDiscoveredDirs(type: ResourceType, info: ScopeInfo, options: ResourceSourceOptions): string[] {
@@ -188,7 +190,9 @@ function addAutoDiscovered(
 	for (const dir of autoDiscoveredDirs(type, info, options)) {
 		const files = collectDirectoryResourceFiles(type, dir, diagnostics);
 		const enabled = applyResourcePatterns(files, overrides, info.baseDir);
-		result.files[type].push(...[...enabled].map((path) => ({ path, source: info.scope, originPath: dir })));
+		result.files[type].push(
+			...[...enabled].map((path) => ({ path, source: info.scope, originPath: dir, scope: info.scope })),
+		);
 	}
 }
 

@@ -2,7 +2,12 @@
 // A handler that throws is answered with the command's own error response by the caller (rpc-mode.ts).
 import type { ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent } from "@agent/ai";
-import type { AgentSession } from "../../core/agent-session.js";
+import {
+	type AgentSession,
+	noModelSelectedPromptText,
+	STREAMING_WITHOUT_BEHAVIOR_TEXT,
+} from "../../core/agent-session.js";
+import { parseSlashCommand } from "../../core/session-runtime/prompt-input.js";
 import type { RpcCommandType, RpcQueueMode, RpcResponseDataMap, RpcSessionState } from "./protocol.js";
 
 /** An error whose message is sent to the client as is (a command's own `success: false` response). */
@@ -81,26 +86,49 @@ export function buildSessionState(session: AgentSession): RpcSessionState {
 	return state;
 }
 
-/** Runs the prompt without awaiting it; a later failure is reported through `onFailure` (same id). */
-export type PromptStarter = (run: Promise<void>) => void;
+/** How the prompt handler reports: a run that may fail later, or a failure known at once. */
+export interface PromptReporter {
+	/** The run is not awaited; its failure becomes a second response with the same id (rpc.md §4.2). */
+	started(run: Promise<void>): void;
+	/** Written immediately, so it precedes the success response, as the reference orders these cases. */
+	failedAtOnce(message: string): void;
+}
+
+/**
+ * The failures `prompt` can know before anything asynchronous happens (rpc.md §4.2 step 2): a plain message
+ * while streaming without `streamingBehavior`, or no model. Extension commands and `input` handlers may
+ * still take such a message, so it is only checked when neither applies.
+ */
+export function immediatePromptFailure(session: AgentSession, message: string, behavior: unknown): string | undefined {
+	const call = parseSlashCommand(message);
+	if (call && session.hooks.getCommand(call.name)) return undefined;
+	if (session.hooks.hasHandlers("input")) return undefined;
+	if (session.isStreaming) return behavior === undefined ? STREAMING_WITHOUT_BEHAVIOR_TEXT : undefined;
+	return session.model ? undefined : noModelSelectedPromptText();
+}
 
 type Handler<C extends RpcCommandType> = (
 	command: Fields,
 	session: AgentSession,
-	startPrompt: PromptStarter,
+	prompt: PromptReporter,
 ) => Promise<RpcResponseDataMap[C]> | RpcResponseDataMap[C];
 
 type HandlerTable = { [C in RpcCommandType]: Handler<C> };
 
 export const RPC_COMMAND_HANDLERS: HandlerTable = {
-	prompt: (command, session, startPrompt) => {
+	prompt: (command, session, reporter) => {
 		const message = requireString(command, "message");
 		const images = optionalImages(command);
 		const behavior = command.streamingBehavior;
 		if (behavior !== undefined && behavior !== "steer" && behavior !== "followUp") {
 			throw new RpcCommandFailure(`Invalid streamingBehavior "${String(behavior)}". Valid values: steer, followUp`);
 		}
-		startPrompt(
+		const failure = immediatePromptFailure(session, message, behavior);
+		if (failure !== undefined) {
+			reporter.failedAtOnce(failure);
+			return undefined;
+		}
+		reporter.started(
 			session.prompt(message, {
 				source: "rpc",
 				...(images ? { images } : {}),

@@ -13,7 +13,7 @@ import {
 	successResponse,
 	unknownCommandMessage,
 } from "./protocol.js";
-import { RPC_COMMAND_HANDLERS } from "./rpc-commands.js";
+import { type PromptReporter, RPC_COMMAND_HANDLERS } from "./rpc-commands.js";
 
 export interface RpcModeOptions {
 	input?: NodeJS.ReadableStream;
@@ -55,15 +55,17 @@ export async function runRpcMode(session: AgentSession, options: RpcModeOptions 
 		const handler = RPC_COMMAND_HANDLERS[type] as (
 			command: Record<string, unknown>,
 			session: AgentSession,
-			startPrompt: (run: Promise<void>) => void,
+			prompt: PromptReporter,
 		) => unknown;
-		const startPrompt = (run: Promise<void>) => {
-			// The prompt's own failure arrives after its success response, with the same id (rpc.md §4.2).
-			track(run.catch((error: unknown) => writer.write(errorResponse(id, "prompt", errorText(error)))));
+		const reporter: PromptReporter = {
+			// A failure of the running prompt arrives after its success response, with the same id (rpc.md §4.2).
+			started: (run) =>
+				track(run.catch((error: unknown) => writer.write(errorResponse(id, "prompt", errorText(error))))),
+			failedAtOnce: (message) => writer.write(errorResponse(id, "prompt", message)),
 		};
 		const work = (async () => {
 			try {
-				const data = await handler(command, session, startPrompt);
+				const data = await handler(command, session, reporter);
 				writer.write(successResponse(id, type, data));
 			} catch (error) {
 				// Ours differs (rpc.md §4.1): a thrown error answers the command itself, keeping its id.

@@ -31,7 +31,13 @@ describe("retry schedule", () => {
 		});
 
 		const first = await harness.nextEvent("auto_retry_start");
-		expect(first).toEqual({ type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: OVERLOADED });
+		expect(first).toEqual({
+			type: "auto_retry_start",
+			attempt: 1,
+			maxAttempts: 3,
+			delayMs: 2000,
+			errorMessage: OVERLOADED,
+		});
 		expect(harness.session.isRetrying).toBe(true);
 		expect(harness.session.isStreaming).toBe(true);
 		await vi.advanceTimersByTimeAsync(1999);
@@ -48,7 +54,12 @@ describe("retry schedule", () => {
 		await running;
 
 		expect(settled).toBe(true);
-		expect(end).toEqual({ type: "auto_retry_end", success: false, attempt: 3, finalError: "500 internal server error" });
+		expect(end).toEqual({
+			type: "auto_retry_end",
+			success: false,
+			attempt: 3,
+			finalError: "500 internal server error",
+		});
 		expect(harness.faux.requests).toHaveLength(4);
 		expect(harness.session.isRetrying).toBe(false);
 	});
@@ -71,7 +82,8 @@ describe("retry schedule", () => {
 			.filter((entry) => entry.type === "message" && entry.message.role === "assistant");
 		expect(stored).toHaveLength(3);
 		// Every retry re-sent the same context: the user message alone.
-		for (const request of harness.faux.requests) expect(request.context.messages.map((m) => m.role)).toEqual(["user"]);
+		for (const request of harness.faux.requests)
+			expect(request.context.messages.map((m) => m.role)).toEqual(["user"]);
 	});
 
 	it("starts counting from 1 again after a success", async () => {

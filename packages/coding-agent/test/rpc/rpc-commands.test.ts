@@ -82,7 +82,7 @@ describe("state and models", () => {
 		const agent = await start();
 		const response = await agent.send({ id: "s", type: "get_state" });
 		expect(response.success).toBe(true);
-		const data = (response as { data: Record<string, unknown> }).data;
+		const data = (response as unknown as { data: Record<string, unknown> }).data;
 		expect(Object.keys(data)).toEqual([
 			"model",
 			"thinkingLevel",

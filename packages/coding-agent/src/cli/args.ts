@@ -44,6 +44,8 @@ export interface Args {
 	noTools: boolean;
 	extensions: string[];
 	noExtensions: boolean;
+	/** `--trust-project`: load the project's own extensions without asking (and remember the project). */
+	trustProject: boolean;
 	skills: string[];
 	noSkills: boolean;
 	promptTemplates: string[];
@@ -98,6 +100,7 @@ type BooleanTarget =
 	| "noSession"
 	| "noTools"
 	| "noExtensions"
+	| "trustProject"
 	| "noSkills"
 	| "noPromptTemplates"
 	| "noThemes"
@@ -139,6 +142,7 @@ const BOOLEAN_FLAGS: Readonly<Record<string, BooleanTarget>> = {
 	"--no-tools": "noTools",
 	"--no-extensions": "noExtensions",
 	"-ne": "noExtensions",
+	"--trust-project": "trustProject",
 	"--no-skills": "noSkills",
 	"-ns": "noSkills",
 	"--no-prompt-templates": "noPromptTemplates",
@@ -168,6 +172,7 @@ function emptyArgs(): Args {
 		noTools: false,
 		extensions: [],
 		noExtensions: false,
+		trustProject: false,
 		skills: [],
 		noSkills: false,
 		promptTemplates: [],

@@ -71,6 +71,7 @@ export function formatHelp(version: string, extensionFlags: readonly ExtensionFl
 		"  --no-tools                no built-in tools",
 		"  -e, --extension <source>  load an extension (repeatable)",
 		"  -ne, --no-extensions      skip extension discovery (-e still loads)",
+		"  --trust-project           trust this project: load its .agent/ extensions (remembered)",
 		"  --skill <path>            load a skill file or directory (repeatable)",
 		"  -ns, --no-skills          skip skill discovery",
 		"  --prompt-template <path>  load a prompt template file or directory (repeatable)",

@@ -10,6 +10,9 @@ import { findInitialModel, resolveModelScope, type ScopedModel } from "../core/c
 import { getAgentDir, getAuthPath, getModelsPath } from "../core/config/paths.js";
 import { SettingsManager } from "../core/config/settings-manager.js";
 import { formatSettingsWarning } from "../core/config/settings-store.js";
+import { createRpcUIContext } from "../core/extensions/rpc-ui-context.js";
+import { extensionLoadFailureText, setupExtensions } from "../core/extensions/setup.js";
+import { promptProjectTrust } from "../core/extensions/trust.js";
 import { DefaultResourceLoader } from "../core/resources/resource-loader.js";
 import { createAgentSession } from "../core/sdk.js";
 import type { Args, ExtensionFlagDefinition } from "./args.js";
@@ -44,9 +47,11 @@ export function chooseRunMode(
 	return "interactive";
 }
 
-/** The flags extensions registered. The extension runner is not part of this build: none yet. */
-async function loadExtensionFlags(): Promise<Map<string, ExtensionFlagDefinition>> {
-	return new Map();
+/** The flags extensions registered, for the second argument pass. */
+function extensionFlagsOf(
+	flags: ReadonlyMap<string, { type: "boolean" | "string" }>,
+): Map<string, ExtensionFlagDefinition> {
+	return new Map([...flags].map(([name, flag]) => [name, { type: flag.type }]));
 }
 
 function warn(io: CliIo, lines: readonly string[]): void {
@@ -57,13 +62,9 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 	const cwd = process.cwd();
 	const agentDir = getAgentDir();
 
-	// Second pass: flags of loaded extensions are known now; anything still unknown is a mistake, reported
-	// before any file is created and before any model call.
-	const args = parseArgs(argv, { extensionFlags: await loadExtensionFlags() });
-	if (args.errors.length > 0 || args.unknownFlags.length > 0) {
-		io.stderr.write(formatUsageErrors(args));
-		return EXIT_FAILURE;
-	}
+	// First pass (cli.md §2): what loading resources and extensions needs. Flags nobody knows yet may be
+	// extensions'; they are judged in the second pass.
+	const firstPass = parseArgs(argv);
 
 	try {
 		const migrated = migrateLegacyCredentials(agentDir);
@@ -82,6 +83,55 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 	const modelRegistry = new ModelRegistry(authStorage, getModelsPath(agentDir));
 	const modelsError = modelRegistry.getError();
 	if (modelsError) warn(io, [`Warning: ${modelsError}`]);
+
+	const resourceLoader = new DefaultResourceLoader({
+		cwd,
+		agentDir,
+		settingsManager,
+		additionalExtensionPaths: firstPass.extensions,
+		additionalSkillPaths: firstPass.skills,
+		additionalPromptTemplatePaths: firstPass.promptTemplates,
+		additionalThemePaths: firstPass.themes,
+		noExtensions: firstPass.noExtensions,
+		noSkills: firstPass.noSkills,
+		noPromptTemplates: firstPass.noPromptTemplates,
+		noThemes: firstPass.noThemes,
+		...(firstPass.systemPrompt !== undefined ? { systemPrompt: firstPass.systemPrompt } : {}),
+		...(firstPass.appendSystemPrompt !== undefined ? { appendSystemPrompt: firstPass.appendSystemPrompt } : {}),
+	});
+	await resourceLoader.reload();
+
+	// Extensions (extensions.md §1): a project's own extensions wait for trust; an interactive start asks.
+	const asksTrust =
+		chooseRunMode(firstPass, firstPass.readStdin, {
+			stdin: process.stdin.isTTY === true,
+			stdout: process.stdout.isTTY === true,
+		}) === "interactive";
+	const extensions = await setupExtensions({
+		cwd,
+		agentDir,
+		resourceLoader,
+		modelRegistry,
+		trustProject: firstPass.trustProject,
+		...(asksTrust
+			? { promptTrust: (files) => promptProjectTrust({ input: process.stdin, output: io.stderr, cwd, files }) }
+			: {}),
+	});
+	warn(
+		io,
+		extensions.errors.map((error) => extensionLoadFailureText(error)),
+	);
+	if (extensions.trust.notice) warn(io, [extensions.trust.notice]);
+	const runner = extensions.runner;
+
+	// Second pass: flags of loaded extensions are known now; anything still unknown is a mistake, reported
+	// before any model call.
+	const args = parseArgs(argv, { extensionFlags: extensionFlagsOf(runner.getFlags()) });
+	if (args.errors.length > 0 || args.unknownFlags.length > 0) {
+		io.stderr.write(formatUsageErrors(args));
+		return EXIT_FAILURE;
+	}
+	runner.setFlagValues(args.extensionFlagValues);
 
 	if (args.listModels !== undefined) {
 		const search = args.listModels === true ? undefined : args.listModels;
@@ -133,22 +183,6 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 	}
 	if (mode === "rpc") messages = [];
 
-	const resourceLoader = new DefaultResourceLoader({
-		cwd,
-		agentDir,
-		settingsManager,
-		additionalExtensionPaths: args.extensions,
-		additionalSkillPaths: args.skills,
-		additionalPromptTemplatePaths: args.promptTemplates,
-		additionalThemePaths: args.themes,
-		noExtensions: args.noExtensions,
-		noSkills: args.noSkills,
-		noPromptTemplates: args.noPromptTemplates,
-		noThemes: args.noThemes,
-		...(args.systemPrompt !== undefined ? { systemPrompt: args.systemPrompt } : {}),
-		...(args.appendSystemPrompt !== undefined ? { appendSystemPrompt: args.appendSystemPrompt } : {}),
-	});
-	await resourceLoader.reload();
 	if (mode !== "interactive" || args.verbose) {
 		warn(
 			io,
@@ -223,10 +257,14 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		settingsManager,
 		modelRegistry,
 		resourceLoader,
+		hooks: runner,
 		...(initial.model ? { model: initial.model } : {}),
 		...(thinkingLevel ? { thinkingLevel } : {}),
 		...(scopedModels.length > 0 ? { scopedModels } : {}),
 	});
+
+	// Modes report `extension_error` events (path, event, message); the stack goes to stderr after them.
+	if (mode !== "interactive") runner.onError((error) => error.stack && io.stderr.write(`${error.stack}\n`));
 
 	if (args.tools !== undefined || args.noTools) {
 		const builtIns: readonly string[] = TOOL_NAMES;
@@ -244,7 +282,9 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 	switch (mode) {
 		case "rpc": {
 			const { runRpcMode } = await import("../modes/rpc/rpc-mode.js");
-			return runRpcMode(session);
+			return runRpcMode(session, {
+				onUiBridge: (bridge) => runner.setUIContext(createRpcUIContext(bridge), true),
+			});
 		}
 		case "text":
 		case "json": {

@@ -59,8 +59,13 @@ export function resolveExtensionPath(path: string, cwd: string, homeDir: string 
 	return isAbsolute(normalized) ? resolve(normalized) : resolve(cwd, normalized);
 }
 
+/** The message of an error, also of one from another realm (a module evaluated in a separate context). */
 function errorMessage(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
+	if (error instanceof Error) return error.message;
+	if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") {
+		return (error as { message: string }).message;
+	}
+	return String(error);
 }
 
 async function importFactory(resolvedPath: string, options: LoadExtensionsOptions): Promise<unknown> {

@@ -50,7 +50,12 @@ describe("a prompt on an idle session", () => {
 			"agent_end",
 		]);
 		const entries = harness.sessionManager.getEntries();
-		expect(entries.map((entry) => entry.type)).toEqual(["model_change", "thinking_level_change", "message", "message"]);
+		expect(entries.map((entry) => entry.type)).toEqual([
+			"model_change",
+			"thinking_level_change",
+			"message",
+			"message",
+		]);
 		const file = harness.session.sessionFile as string;
 		expect(existsSync(file)).toBe(true);
 		const lines = readFileSync(file, "utf8").trim().split("\n");
@@ -102,7 +107,11 @@ describe("prompting while the agent streams", () => {
 	it("queues steering and follow-up messages, counts them, and delivers each in its place", async () => {
 		harness = await createRuntimeHarness();
 		const release = deferred();
-		harness.faux.enqueue(fauxText("first answer", { holdUntil: release.promise }), fauxText("steered"), fauxText("followed"));
+		harness.faux.enqueue(
+			fauxText("first answer", { holdUntil: release.promise }),
+			fauxText("steered"),
+			fauxText("followed"),
+		);
 		const running = harness.session.prompt("first");
 		await harness.nextEvent("message_update");
 		await harness.session.prompt("change course", { streamingBehavior: "steer" });
@@ -113,7 +122,11 @@ describe("prompting while the agent streams", () => {
 		release.resolve();
 		await running;
 		expect(harness.session.pendingMessageCount).toBe(0);
-		expect(userTexts(harness)).toEqual([["first"], ["first", "change course"], ["first", "change course", "and then this"]]);
+		expect(userTexts(harness)).toEqual([
+			["first"],
+			["first", "change course"],
+			["first", "change course", "and then this"],
+		]);
 	});
 
 	it("keeps a steering message queued while idle and injects it after the next prompt", async () => {

@@ -1,6 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { computeEditDiff, generateDiffString } from "@agent/coding-agent";
+import { diffArrays } from "diff";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { useTempDir } from "../helpers/tools-fixtures.js";
 
@@ -76,5 +78,88 @@ describe("computeEditDiff (preview for UIs)", () => {
 		expect(await computeEditDiff("missing.txt", "a", "b", tempDir())).toEqual({
 			error: "File not found: missing.txt",
 		});
+	});
+});
+
+/** The straightforward diff: split both texts, trim equal lines at both ends, diff the middle. */
+function naiveDiff(oldText: string, newText: string, context: number): { diff: string; firstChangedLine?: number } {
+	const oldLines = oldText.split("\n");
+	const newLines = newText.split("\n");
+	if (oldText === newText) return { diff: "", firstChangedLine: undefined };
+	const width = String(Math.max(oldLines.length, newLines.length)).length;
+	const pad = (n: number) => String(n).padStart(width, " ");
+	let prefix = 0;
+	const shorter = Math.min(oldLines.length, newLines.length);
+	while (prefix < shorter && oldLines[prefix] === newLines[prefix]) prefix++;
+	let suffix = 0;
+	while (suffix < shorter - prefix && oldLines.at(-1 - suffix) === newLines.at(-1 - suffix)) suffix++;
+	const parts: { kind: string; lines: string[] }[] = [];
+	if (prefix > 0) parts.push({ kind: "equal", lines: oldLines.slice(0, prefix) });
+	for (const change of diffArrays(
+		oldLines.slice(prefix, oldLines.length - suffix),
+		newLines.slice(prefix, newLines.length - suffix),
+	)) {
+		parts.push({ kind: change.added ? "added" : change.removed ? "removed" : "equal", lines: change.value });
+	}
+	if (suffix > 0) parts.push({ kind: "equal", lines: oldLines.slice(oldLines.length - suffix) });
+	const output: string[] = [];
+	let oldLine = 1;
+	let newLine = 1;
+	let firstChangedLine: number | undefined;
+	parts.forEach((part, i) => {
+		if (part.kind !== "equal") {
+			firstChangedLine ??= newLine;
+			for (const line of part.lines)
+				output.push(part.kind === "added" ? `+${pad(newLine++)} ${line}` : `-${pad(oldLine++)} ${line}`);
+			return;
+		}
+		const head = i > 0 ? Math.min(context, part.lines.length) : 0;
+		const tail = i < parts.length - 1 ? Math.min(context, part.lines.length - head) : 0;
+		for (let j = 0; j < head; j++) output.push(` ${pad(oldLine + j)} ${part.lines[j]}`);
+		if (head + tail < part.lines.length) output.push(` ${" ".repeat(width)} ...`);
+		for (let j = part.lines.length - tail; j < part.lines.length; j++)
+			output.push(` ${pad(oldLine + j)} ${part.lines[j]}`);
+		oldLine += part.lines.length;
+		newLine += part.lines.length;
+	});
+	return { diff: output.join("\n"), firstChangedLine };
+}
+
+describe("generateDiffString properties", () => {
+	const text = fc
+		.array(fc.constantFrom("a", "b", "c", "", "ab", "a b"), { maxLength: 30 })
+		.map((lines) => lines.join("\n"));
+	const edit = fc
+		.tuple(text, fc.nat(), fc.nat(), fc.constantFrom("", "x", "\n", "a\nz", "b\n"))
+		.map(([base, a, b, insert]) => {
+			const start = base.length ? a % (base.length + 1) : 0;
+			const end = Math.min(base.length, start + (b % 6));
+			return [base, base.slice(0, start) + insert + base.slice(end)] as const;
+		});
+
+	it("finds unchanged ends by characters yet diffs exactly like splitting the whole texts", () => {
+		fc.assert(
+			fc.property(
+				fc.oneof(edit, fc.tuple(text, text)),
+				fc.integer({ min: 0, max: 5 }),
+				([oldText, newText], context) => {
+					expect(generateDiffString(oldText, newText, context)).toEqual(naiveDiff(oldText, newText, context));
+				},
+			),
+			{ numRuns: 500 },
+		);
+	});
+
+	it("agrees with splitting the whole texts on large files, wherever the change falls", () => {
+		const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i % 7} of the large file`);
+		const base = `${lines.join("\n")}\n`;
+		for (const at of [0, 1, 4095, 4096, 4097, 100_000, base.length - 5000, base.length - 2, base.length]) {
+			for (const insert of ["", "X", "\n", "new line\n"]) {
+				const changed = base.slice(0, at) + insert + base.slice(Math.min(base.length, at + 3));
+				expect(generateDiffString(base, changed), `at ${at} insert ${JSON.stringify(insert)}`).toEqual(
+					naiveDiff(base, changed, 4),
+				);
+			}
+		}
 	});
 });

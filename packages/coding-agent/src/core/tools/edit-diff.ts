@@ -1,8 +1,7 @@
 /**
- * The pure parts of the edit tool: line endings and BOM, fuzzy text location, the edit itself, and the
- * line diff shown to users.
+ * The pure parts of the edit tool: line endings and BOM, fuzzy text location, and the edit itself.
+ * The diff shown to users is in line-diff.ts.
  */
-import { diffArrays } from "diff";
 
 export type LineEnding = "\r\n" | "\n";
 
@@ -49,9 +48,38 @@ function normalizeCharacters(text: string): string {
  * U+00A0, U+2002–U+200A, U+202F, U+205F, U+3000 → ` `.
  */
 export function normalizeForFuzzyMatch(text: string): string {
-	const lines = normalizeCharacters(text).split("\n");
-	for (let i = 0; i < lines.length; i++) lines[i] = lines[i].trimEnd();
-	return lines.join("\n");
+	return trimTrailingWhitespacePerLine(normalizeCharacters(text));
+}
+
+/** Whether a UTF-16 unit is what `String.prototype.trimEnd` removes (WhiteSpace and LineTerminator). */
+function isTrimmable(code: number): boolean {
+	if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+	return /\s/.test(String.fromCharCode(code));
+}
+
+/**
+ * `trimEnd()` of every `\n`-separated line, without splitting a large file into lines: only lines that end in
+ * whitespace are copied.
+ */
+function trimTrailingWhitespacePerLine(text: string): string {
+	const kept: string[] = [];
+	let copiedUpTo = 0;
+	let lineStart = 0;
+	for (;;) {
+		const newline = text.indexOf("\n", lineStart);
+		const lineEnd = newline === -1 ? text.length : newline;
+		let end = lineEnd;
+		while (end > lineStart && isTrimmable(text.charCodeAt(end - 1))) end--;
+		if (end !== lineEnd) {
+			kept.push(text.slice(copiedUpTo, end));
+			copiedUpTo = lineEnd;
+		}
+		if (newline === -1) break;
+		lineStart = newline + 1;
+	}
+	if (copiedUpTo === 0) return text;
+	kept.push(text.slice(copiedUpTo));
+	return kept.join("");
 }
 
 export interface FuzzyMatchResult {
@@ -262,89 +290,4 @@ export function replaceUniqueText(
 		newContent: base.slice(0, match.index) + newText + base.slice(match.index + match.matchLength),
 		usedFuzzyMatch: match.usedFuzzyMatch,
 	};
-}
-
-// Above this many changed lines between the first and last difference, show a plain remove/add block.
-const MAX_DIFF_EDIT_LENGTH = 1000;
-
-interface DiffPart {
-	kind: "equal" | "added" | "removed";
-	lines: string[];
-}
-
-function diffParts(oldLines: string[], newLines: string[]): DiffPart[] {
-	let prefix = 0;
-	const shorter = Math.min(oldLines.length, newLines.length);
-	while (prefix < shorter && oldLines[prefix] === newLines[prefix]) prefix++;
-	let suffix = 0;
-	while (
-		suffix < shorter - prefix &&
-		oldLines[oldLines.length - 1 - suffix] === newLines[newLines.length - 1 - suffix]
-	) {
-		suffix++;
-	}
-	const oldMiddle = oldLines.slice(prefix, oldLines.length - suffix);
-	const newMiddle = newLines.slice(prefix, newLines.length - suffix);
-	const parts: DiffPart[] = [];
-	if (prefix > 0) parts.push({ kind: "equal", lines: oldLines.slice(0, prefix) });
-	const changes = diffArrays(oldMiddle, newMiddle, { maxEditLength: MAX_DIFF_EDIT_LENGTH });
-	if (changes) {
-		for (const change of changes) {
-			parts.push({ kind: change.added ? "added" : change.removed ? "removed" : "equal", lines: change.value });
-		}
-	} else {
-		if (oldMiddle.length > 0) parts.push({ kind: "removed", lines: oldMiddle });
-		if (newMiddle.length > 0) parts.push({ kind: "added", lines: newMiddle });
-	}
-	if (suffix > 0) parts.push({ kind: "equal", lines: oldLines.slice(oldLines.length - suffix) });
-	return parts;
-}
-
-/**
- * Line diff for display: `+<n> text` added (new line number), `-<n> text` removed and ` <n> text` context
- * (old line numbers), numbers padded to the width of the longer file's line count, at most `contextLines`
- * of context around each change and ` <pad> ...` where context was skipped.
- */
-export function generateDiffString(
-	oldContent: string,
-	newContent: string,
-	contextLines = 4,
-): { diff: string; firstChangedLine: number | undefined } {
-	const oldLines = oldContent.split("\n");
-	const newLines = newContent.split("\n");
-	const width = String(Math.max(oldLines.length, newLines.length)).length;
-	const pad = (n: number) => String(n).padStart(width, " ");
-	const skipped = ` ${" ".repeat(width)} ...`;
-	const parts = diffParts(oldLines, newLines);
-	if (parts.every((part) => part.kind === "equal")) return { diff: "", firstChangedLine: undefined };
-	const output: string[] = [];
-	let oldLine = 1;
-	let newLine = 1;
-	let firstChangedLine: number | undefined;
-
-	for (let i = 0; i < parts.length; i++) {
-		const part = parts[i];
-		if (part.kind !== "equal") {
-			firstChangedLine ??= newLine;
-			for (const line of part.lines) {
-				if (part.kind === "added") output.push(`+${pad(newLine++)} ${line}`);
-				else output.push(`-${pad(oldLine++)} ${line}`);
-			}
-			continue;
-		}
-		const afterChange = i > 0;
-		const beforeChange = i < parts.length - 1;
-		const lines = part.lines;
-		const head = afterChange ? Math.min(contextLines, lines.length) : 0;
-		const tail = beforeChange ? Math.min(contextLines, lines.length - head) : 0;
-		const emit = (from: number, to: number) => {
-			for (let j = from; j < to; j++) output.push(` ${pad(oldLine + j)} ${lines[j]}`);
-		};
-		emit(0, head);
-		if (head + tail < lines.length) output.push(skipped);
-		emit(lines.length - tail, lines.length);
-		oldLine += lines.length;
-		newLine += lines.length;
-	}
-	return { diff: output.join("\n"), firstChangedLine };
 }

@@ -4,15 +4,9 @@ import type { AgentTool } from "@agent/agent-core";
 import { type Static, Type } from "@agent/ai";
 import { runAbortable, throwIfAborted } from "./abort.js";
 import { writeFileAtomic } from "./atomic-write.js";
-import {
-	detectLineEnding,
-	generateDiffString,
-	normalizeToLF,
-	replaceUniqueText,
-	restoreLineEndings,
-	stripBom,
-} from "./edit-diff.js";
+import { detectLineEnding, normalizeToLF, replaceUniqueText, restoreLineEndings, stripBom } from "./edit-diff.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
+import { generateDiffString } from "./line-diff.js";
 import { resolveToCwd } from "./path-utils.js";
 import { requireString } from "./tool-arguments.js";
 import { assertInsideWorkspace } from "./workspace-confinement.js";

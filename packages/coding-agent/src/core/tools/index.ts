@@ -9,7 +9,6 @@ export {
 	detectLineEnding,
 	type FuzzyMatchResult,
 	fuzzyFindText,
-	generateDiffString,
 	type LineEnding,
 	normalizeForFuzzyMatch,
 	normalizeToLF,
@@ -34,6 +33,7 @@ export { createIgnoreLayer, type IgnoreLayer, isIgnoredByLayers } from "./ignore
 export { detectImageMimeTypeFromFile, type SupportedImageMimeType, sniffImageMimeType } from "./image-mime.js";
 export { formatDimensionNote, type ImageResizeOptions, type ResizedImage, resizeImage } from "./image-resize.js";
 export { blockImagesInMessages, IMAGES_DISABLED_TEXT } from "./images-blocked.js";
+export { generateDiffString } from "./line-diff.js";
 export * from "./ls.js";
 export { comparePaths } from "./path-order.js";
 export { expandPath, resolveReadPath, resolveToCwd } from "./path-utils.js";

@@ -18,7 +18,39 @@ export interface DisplayState {
 	showImages: boolean;
 }
 
-/** "ctrl+o" for hints; falls back to the action name when it is unbound. */
+const KEY_NAMES: Record<string, string> = {
+	ctrl: "Ctrl",
+	alt: "Alt",
+	shift: "Shift",
+	super: "Super",
+	escape: "Esc",
+	esc: "Esc",
+	enter: "Enter",
+	return: "Enter",
+	tab: "Tab",
+	space: "Space",
+	backspace: "Backspace",
+	delete: "Del",
+	pageup: "PgUp",
+	pagedown: "PgDn",
+	up: "Up",
+	down: "Down",
+	left: "Left",
+	right: "Right",
+	home: "Home",
+	end: "End",
+};
+
+/** `ctrl+shift+p` as users read it: `Ctrl+Shift+P`. */
+export function formatKeyLabel(key: string): string {
+	return key
+		.split(/\+(?=.)/)
+		.map((part) => KEY_NAMES[part.toLowerCase()] ?? (part.length === 1 ? part.toUpperCase() : part))
+		.join("+");
+}
+
+/** An action's keys for hints ("Ctrl+O", "Esc/Ctrl+C"); the action name when it is unbound. */
 export function keyHint(state: DisplayState, action: Parameters<AppKeybindings["describe"]>[0]): string {
-	return state.keybindings.describe(action) || action;
+	const keys = state.keybindings.getKeys(action);
+	return keys.length > 0 ? keys.map(formatKeyLabel).join("/") : action;
 }

@@ -1,31 +1,424 @@
-// The seam for the interactive terminal UI (cli.md §13–15). `cli/main.ts` loads this module with a dynamic
-// import only when stdin and stdout are terminals and no mode flag was given; the TUI engineer replaces this
-// placeholder with the real implementation behind the same signature.
-import type { ImageContent } from "@agent/ai";
-import { APP_NAME } from "../../config.js";
+// The interactive mode: wires the TUI, the theme and key map, and the parts that do the work — the event
+// renderer (session events → transcript), the input controller (submitted text), key actions, slash commands
+// and selectors. Data flows one way: it subscribes to AgentSession events and calls AgentSession methods.
+import { basename } from "node:path";
+import {
+	CombinedAutocompleteProvider,
+	type Component,
+	ProcessTerminal,
+	type SlashCommand,
+	setEditorKeybindings,
+	TUI,
+} from "@agent/tui";
+import { APP_NAME, VERSION } from "../../config.js";
 import type { AgentSession } from "../../core/agent-session.js";
+import { getAgentDir } from "../../core/config/paths.js";
+import type { AppKeybindings } from "../../core/keybindings.js";
+import { loadKeybindings } from "../../core/keybindings-file.js";
+import { AppEditor } from "./app-editor.js";
+import { builtinSlashCommands } from "./commands/builtin-commands.js";
+import { BUILTIN_COMMANDS } from "./commands/command-table.js";
+import { FooterComponent } from "./components/footer.js";
+import { PendingMessagesComponent } from "./components/pending-messages.js";
+import { StartupHeaderComponent } from "./components/startup-header.js";
+import { StatusArea } from "./components/status-area.js";
+import type { DisplayState } from "./display-state.js";
+import { SessionEventRenderer } from "./event-renderer.js";
+import { editInExternalEditor, editorCommand, NO_EDITOR_CONFIGURED_TEXT } from "./external-editor.js";
+import { collectFooterData, readGitBranch } from "./footer-data.js";
+import { InputController } from "./input-controller.js";
+import { KeyActions } from "./key-actions.js";
+import type { InteractiveModeOptions, ModeHost, NoticeLevel, SelectorHandle } from "./mode-host.js";
+import { ScreenLayout } from "./screen-layout.js";
+import { detectColorMode } from "./theme/theme.js";
+import { ThemeRegistry } from "./theme/theme-registry.js";
+import { Transcript } from "./transcript.js";
 
-export interface InteractiveModeOptions {
-	/** The first message (with @file content), sent before the editor takes input. */
-	initialMessage?: string;
-	initialImages?: ImageContent[];
-	/** Further messages from the command line, sent in order. */
-	messages: string[];
-	/** `--resume`: show the session picker first. */
-	resume: boolean;
-	/** `--verbose`: show the startup header even with `quietStartup`. */
-	verbose: boolean;
-	/** Warnings gathered during startup (shown before the UI starts). */
-	warnings: string[];
-	/** Why the session's recorded model could not be restored, if it could not. */
-	modelFallbackMessage?: string;
+export class InteractiveMode implements ModeHost {
+	readonly session: AgentSession;
+	readonly options: InteractiveModeOptions;
+	readonly agentDir: string;
+	readonly tui: TUI;
+	readonly state: DisplayState;
+	readonly editor: AppEditor;
+	readonly transcript: Transcript;
+	readonly status: StatusArea;
+	themes: ThemeRegistry;
+	keybindings: AppKeybindings;
+	readonly layout: ScreenLayout;
+	readonly input: InputController;
+	readonly keys: KeyActions;
+	/** Extension statuses for the footer, by key. */
+	readonly statuses = new Map<string, string>();
+	/** Replaces the default spinner text ("Working...") while set. */
+	workingMessageOverride: string | undefined;
+	private readonly footer: FooterComponent;
+	private readonly pendingView: PendingMessagesComponent;
+	private readonly renderer: SessionEventRenderer;
+	private readonly env: Record<string, string | undefined>;
+	private gitBranch: string | undefined;
+	private unsubscribe: (() => void) | undefined;
+	private exitCode: number | undefined;
+	private resolveExit: ((code: number) => void) | undefined;
+	private isQuitting = false;
+	private readonly startupWarnings: string[] = [];
+
+	constructor(session: AgentSession, options: InteractiveModeOptions = {}) {
+		this.session = session;
+		this.options = options;
+		this.env = options.env ?? process.env;
+		this.agentDir = options.agentDir ?? getAgentDir(this.env);
+		const settings = session.settingsManager;
+
+		const loaded = loadKeybindings(this.agentDir, { env: this.env });
+		this.keybindings = loaded.keybindings;
+		this.startupWarnings.push(...loaded.warnings);
+		setEditorKeybindings(this.keybindings.editor);
+
+		this.themes = this.createThemeRegistry();
+		const { theme, warning } = this.themes.resolve(settings.getTheme());
+		if (warning) this.startupWarnings.push(warning);
+
+		this.state = {
+			theme,
+			toolsExpanded: false,
+			hideThinking: settings.getHideThinkingBlock(),
+			keybindings: this.keybindings,
+			cwd: session.cwd,
+			codeBlockIndent: settings.getCodeBlockIndent(),
+			showImages: settings.getShowImages(),
+		};
+
+		this.tui = new TUI(options.terminal ?? new ProcessTerminal(), {
+			showHardwareCursor: settings.getShowHardwareCursor(),
+			clearOnShrink: settings.getClearOnShrink(),
+			env: this.env,
+		});
+		this.transcript = new Transcript(this.state);
+		this.status = new StatusArea(this.tui, this.state);
+		this.editor = new AppEditor(this.tui, theme.getEditorTheme(), this.keybindings, {
+			paddingX: settings.getEditorPaddingX(),
+			autocompleteMaxVisible: settings.getAutocompleteMaxVisible(),
+		});
+		this.gitBranch = readGitBranch(session.cwd);
+		this.footer = new FooterComponent(this.state, collectFooterData(session, this.gitBranch, []));
+		this.layout = new ScreenLayout(this.tui, this.transcript, this.status, this.editor, this.footer);
+		this.pendingView = new PendingMessagesComponent(this.state);
+		this.layout.pending.addChild(this.pendingView);
+
+		this.input = new InputController(this, BUILTIN_COMMANDS, this.layout.pending);
+		this.keys = new KeyActions(this, this.input);
+		this.renderer = new SessionEventRenderer({
+			transcript: this.transcript,
+			status: this.status,
+			state: this.state,
+			workingMessage: () => this.workingMessage(),
+			refreshPending: () => this.refreshPending(),
+			refreshFooter: () => this.refreshFooter(),
+			requestRender: () => this.requestRender(),
+			isBusy: () => this.session.isStreaming || this.session.isCompacting,
+			waitForIdle: () => this.session.waitForIdle(),
+			onIdle: () => this.onIdle(),
+		});
+
+		this.editor.onSubmit = (text) => this.input.submit(text);
+		this.editor.onChange = () => this.refreshEditorBorder();
+		this.editor.onAction = (action) => this.keys.handle(action);
+		// Esc cancels a compaction or branch summary whatever has focus (the tree stays open while summarizing).
+		this.tui.addInputListener((data) => {
+			if (this.session.isCompacting && this.keybindings.matches(data, "interrupt")) {
+				this.session.abortCompaction();
+				return { consume: true };
+			}
+			return undefined;
+		});
+		this.refreshAutocomplete();
+		this.refreshEditorBorder();
+	}
+
+	/** Starts the UI and resolves with the exit code once the user quits. */
+	async run(): Promise<number> {
+		const exit = new Promise<number>((resolve) => {
+			this.resolveExit = resolve;
+		});
+		this.unsubscribe = this.session.subscribe((event) => this.renderer.handle(event));
+		this.showStartupHeader();
+		if (this.session.messages.length > 0) this.transcript.showMessages(this.session.messages);
+		for (const warning of this.startupWarnings) this.notify("warning", warning);
+		for (const warning of this.options.warnings ?? []) this.notify("warning", warning);
+		for (const issue of this.themes.issues) this.notify(issue.severity, `Theme: ${issue.message}`);
+		if (this.options.modelFallbackMessage) this.notify("warning", this.options.modelFallbackMessage);
+		if (!this.session.model) {
+			this.notify(
+				"warning",
+				"No models available. Use /login or set an API key environment variable. Then use /model to select a model.",
+			);
+		}
+		this.tui.setFocus(this.editor);
+		this.tui.start();
+		this.updateTitle();
+		this.tui.renderNow();
+		this.options.onReady?.();
+		void this.startSession();
+		return exit;
+	}
+
+	// ---- ModeHost ------------------------------------------------------------------------------------------
+
+	get themeRegistry(): ThemeRegistry {
+		return this.themes;
+	}
+
+	notify(level: NoticeLevel, text: string): void {
+		this.transcript.showNotice(level, text);
+		this.requestRender();
+	}
+
+	requestRender(): void {
+		this.tui.requestRender();
+	}
+
+	showSelector(component: Component): SelectorHandle {
+		return this.layout.showSelector(component);
+	}
+
+	hasSelector(): boolean {
+		return this.layout.hasSelector;
+	}
+
+	rebuildTranscript(): void {
+		this.renderer.reset();
+		this.transcript.showMessages(this.session.messages);
+		this.refreshPending();
+		this.requestRender();
+	}
+
+	refreshFooter(): void {
+		this.footer.setData(collectFooterData(this.session, this.gitBranch, this.statusLines()));
+		this.requestRender();
+	}
+
+	refreshPending(): void {
+		this.pendingView.setQueues(
+			this.session.getSteeringMessages(),
+			this.session.getFollowUpMessages(),
+			this.input?.parkedCommands ?? [],
+		);
+		this.requestRender();
+	}
+
+	refreshEditorBorder(): void {
+		const { theme } = this.state;
+		const isBash = this.editor.getText().trimStart().startsWith("!");
+		this.editor.borderColor = isBash ? theme.fgStyle("bashMode") : theme.thinkingStyle(this.session.thinkingLevel);
+	}
+
+	refreshAutocomplete(): void {
+		const enableSkills = this.session.settingsManager.getEnableSkillCommands();
+		const builtinNames = new Set(BUILTIN_COMMANDS.map((command) => command.name));
+		const commands: SlashCommand[] = [...builtinSlashCommands(this, BUILTIN_COMMANDS)];
+		for (const command of this.session.getCommands()) {
+			if (builtinNames.has(command.name)) continue;
+			if (command.source === "skill" && !enableSkills) continue;
+			commands.push({ name: command.name, ...(command.description ? { description: command.description } : {}) });
+		}
+		this.editor.setAutocompleteProvider(new CombinedAutocompleteProvider(commands, this.session.cwd));
+	}
+
+	updateTitle(): void {
+		const name = this.session.sessionName;
+		const folder = basename(this.session.cwd);
+		this.setTitle(name ? `${APP_NAME} - ${name} - ${folder}` : `${APP_NAME} - ${folder}`);
+	}
+
+	setTitle(title: string): void {
+		this.tui.terminal.setTitle(title);
+	}
+
+	setTheme(name: string, options: { preview?: boolean } = {}): boolean {
+		const theme = this.themes.get(name);
+		if (!theme) return false;
+		this.state.theme = theme;
+		if (!options.preview) this.session.settingsManager.setTheme(name);
+		this.editor.borderColor = theme.fgStyle("borderMuted");
+		this.refreshEditorBorder();
+		this.tui.invalidate();
+		this.tui.requestRender(true);
+		return true;
+	}
+
+	setToolsExpanded(expanded: boolean): void {
+		if (this.state.toolsExpanded === expanded) return;
+		this.state.toolsExpanded = expanded;
+		this.transcript.invalidate();
+		this.layout.pending.invalidate();
+		this.requestRender();
+	}
+
+	setHideThinking(hidden: boolean): void {
+		this.state.hideThinking = hidden;
+		this.session.settingsManager.setHideThinkingBlock(hidden);
+		this.transcript.invalidate();
+		this.requestRender();
+	}
+
+	applyUiSettings(): void {
+		const settings = this.session.settingsManager;
+		this.editor.setPaddingX(settings.getEditorPaddingX());
+		this.editor.setAutocompleteMaxVisible(settings.getAutocompleteMaxVisible());
+		this.tui.setShowHardwareCursor(settings.getShowHardwareCursor());
+		this.tui.setClearOnShrink(settings.getClearOnShrink());
+		this.state.showImages = settings.getShowImages();
+		this.requestRender();
+	}
+
+	reloadKeybindings(): void {
+		const loaded = loadKeybindings(this.agentDir, { env: this.env });
+		this.keybindings = loaded.keybindings;
+		this.state.keybindings = loaded.keybindings;
+		this.editor.setKeybindings(loaded.keybindings);
+		setEditorKeybindings(loaded.keybindings.editor);
+		for (const warning of loaded.warnings) this.notify("warning", warning);
+	}
+
+	reloadThemes(): void {
+		this.themes = this.createThemeRegistry();
+		for (const issue of this.themes.issues) this.notify(issue.severity, `Theme: ${issue.message}`);
+		const { theme, warning } = this.themes.resolve(this.session.settingsManager.getTheme());
+		if (warning) this.notify("warning", warning);
+		this.setTheme(theme.name, { preview: true });
+	}
+
+	submitPrompt(text: string, delivery: "steer" | "followUp" = "steer"): void {
+		this.input.submit(text, delivery);
+	}
+
+	suspend(): void {
+		if (process.platform === "win32") return;
+		this.tui.stop();
+		process.once("SIGCONT", () => {
+			this.tui.start();
+			this.tui.requestRender(true);
+		});
+		process.kill(0, "SIGTSTP");
+	}
+
+	openExternalEditor(): void {
+		const command = editorCommand(this.env);
+		if (!command) {
+			this.notify("warning", NO_EDITOR_CONFIGURED_TEXT);
+			return;
+		}
+		this.tui.stop();
+		let edited: string | undefined;
+		try {
+			edited = editInExternalEditor(this.editor.getExpandedText(), command);
+		} finally {
+			this.tui.start();
+			this.tui.requestRender(true);
+		}
+		if (edited !== undefined) this.editor.setText(edited);
+	}
+
+	async quit(exitCode = 0): Promise<void> {
+		if (this.isQuitting) return;
+		this.isQuitting = true;
+		this.exitCode = exitCode;
+		this.unsubscribe?.();
+		this.status.hide();
+		try {
+			await this.session.shutdown();
+		} catch {
+			// Leaving anyway: the terminal must be restored.
+		}
+		this.tui.stop();
+		await this.tui.terminal.drainInput(300, 30);
+		this.resolveExit?.(this.exitCode);
+	}
+
+	// ---- internals ----------------------------------------------------------------------------------------
+
+	private createThemeRegistry(): ThemeRegistry {
+		const files = this.session.resourceLoader.getThemes().themes.map((theme) => ({
+			name: theme.name,
+			path: theme.path,
+			definition: theme.definition,
+		}));
+		return new ThemeRegistry(files, detectColorMode(this.env));
+	}
+
+	private workingMessage(): string {
+		return (
+			this.workingMessageOverride ??
+			`Working... (${this.keybindings.describe("interrupt") || "escape"} to interrupt)`
+		);
+	}
+
+	private statusLines(): string[] {
+		return [...this.statuses.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, text]) => text);
+	}
+
+	private onIdle(): void {
+		this.input.unparkBash();
+		this.input.flushCompactionQueue();
+		this.gitBranch = readGitBranch(this.session.cwd);
+		this.refreshFooter();
+	}
+
+	private showStartupHeader(): void {
+		const loader = this.session.resourceLoader;
+		const quiet = this.session.settingsManager.getQuietStartup() && !this.options.verbose;
+		const scoped = this.session.scopedModels;
+		const cycleKey = this.keybindings.getKeys("cycleModelForward")[0];
+		const modelScope =
+			scoped.length > 0
+				? `Model scope: ${scoped.map((entry) => `${entry.model.id}${entry.thinkingLevel ? `:${entry.thinkingLevel}` : ""}`).join(", ")}${cycleKey ? ` (${cycleKey.replace(/\b\w/g, (c) => c.toUpperCase())} to cycle)` : ""}`
+				: undefined;
+		this.layout.setHeader(
+			new StartupHeaderComponent(
+				this.state,
+				{
+					appName: APP_NAME,
+					version: VERSION,
+					contextFiles: loader.getContextFiles().contextFiles.map((file) => file.path),
+					skills: loader.getSkills().skills.map((skill) => skill.name),
+					promptTemplates: loader.getPrompts().prompts.map((prompt) => `/${prompt.name}`),
+					extensions: loader.getExtensionPaths().extensions.map((extension) => extension.path),
+					...(modelScope ? { modelScope } : {}),
+				},
+				quiet,
+			),
+		);
+	}
+
+	/** Extensions see the session once the UI is up; then the messages from the command line are sent. */
+	private async startSession(): Promise<void> {
+		try {
+			await this.session.bindExtensions();
+		} catch (error) {
+			this.notify("error", `Extension startup failed: ${error instanceof Error ? error.message : String(error)}`);
+		}
+		this.refreshAutocomplete();
+		const { initialMessage, initialImages, messages: initialMessages } = this.options;
+		const messages: { text: string; images?: typeof initialImages }[] = [];
+		if (initialMessage !== undefined || (initialImages && initialImages.length > 0)) {
+			messages.push({ text: initialMessage ?? "", ...(initialImages ? { images: initialImages } : {}) });
+		}
+		for (const text of initialMessages ?? []) messages.push({ text });
+		for (const message of messages) {
+			if (this.isQuitting) return;
+			try {
+				await this.session.prompt(message.text, message.images ? { images: message.images } : {});
+			} catch (error) {
+				this.notify("error", `Error: ${error instanceof Error ? error.message : String(error)}`);
+			}
+		}
+	}
 }
 
-export const INTERACTIVE_UNAVAILABLE_TEXT = `Interactive mode is not available in this build yet. Use print mode instead: ${APP_NAME} -p "your task" (or --mode json / --mode rpc).`;
-
-/** Runs the TUI until the user quits; resolves with the exit code. */
-export async function runInteractiveMode(session: AgentSession, _options: InteractiveModeOptions): Promise<number> {
-	process.stderr.write(`${INTERACTIVE_UNAVAILABLE_TEXT}\n`);
-	await session.shutdown();
-	return 1;
+/** Runs the interactive mode until the user quits; resolves with the exit code. */
+export function runInteractiveMode(session: AgentSession, options: InteractiveModeOptions = {}): Promise<number> {
+	return new InteractiveMode(session, options).run();
 }
+
+export type { InteractiveModeOptions } from "./mode-host.js";

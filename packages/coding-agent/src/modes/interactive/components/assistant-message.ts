@@ -22,8 +22,8 @@ interface BlockSlot {
 export class AssistantMessageComponent extends Container {
 	private message: AssistantMessage | undefined;
 	private readonly spacer = new Spacer(1);
-	private slots: BlockSlot[] = [];
-	private footer: Text | undefined;
+	private blocks: BlockSlot[] = [];
+	private footerLine: Text | undefined;
 	private footerText = "";
 	/** Replaces "Operation aborted" (e.g. "Aborted after 2 retry attempts"). */
 	private abortText: string | undefined;
@@ -38,7 +38,7 @@ export class AssistantMessageComponent extends Container {
 
 	/** Whether the reply showed anything (tool-call-only replies draw nothing). */
 	get hasVisibleContent(): boolean {
-		return this.slots.length > 0 || this.footerText !== "";
+		return this.blocks.length > 0 || this.footerText !== "";
 	}
 
 	setAbortText(text: string | undefined): void {
@@ -68,10 +68,10 @@ export class AssistantMessageComponent extends Container {
 
 	override invalidate(): void {
 		// Theme or thinking visibility changed: rebuild the blocks with the current state.
-		for (const slot of this.slots) this.removeChild(slot.component);
-		this.slots = [];
-		if (this.footer) this.removeChild(this.footer);
-		this.footer = undefined;
+		for (const slot of this.blocks) this.removeChild(slot.component);
+		this.blocks = [];
+		if (this.footerLine) this.removeChild(this.footerLine);
+		this.footerLine = undefined;
 		this.footerText = "";
 		if (this.children.includes(this.spacer)) this.removeChild(this.spacer);
 		if (this.message) this.update(this.message);
@@ -89,7 +89,7 @@ export class AssistantMessageComponent extends Container {
 		if (wanted.length > 0 && !this.children.includes(this.spacer)) this.insertChild(0, this.spacer);
 		for (let i = 0; i < wanted.length; i++) {
 			const want = wanted[i];
-			const slot = this.slots[i];
+			const slot = this.blocks[i];
 			if (slot && slot.kind === want.kind) {
 				if (slot.text !== want.text) {
 					slot.text = want.text;
@@ -99,23 +99,24 @@ export class AssistantMessageComponent extends Container {
 			}
 			if (slot) this.removeChild(slot.component);
 			const component = this.createBlock(want);
-			this.slots[i] = { kind: want.kind, component, text: want.text };
+			this.blocks[i] = { kind: want.kind, component, text: want.text };
 			this.insertChild(this.indexAfterBlock(i - 1), component);
 		}
-		while (this.slots.length > wanted.length) {
-			const slot = this.slots.pop();
+		while (this.blocks.length > wanted.length) {
+			const slot = this.blocks.pop();
 			if (slot) this.removeChild(slot.component);
 		}
 	}
 
 	private indexAfterBlock(blockIndex: number): number {
 		if (blockIndex < 0) return this.children.includes(this.spacer) ? 1 : 0;
-		const previous: Component | undefined = this.slots[blockIndex]?.component;
+		const previous: Component | undefined = this.blocks[blockIndex]?.component;
 		return previous ? this.children.indexOf(previous) + 1 : this.children.length;
 	}
 
 	private styledText(block: { kind: BlockKind; text: string }): string {
-		if (block.kind === "thinking-hidden") return this.state.theme.italic(this.state.theme.fg("thinkingText", block.text));
+		if (block.kind === "thinking-hidden")
+			return this.state.theme.italic(this.state.theme.fg("thinkingText", block.text));
 		return block.text;
 	}
 
@@ -133,15 +134,15 @@ export class AssistantMessageComponent extends Container {
 		if (text === this.footerText) return;
 		this.footerText = text;
 		if (!text) {
-			if (this.footer) this.removeChild(this.footer);
-			this.footer = undefined;
+			if (this.footerLine) this.removeChild(this.footerLine);
+			this.footerLine = undefined;
 			return;
 		}
 		if (!this.children.includes(this.spacer)) this.insertChild(0, this.spacer);
-		if (this.footer) this.footer.setText(text);
+		if (this.footerLine) this.footerLine.setText(text);
 		else {
-			this.footer = new Text(text, 1, 0);
-			this.addChild(this.footer);
+			this.footerLine = new Text(text, 1, 0);
+			this.addChild(this.footerLine);
 		}
 	}
 }

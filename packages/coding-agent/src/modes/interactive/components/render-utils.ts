@@ -34,7 +34,9 @@ export function boxLines(
 	const paddingY = options.paddingY ?? 0;
 	const inner = Math.max(1, width - paddingX * 2);
 	const margin = " ".repeat(paddingX);
-	const rows = content(inner).map((row) => margin + (visibleWidth(row) > inner ? truncateToWidth(row, inner, "") : row));
+	const rows = content(inner).map(
+		(row) => margin + (visibleWidth(row) > inner ? truncateToWidth(row, inner, "") : row),
+	);
 	const blank: string[] = Array.from({ length: paddingY }, () => "");
 	const all = [...blank, ...rows, ...blank];
 	const background = options.background;

@@ -1,0 +1,53 @@
+// Every built-in slash command, in the order the autocomplete lists them.
+import type { BuiltinCommand } from "./builtin-commands.js";
+import { runChangelog, runHotkeys, runLogin, runLogout, runReload } from "./info-commands.js";
+import { completeModelArgs, runModel, runScopedModels } from "./model-commands.js";
+import {
+	runCompact,
+	runCopy,
+	runDebug,
+	runExport,
+	runFork,
+	runName,
+	runNew,
+	runResume,
+	runShare,
+	sessionInfoText,
+} from "./session-commands.js";
+import { openSettings } from "./settings-command.js";
+import { openTreeNavigator } from "./tree-command.js";
+
+export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
+	{ name: "settings", description: "Open settings menu", run: (host) => openSettings(host) },
+	{
+		name: "model",
+		description: "Select model (opens selector UI)",
+		takesArgs: true,
+		completeArgs: completeModelArgs,
+		run: runModel,
+	},
+	{ name: "scoped-models", description: "Enable/disable models for Ctrl+P cycling", run: runScopedModels },
+	{ name: "export", description: "Export session to HTML file", takesArgs: true, run: runExport },
+	{ name: "share", description: "Share session as a secret GitHub gist", run: runShare },
+	{ name: "copy", description: "Copy last agent message to clipboard", run: runCopy },
+	{ name: "name", description: "Set session display name", takesArgs: true, run: runName },
+	{
+		name: "session",
+		description: "Show session info and stats",
+		run: (host) => host.notify("info", sessionInfoText(host)),
+	},
+	{ name: "changelog", description: "Show changelog entries", run: runChangelog },
+	{ name: "hotkeys", description: "Show all keyboard shortcuts", run: runHotkeys },
+	{ name: "fork", description: "Create a new fork from a previous message", run: runFork },
+	{ name: "tree", description: "Navigate session tree (switch branches)", run: openTreeNavigator },
+	{ name: "login", description: "Configure provider credentials", run: runLogin },
+	{ name: "logout", description: "Logout from OAuth provider", run: runLogout },
+	{ name: "new", description: "Start a new session", run: runNew },
+	{ name: "compact", description: "Manually compact the session context", takesArgs: true, run: runCompact },
+	{ name: "resume", description: "Resume a different session", run: runResume },
+	{ name: "reload", description: "Reload extensions, skills, prompts, and themes", run: runReload },
+	{ name: "quit", description: "Quit", run: (host) => host.quit(0) },
+	// The reference's README lists /exit as an alias of /quit without implementing it; here it works.
+	{ name: "exit", description: "Quit", hidden: true, run: (host) => host.quit(0) },
+	{ name: "debug", description: "Write the screen and messages to a debug log", hidden: true, run: runDebug },
+];

@@ -1,0 +1,141 @@
+// /hotkeys, /changelog, /login, /logout and /reload.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Markdown } from "@agent/tui";
+import { getAuthPath, getModelsPath } from "../../../core/config/paths.js";
+import { APP_ACTIONS, type KeybindingAction } from "../../../core/keybindings.js";
+import { getPackageRoot } from "../../../core/resources/package-docs.js";
+import { formatKeyLabel } from "../display-state.js";
+import type { ModeHost } from "../mode-host.js";
+import { selectDialog } from "../selectors/dialogs.js";
+
+export const NO_OAUTH_PROVIDERS_TEXT = "No OAuth providers logged in. Use /login first.";
+export const RELOAD_WHILE_STREAMING_TEXT = "Wait for the current response to finish before reloading.";
+export const RELOADED_TEXT = "Reloaded extensions, skills, prompts, themes";
+
+const ACTION_DESCRIPTIONS: Partial<Record<KeybindingAction, string>> = {
+	interrupt: "Cancel / abort the current run",
+	clear: "Clear the editor (twice: quit)",
+	exit: "Quit (when the editor is empty)",
+	suspend: "Suspend to the shell",
+	cycleThinkingLevel: "Cycle thinking level",
+	cycleModelForward: "Next model",
+	cycleModelBackward: "Previous model",
+	selectModel: "Select model",
+	expandTools: "Expand / collapse tool output",
+	toggleThinking: "Show / hide thinking blocks",
+	toggleSessionNamedFilter: "Session picker: named sessions only",
+	externalEditor: "Edit in $VISUAL / $EDITOR",
+	followUp: "Queue a follow-up message",
+	dequeue: "Restore queued messages to the editor",
+	pasteImage: "Paste an image from the clipboard",
+	newSession: "New session",
+	tree: "Session tree",
+	fork: "Fork from a message",
+	resume: "Resume a session",
+	submit: "Send the message (steer while the agent works)",
+	newLine: "New line",
+	cursorWordLeft: "Word left",
+	cursorWordRight: "Word right",
+	cursorLineStart: "Line start",
+	cursorLineEnd: "Line end",
+	deleteWordBackward: "Delete word backward",
+	deleteToLineStart: "Delete to line start",
+	deleteToLineEnd: "Delete to line end",
+	yank: "Paste the last deletion",
+	yankPop: "Cycle earlier deletions",
+	undo: "Undo",
+	jumpForward: "Jump to a character",
+	tab: "Complete paths and commands",
+};
+
+export function hotkeysMarkdown(host: ModeHost): string {
+	const rows: string[] = ["| Key | Action |", "| --- | --- |"];
+	const add = (action: KeybindingAction) => {
+		const keys = host.keybindings.getKeys(action);
+		const description = ACTION_DESCRIPTIONS[action];
+		if (!description || keys.length === 0) return;
+		rows.push(`| ${keys.map((key) => `\`${formatKeyLabel(key)}\``).join(", ")} | ${description} |`);
+	};
+	for (const action of APP_ACTIONS) add(action);
+	for (const action of Object.keys(ACTION_DESCRIPTIONS) as KeybindingAction[]) {
+		if (!(APP_ACTIONS as readonly string[]).includes(action)) add(action);
+	}
+	const extras = [
+		"| `/` | Slash commands |",
+		"| `!cmd` / `!!cmd` | Run a shell command (`!!`: not sent to the model) |",
+		"| `@` | Reference a file |",
+		"| `Esc Esc` | Session tree (empty editor; `doubleEscapeAction`) |",
+	];
+	return ["**Keyboard shortcuts**", "", ...rows, ...extras].join("\n");
+}
+
+function showMarkdown(host: ModeHost, text: string): void {
+	host.transcript.addChild(new Markdown(`\n${text}`, 1, 0, host.state.theme.getMarkdownTheme()));
+	host.requestRender();
+}
+
+export function runHotkeys(host: ModeHost): void {
+	showMarkdown(host, hotkeysMarkdown(host));
+}
+
+export function runChangelog(host: ModeHost): void {
+	let text: string;
+	try {
+		text = readFileSync(join(getPackageRoot(), "CHANGELOG.md"), "utf8");
+	} catch {
+		host.notify("info", "No changelog available.");
+		return;
+	}
+	showMarkdown(host, text);
+}
+
+export function loginHelpText(agentDir: string): string {
+	return [
+		"OAuth login is not available in this build. To use a provider, give it an API key:",
+		"  • set its environment variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, …), or",
+		`  • add it to ${getAuthPath(agentDir)}: {"anthropic": {"type": "api_key", "key": "sk-…"}}, or`,
+		`  • define a provider with its key in ${getModelsPath(agentDir)}.`,
+		"Then use /model to select a model.",
+	].join("\n");
+}
+
+export function runLogin(host: ModeHost): void {
+	host.notify("info", loginHelpText(host.agentDir));
+}
+
+export async function runLogout(host: ModeHost): Promise<void> {
+	const auth = host.session.modelRegistry.authStorage;
+	const providers = auth.list().filter((provider) => auth.get(provider)?.type === "oauth");
+	if (providers.length === 0) {
+		host.notify("info", NO_OAUTH_PROVIDERS_TEXT);
+		return;
+	}
+	const provider = await selectDialog(host, "Log out of", providers);
+	if (!provider) return;
+	auth.remove(provider);
+	host.session.modelRegistry.refresh();
+	host.notify("status", `Logged out of ${provider}`);
+}
+
+export async function runReload(host: ModeHost): Promise<void> {
+	const { session } = host;
+	if (session.isStreaming || session.isCompacting) {
+		host.notify("warning", RELOAD_WHILE_STREAMING_TEXT);
+		return;
+	}
+	host.status.show("Reloading...");
+	try {
+		await session.reload();
+		host.reloadKeybindings();
+		host.reloadThemes();
+		host.applyUiSettings();
+		host.refreshAutocomplete();
+		host.refreshFooter();
+		host.notify("status", RELOADED_TEXT);
+	} catch (error) {
+		host.notify("error", `Reload failed: ${error instanceof Error ? error.message : String(error)}`);
+	} finally {
+		host.status.hide();
+	}
+}

@@ -1,0 +1,271 @@
+// Slash commands about the session itself: /name, /session, /copy, /export, /share, /new, /compact, /fork,
+// /resume, /quit, /debug.
+import { spawnSync } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { exportAgentSessionToHtml } from "../../../core/export-html/export-session.js";
+import type { SessionInfo } from "../../../core/session/entries.js";
+import { SessionManager } from "../../../core/session/session-manager.js";
+import { COMPACTION_CANCELLED_TEXT } from "../../../core/session-runtime/compaction-controller.js";
+import { copyToClipboard } from "../clipboard.js";
+import { keyHint } from "../display-state.js";
+import type { ModeHost } from "../mode-host.js";
+import { SelectPanel } from "../selectors/select-panel.js";
+import { SessionPicker, type SessionScope } from "../selectors/session-picker.js";
+
+export const NO_AGENT_MESSAGES_TEXT = "No agent messages to copy yet.";
+export const COPIED_TEXT = "Copied last agent message to clipboard";
+export const NOTHING_TO_COMPACT_NO_MESSAGES_TEXT = "Nothing to compact (no messages yet)";
+export const NO_MESSAGES_TO_FORK_TEXT = "No messages to fork from";
+
+export function runName(host: ModeHost, args: string): void {
+	const name = args.trim();
+	if (!name) {
+		const current = host.session.sessionName;
+		if (current) host.notify("info", `Session name: ${current}`);
+		else host.notify("warning", "Usage: /name <name>");
+		return;
+	}
+	host.session.setSessionName(name);
+	host.updateTitle();
+	host.refreshFooter();
+	host.notify("info", `Session name set: ${name}`);
+}
+
+function number(value: number): string {
+	return value.toLocaleString("en-US");
+}
+
+export function sessionInfoText(host: ModeHost): string {
+	const { session } = host;
+	const stats = session.getSessionStats();
+	const file = session.sessionManager.isPersisted() ? (session.sessionFile ?? "In-memory") : "In-memory";
+	const lines = ["Session Info", ""];
+	if (session.sessionName) lines.push(`Name: ${session.sessionName}`);
+	lines.push(`File: ${file}`, `ID: ${session.sessionId}`, "");
+	lines.push(
+		"Messages",
+		`User: ${stats.userMessages}`,
+		`Assistant: ${stats.assistantMessages}`,
+		`Tool Calls: ${stats.toolCalls}`,
+		`Tool Results: ${stats.toolResults}`,
+		`Total: ${stats.totalMessages}`,
+		"",
+	);
+	lines.push(
+		"Tokens",
+		`Input: ${number(stats.tokens.input)}`,
+		`Output: ${number(stats.tokens.output)}`,
+		`Cache Read: ${number(stats.tokens.cacheRead)}`,
+		`Cache Write: ${number(stats.tokens.cacheWrite)}`,
+		`Total: ${number(stats.tokens.total)}`,
+		"",
+	);
+	lines.push("Cost", `Total: $${stats.cost.toFixed(4)}`);
+	return lines.join("\n");
+}
+
+export function runCopy(host: ModeHost): void {
+	const text = host.session.getLastAssistantText();
+	if (!text) {
+		host.notify("error", NO_AGENT_MESSAGES_TEXT);
+		return;
+	}
+	const copied = copyToClipboard(text, (data) => host.tui.terminal.write(data), {
+		env: host.options.env ?? process.env,
+	});
+	if (copied) host.notify("status", COPIED_TEXT);
+	else host.notify("error", "Could not copy to the clipboard.");
+}
+
+export async function runExport(host: ModeHost, args: string): Promise<void> {
+	try {
+		const { session } = host;
+		const custom = host.options.exportHtml;
+		const written =
+			custom && session.sessionFile
+				? await custom(session.sessionFile, args ? resolve(session.cwd, args) : undefined)
+				: await exportAgentSessionToHtml(session, args || undefined, { cwd: session.cwd });
+		host.notify("info", `Session exported to: ${written}`);
+	} catch (error) {
+		host.notify("error", `Failed to export session: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}
+
+export function runShare(host: ModeHost): void {
+	const gh = spawnSync("gh", ["auth", "status"], { stdio: "ignore" });
+	if (gh.error || gh.status !== 0) {
+		host.notify("error", "Sharing needs the GitHub CLI (gh), installed and logged in (gh auth login).");
+		return;
+	}
+	void shareViaGist(host);
+}
+
+async function shareViaGist(host: ModeHost): Promise<void> {
+	const output = join(tmpdir(), `agent-share-${Date.now()}.html`);
+	host.status.show("Sharing session...");
+	try {
+		await exportAgentSessionToHtml(host.session, output);
+		const result = spawnSync("gh", ["gist", "create", "--public=false", output], { encoding: "utf8" });
+		if (result.status !== 0) throw new Error(result.stderr.trim() || "gh gist create failed");
+		const gistUrl = result.stdout.trim().split("\n").pop() ?? "";
+		const gistId = gistUrl.split("/").pop() ?? "";
+		const env = host.options.env ?? process.env;
+		const viewer = env.AGENT_SHARE_VIEWER_URL || "https://pi.dev/session/";
+		host.notify("info", `Share URL: ${viewer}#${gistId}\nGist: ${gistUrl}`);
+	} catch (error) {
+		host.notify("error", `Failed to share session: ${error instanceof Error ? error.message : String(error)}`);
+	} finally {
+		host.status.hide();
+		rmSync(output, { force: true });
+	}
+}
+
+export async function runNew(host: ModeHost): Promise<void> {
+	const started = await host.session.newSession();
+	if (!started) return;
+	host.rebuildTranscript();
+	host.updateTitle();
+	host.refreshFooter();
+	host.notify("info", "✓ New session started");
+}
+
+export async function runCompact(host: ModeHost, instructions: string): Promise<void> {
+	const { session } = host;
+	const messageEntries = session.sessionManager.getBranch().filter((entry) => entry.type === "message").length;
+	if (messageEntries < 2) {
+		host.notify("warning", NOTHING_TO_COMPACT_NO_MESSAGES_TEXT);
+		return;
+	}
+	host.status.show(`Compacting context... (${keyHint(host.state, "interrupt")} to cancel)`);
+	try {
+		await session.compact(instructions || undefined);
+		host.rebuildTranscript();
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		if (message === COMPACTION_CANCELLED_TEXT) host.notify("warning", COMPACTION_CANCELLED_TEXT);
+		else host.notify("error", `Compaction failed: ${message}`);
+	} finally {
+		host.status.hide();
+		host.refreshFooter();
+	}
+}
+
+export function runFork(host: ModeHost): void {
+	const candidates = host.session.getUserMessagesForForking();
+	if (candidates.length === 0) {
+		host.notify("warning", NO_MESSAGES_TO_FORK_TEXT);
+		return;
+	}
+	const handle = host.showSelector(
+		new SelectPanel(host.state, {
+			title: "Fork from message",
+			items: candidates
+				.map((candidate) => ({ value: candidate.entryId, label: candidate.text.replace(/\s+/g, " ").trim() }))
+				.reverse(),
+			hint: "Type to search · Enter to fork · Esc to cancel",
+			onSelect: (item) => {
+				handle.close();
+				void forkAt(host, item.value);
+			},
+			onCancel: () => handle.close(),
+		}),
+	);
+}
+
+async function forkAt(host: ModeHost, entryId: string): Promise<void> {
+	try {
+		const result = await host.session.fork(entryId);
+		if (result.cancelled) return;
+		host.rebuildTranscript();
+		host.editor.setText(result.selectedText);
+		host.updateTitle();
+		host.refreshFooter();
+		host.notify("status", "Branched to new session");
+	} catch (error) {
+		host.notify("error", error instanceof Error ? error.message : String(error));
+	}
+}
+
+/** Renames a session file: the open session through the session, any other by appending to its file. */
+async function renameSession(host: ModeHost, info: SessionInfo, name: string): Promise<void> {
+	if (info.path === host.session.sessionFile) {
+		host.session.setSessionName(name);
+		host.updateTitle();
+		host.refreshFooter();
+		return;
+	}
+	const manager = SessionManager.open(info.path);
+	try {
+		manager.appendSessionInfo(name);
+	} finally {
+		manager.close();
+	}
+}
+
+async function deleteSession(info: SessionInfo): Promise<void> {
+	const trash = spawnSync("trash", [info.path], { stdio: "ignore" });
+	if (!trash.error && trash.status === 0) return;
+	rmSync(info.path);
+}
+
+export function loadSessionsFor(
+	host: Pick<ModeHost, "session" | "agentDir">,
+	scope: SessionScope,
+): Promise<SessionInfo[]> {
+	const manager = host.session.sessionManager;
+	if (scope === "all") return SessionManager.listAll(host.agentDir);
+	return SessionManager.list(host.session.cwd, manager.getSessionDir());
+}
+
+export function runResume(host: ModeHost): void {
+	const handle = host.showSelector(
+		new SessionPicker({
+			state: host.state,
+			keybindings: host.keybindings,
+			loadSessions: (scope) => loadSessionsFor(host, scope),
+			...(host.session.sessionFile ? { currentSessionPath: host.session.sessionFile } : {}),
+			onSelect: (info) => {
+				handle.close();
+				void resumeSession(host, info.path);
+			},
+			onCancel: () => handle.close(),
+			rename: (info, name) => renameSession(host, info, name),
+			remove: (info) => deleteSession(info),
+			requestRender: () => host.requestRender(),
+			maxVisible: Math.max(5, Math.floor(host.tui.terminal.rows / 2) - 4),
+		}),
+	);
+}
+
+async function resumeSession(host: ModeHost, path: string): Promise<void> {
+	try {
+		const switched = await host.session.switchSession(path);
+		if (!switched) return;
+		host.rebuildTranscript();
+		host.updateTitle();
+		host.refreshFooter();
+		host.refreshEditorBorder();
+		host.notify("status", "Resumed session");
+	} catch (error) {
+		host.notify("error", error instanceof Error ? error.message : String(error));
+	}
+}
+
+export function runDebug(host: ModeHost): void {
+	const path = join(host.agentDir, "agent-debug.log");
+	const width = host.tui.terminal.columns;
+	const lines = [
+		`Debug output at ${new Date().toISOString()}`,
+		`Terminal: ${width}x${host.tui.terminal.rows}`,
+		"",
+		"Rendered lines:",
+		...host.tui.render(width),
+		"",
+		"Messages:",
+		JSON.stringify(host.session.messages, null, 2),
+	];
+	writeFileSync(path, `${lines.join("\n")}\n`);
+	host.notify("info", `Debug log written to ${path}`);
+}

@@ -1,0 +1,87 @@
+// A command the user ran with `!` / `!!`: its output streamed between two rules in the bash colour, the last
+// lines while collapsed, then the exit status.
+import { CachedComponent, truncateToWidth } from "@agent/tui";
+import type { BashExecutionMessage } from "../../../core/messages.js";
+import { type DisplayState, keyHint } from "../display-state.js";
+import { textLines, wrapLines } from "./render-utils.js";
+import { trimTrailingEmpty } from "./tool-renderers/types.js";
+
+const COLLAPSED_LINES = 10;
+
+export class BashExecutionComponent extends CachedComponent {
+	private output = "";
+	private finished: Omit<BashExecutionMessage, "role" | "command" | "timestamp" | "output"> | undefined;
+
+	constructor(
+		private readonly state: DisplayState,
+		readonly command: string,
+		private readonly excludeFromContext: boolean,
+	) {
+		super();
+	}
+
+	static fromMessage(state: DisplayState, message: BashExecutionMessage): BashExecutionComponent {
+		const component = new BashExecutionComponent(state, message.command, message.excludeFromContext === true);
+		component.finish(message);
+		return component;
+	}
+
+	get isRunning(): boolean {
+		return this.finished === undefined;
+	}
+
+	appendOutput(chunk: string): void {
+		this.output += chunk;
+		this.markChanged();
+	}
+
+	finish(result: Omit<BashExecutionMessage, "role" | "command" | "timestamp">): void {
+		this.output = result.output;
+		this.finished = {
+			cancelled: result.cancelled,
+			truncated: result.truncated,
+			...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+			...(result.fullOutputPath !== undefined ? { fullOutputPath: result.fullOutputPath } : {}),
+			...(result.excludeFromContext !== undefined ? { excludeFromContext: result.excludeFromContext } : {}),
+		};
+		this.markChanged();
+	}
+
+	protected renderLines(width: number): string[] {
+		const { theme } = this.state;
+		const bashColor = theme.fgStyle("bashMode");
+		const rule = bashColor("─".repeat(Math.max(1, width)));
+		const prefix = this.excludeFromContext ? "$$" : "$";
+		const lines: string[] = [theme.bold(bashColor(`${prefix} ${this.command}`))];
+		const output = trimTrailingEmpty(textLines(this.output));
+		const outputLines = output.length === 1 && output[0] === "" ? [] : output;
+		const expandKey = keyHint(this.state, "expandTools");
+		if (!this.state.toolsExpanded && outputLines.length > COLLAPSED_LINES) {
+			const hidden = outputLines.length - COLLAPSED_LINES;
+			lines.push(
+				theme.fg("muted", `... (${hidden} earlier line${hidden === 1 ? "" : "s"}, ${expandKey} to expand)`),
+			);
+			for (const line of outputLines.slice(-COLLAPSED_LINES)) lines.push(theme.fg("toolOutput", line));
+		} else {
+			for (const line of outputLines) lines.push(theme.fg("toolOutput", line));
+		}
+		const status = this.statusLine();
+		if (status) lines.push(status);
+		const body = wrapLines(lines, width).map((line) => truncateToWidth(line, width, ""));
+		return ["", rule, ...body, rule];
+	}
+
+	private statusLine(): string | undefined {
+		const { theme } = this.state;
+		const cancelKey = keyHint(this.state, "interrupt");
+		if (!this.finished) return theme.fg("muted", `Running... (${cancelKey} to cancel)`);
+		const parts: string[] = [];
+		if (this.finished.cancelled) parts.push(theme.fg("warning", "(cancelled)"));
+		else if (this.finished.exitCode !== undefined && this.finished.exitCode !== 0)
+			parts.push(theme.fg("error", `(exit ${this.finished.exitCode})`));
+		if (this.finished.truncated && this.finished.fullOutputPath)
+			parts.push(theme.fg("warning", `Output truncated. Full output: ${this.finished.fullOutputPath}`));
+		if (this.excludeFromContext) parts.push(theme.fg("muted", "(not sent to the model)"));
+		return parts.length > 0 ? parts.join(" ") : undefined;
+	}
+}

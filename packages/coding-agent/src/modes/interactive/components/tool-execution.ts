@@ -1,0 +1,94 @@
+// One tool call in the transcript, from the moment the model starts writing its arguments until its result:
+// a box whose background says pending / done / failed, drawn by the tool's renderer. Updates re-render only
+// this box.
+import type { AgentToolResult } from "@agent/agent-core";
+import { CachedComponent } from "@agent/tui";
+import { type DisplayState, keyHint } from "../display-state.js";
+import { boxLines, wrapLines } from "./render-utils.js";
+import { getToolRenderer, type ToolView } from "./tool-renderers/index.js";
+
+export type ToolStatus = "pending" | "running" | "done";
+
+export class ToolExecutionComponent extends CachedComponent {
+	private args: Record<string, unknown>;
+	private argsComplete = false;
+	private result: AgentToolResult<unknown> | undefined;
+	private isError = false;
+	private status: ToolStatus = "pending";
+
+	constructor(
+		private readonly state: DisplayState,
+		readonly toolCallId: string,
+		readonly toolName: string,
+		args: Record<string, unknown>,
+	) {
+		super();
+		this.args = args;
+	}
+
+	get currentStatus(): ToolStatus {
+		return this.status;
+	}
+
+	/** Arguments as the model streams them; `complete` once the call is fully written. */
+	updateArgs(args: Record<string, unknown>, complete = false): void {
+		this.args = args;
+		if (complete) this.argsComplete = true;
+		this.markChanged();
+	}
+
+	markRunning(args?: Record<string, unknown>): void {
+		if (args) this.args = args;
+		this.argsComplete = true;
+		this.status = "running";
+		this.markChanged();
+	}
+
+	setPartialResult(result: AgentToolResult<unknown>): void {
+		this.result = result;
+		this.markChanged();
+	}
+
+	setResult(result: AgentToolResult<unknown>, isError: boolean): void {
+		this.result = result;
+		this.isError = isError;
+		this.argsComplete = true;
+		this.status = "done";
+		this.markChanged();
+	}
+
+	/** The call never ran (the run was aborted or the reply failed before it): show it as failed. */
+	markNotExecuted(reason: string): void {
+		if (this.status === "done") return;
+		this.setResult({ content: [{ type: "text", text: reason }], details: undefined }, true);
+	}
+
+	protected renderLines(width: number): string[] {
+		const { theme } = this.state;
+		const view: ToolView = {
+			toolName: this.toolName,
+			args: this.args,
+			argsComplete: this.argsComplete,
+			...(this.result ? { result: this.result } : {}),
+			isError: this.isError,
+			isPartial: this.status !== "done",
+			expanded: this.state.toolsExpanded,
+		};
+		const renderer = getToolRenderer(this.toolName);
+		const context = { theme, cwd: this.state.cwd, expandKey: keyHint(this.state, "expandTools") };
+		const header = renderer.header(view, context);
+		const body = renderer.body(view, context);
+		const background =
+			this.status !== "done"
+				? theme.bgStyle("toolPendingBg")
+				: this.isError
+					? theme.bgStyle("toolErrorBg")
+					: theme.bgStyle("toolSuccessBg");
+		const rows = boxLines(width, (inner) => wrapLines(body.length > 0 ? [header, "", ...body] : [header], inner), {
+			paddingX: 1,
+			paddingY: 1,
+			background,
+		});
+		return ["", ...rows];
+	}
+}

@@ -1,0 +1,31 @@
+// `edit`: the path, then the diff of the change with line numbers (removed lines red, added green, changed
+// words highlighted); errors as the tool's message.
+import type { EditToolDetails } from "../../../../core/tools/edit.js";
+import { textLines } from "../render-utils.js";
+import { renderDiff } from "./diff-lines.js";
+import { pathHeader } from "./read.js";
+import { collapseLines, resultText, stringArg, type ToolRenderer, trimTrailingEmpty } from "./types.js";
+
+const COLLAPSED_LINES = 30;
+
+function diffOf(details: unknown): string | undefined {
+	if (typeof details !== "object" || details === null) return undefined;
+	const diff = (details as Partial<EditToolDetails>).diff;
+	return typeof diff === "string" && diff.length > 0 ? diff : undefined;
+}
+
+export const editToolRenderer: ToolRenderer = {
+	header(view, context) {
+		return pathHeader("edit", stringArg(view.args, "path"), context);
+	},
+	body(view, context) {
+		const { theme } = context;
+		if (!view.result || view.isPartial) return [];
+		if (view.isError) {
+			return trimTrailingEmpty(textLines(resultText(view.result))).map((line) => theme.fg("error", line));
+		}
+		const diff = diffOf(view.result.details);
+		if (!diff) return [];
+		return collapseLines(renderDiff(diff, theme), COLLAPSED_LINES, view, context);
+	},
+};

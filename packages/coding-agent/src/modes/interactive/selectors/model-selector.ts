@@ -1,0 +1,68 @@
+// `/model` and Ctrl+L: the models you can switch to (the scoped ones when a scope is active), filtered as you
+// type; Enter switches and saves the choice as the default.
+import type { Model } from "@agent/ai";
+import type { ModeHost } from "../mode-host.js";
+import { SelectPanel } from "./select-panel.js";
+
+export function modelKey(model: Pick<Model, "provider" | "id">): string {
+	return `${model.provider}/${model.id}`;
+}
+
+/** The models `/model` offers: scoped models while a scope is active, else every model with credentials. */
+export function selectableModels(host: Pick<ModeHost, "session">): Model[] {
+	const { session } = host;
+	session.modelRegistry.refresh();
+	if (session.scopedModels.length > 0) return session.scopedModels.map((scoped) => scoped.model);
+	return session.getAvailableModels();
+}
+
+/** The single candidate whose `id` or `provider/id` equals `search` (case-insensitive). */
+export function findExactModel(models: readonly Model[], search: string): Model | undefined {
+	const wanted = search.trim().toLowerCase();
+	const matches = models.filter(
+		(model) => model.id.toLowerCase() === wanted || modelKey(model).toLowerCase() === wanted,
+	);
+	return matches.length === 1 ? matches[0] : undefined;
+}
+
+export async function switchModel(host: ModeHost, model: Model): Promise<boolean> {
+	try {
+		await host.session.setModel(model);
+	} catch (error) {
+		host.notify("error", error instanceof Error ? error.message : String(error));
+		return false;
+	}
+	host.notify("status", `Model: ${model.id}`);
+	host.refreshFooter();
+	host.refreshEditorBorder();
+	return true;
+}
+
+export function openModelSelector(host: ModeHost, initialFilter = ""): void {
+	const models = selectableModels(host);
+	if (models.length === 0) {
+		host.notify("warning", "No models available. Use /login or set an API key environment variable.");
+		return;
+	}
+	const current = host.session.model;
+	const byKey = new Map(models.map((model) => [modelKey(model), model]));
+	const handle = host.showSelector(
+		new SelectPanel(host.state, {
+			title: host.session.scopedModels.length > 0 ? "Select model (scoped)" : "Select model",
+			items: models.map((model) => ({
+				value: modelKey(model),
+				label: `${model.id}${current && modelKey(current) === modelKey(model) ? " ✓" : ""}`,
+				description: `[${model.provider}]${model.name && model.name !== model.id ? ` ${model.name}` : ""}`,
+			})),
+			initialFilter,
+			...(current ? { selectedValue: modelKey(current) } : {}),
+			hint: "Type to search · Enter to select · Esc to cancel",
+			onSelect: (item) => {
+				handle.close();
+				const model = byKey.get(item.value);
+				if (model) void switchModel(host, model);
+			},
+			onCancel: () => handle.close(),
+		}),
+	);
+}

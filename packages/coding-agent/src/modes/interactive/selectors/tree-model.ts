@@ -1,0 +1,212 @@
+// The /tree navigator's rows, as pure functions of the session tree (cli.md §13.8): entries depth-first with
+// children oldest first; a chain of single children stays at one indent, each branch of a fork is drawn with
+// ├─ / └─; filters hide entry kinds (their children move up to the nearest shown ancestor); folded branch
+// starts hide what is under them; a search keeps rows containing every word.
+
+import type { TreeFilterMode } from "../../../core/config/settings-schema.js";
+import type { SessionEntry, SessionTreeNode } from "../../../core/session/entries.js";
+
+export const TREE_FILTER_MODES: readonly TreeFilterMode[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
+
+export interface TreeRow {
+	entry: SessionEntry;
+	label?: string;
+	/** Gutter drawn before the entry (├─, └─, │ and spaces). */
+	prefix: string;
+	/** One-line description of the entry. */
+	text: string;
+	/** The entry starts a branch of a fork and has entries under it: it can be folded. */
+	isFoldable: boolean;
+	isFolded: boolean;
+	/** On the path from the root to the current leaf. */
+	isOnActivePath: boolean;
+	isActiveLeaf: boolean;
+	/** Starts a branch of a fork (for Ctrl+←/→ jumps). */
+	isBranchStart: boolean;
+}
+
+function oneLine(text: string, max = 200): string {
+	const collapsed = text.replace(/\s+/g, " ").trim();
+	return collapsed.length > max ? `${collapsed.slice(0, max - 1)}…` : collapsed;
+}
+
+function contentText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content
+		.map((block: { type?: string; text?: string }) =>
+			block.type === "text" ? (block.text ?? "") : block.type === "image" ? "[image]" : "",
+		)
+		.join(" ");
+}
+
+/** How an entry reads in the tree. */
+export function describeEntry(entry: SessionEntry): string {
+	switch (entry.type) {
+		case "message": {
+			const message = entry.message;
+			switch (message.role) {
+				case "user":
+					return `user: ${oneLine(contentText(message.content))}`;
+				case "assistant": {
+					const text = message.content
+						.filter((block) => block.type === "text")
+						.map((block) => block.text)
+						.join(" ");
+					if (message.stopReason === "error") return `assistant: [error] ${oneLine(message.errorMessage ?? text)}`;
+					if (message.stopReason === "aborted" && !text.trim()) return "assistant: [aborted]";
+					if (text.trim()) return `assistant: ${oneLine(text)}`;
+					const tools = message.content.filter((block) => block.type === "toolCall").map((block) => block.name);
+					return tools.length > 0 ? `assistant: [calls ${tools.join(", ")}]` : "assistant: (no text)";
+				}
+				case "toolResult":
+					return `[${message.toolName}${message.isError ? " error" : ""}] ${oneLine(contentText(message.content))}`;
+				case "bashExecution":
+					return `${message.excludeFromContext ? "!!" : "!"}${message.command}`;
+				case "custom":
+					return `[${message.customType}] ${oneLine(contentText(message.content))}`;
+				default:
+					return `[${message.role}]`;
+			}
+		}
+		case "custom_message":
+			return `[${entry.customType}] ${oneLine(contentText(entry.content))}`;
+		case "compaction":
+			return `[compaction: ${Math.round(entry.tokensBefore / 1000)}k tokens]`;
+		case "branch_summary":
+			return `[branch summary] ${oneLine(entry.summary)}`;
+		case "model_change":
+			return `[model: ${entry.provider}/${entry.modelId}]`;
+		case "thinking_level_change":
+			return `[thinking: ${entry.thinkingLevel}]`;
+		case "custom":
+			return `[custom: ${entry.customType}]`;
+		case "label":
+			return `[label: ${entry.label ?? "(removed)"}]`;
+		case "session_info":
+			return `[name: ${entry.name ?? ""}]`;
+		default:
+			return `[${(entry as { type: string }).type}]`;
+	}
+}
+
+function isUserEntry(entry: SessionEntry): boolean {
+	return entry.type === "message" && entry.message.role === "user";
+}
+
+/** Whether `filter` shows the entry. */
+export function isEntryShown(entry: SessionEntry, filter: TreeFilterMode, label: string | undefined): boolean {
+	switch (filter) {
+		case "all":
+			return true;
+		case "user-only":
+			return isUserEntry(entry);
+		case "labeled-only":
+			return label !== undefined && label !== "";
+		default: {
+			if (entry.type === "label" || entry.type === "custom") return false;
+			if (entry.type === "model_change" || entry.type === "thinking_level_change") return false;
+			if (entry.type === "message") {
+				const message = entry.message;
+				if (message.role === "assistant") {
+					const hasText = message.content.some((block) => block.type === "text" && block.text.trim() !== "");
+					if (!hasText && message.stopReason !== "error" && message.stopReason !== "aborted") return false;
+				}
+				if (filter === "no-tools" && message.role === "toolResult") return false;
+			}
+			return true;
+		}
+	}
+}
+
+interface ShownNode {
+	node: SessionTreeNode;
+	children: ShownNode[];
+}
+
+/** The tree with hidden entries removed; their children take their place. */
+function shownForest(nodes: readonly SessionTreeNode[], filter: TreeFilterMode): ShownNode[] {
+	const result: ShownNode[] = [];
+	// Iterative to survive very deep chains (a 5,000-message session is a 5,000-deep chain).
+	const stack: { nodes: readonly SessionTreeNode[]; index: number; out: ShownNode[] }[] = [
+		{ nodes, index: 0, out: result },
+	];
+	while (stack.length > 0) {
+		const frame = stack[stack.length - 1];
+		if (frame.index >= frame.nodes.length) {
+			stack.pop();
+			continue;
+		}
+		const node = frame.nodes[frame.index++];
+		if (isEntryShown(node.entry, filter, node.label)) {
+			const shown: ShownNode = { node, children: [] };
+			frame.out.push(shown);
+			stack.push({ nodes: node.children, index: 0, out: shown.children });
+		} else {
+			stack.push({ nodes: node.children, index: 0, out: frame.out });
+		}
+	}
+	return result;
+}
+
+export interface TreeRowOptions {
+	filter: TreeFilterMode;
+	activePath: ReadonlySet<string>;
+	leafId: string | null;
+	folded: ReadonlySet<string>;
+}
+
+/** Every row of the tree for the filter, folding applied. */
+export function buildTreeRows(roots: readonly SessionTreeNode[], options: TreeRowOptions): TreeRow[] {
+	const rows: TreeRow[] = [];
+	const forest = shownForest(roots, options.filter);
+	type Frame = { node: ShownNode; first: string; rest: string; isBranchStart: boolean };
+	const stack: Frame[] = [];
+	const pushChildren = (children: ShownNode[], rest: string, forceBranches: boolean) => {
+		const branching = forceBranches || children.length > 1;
+		for (let i = children.length - 1; i >= 0; i--) {
+			const isLast = i === children.length - 1;
+			stack.push({
+				node: children[i],
+				first: branching ? rest + (isLast ? "└─ " : "├─ ") : rest,
+				rest: branching ? rest + (isLast ? "   " : "│  ") : rest,
+				isBranchStart: branching,
+			});
+		}
+	};
+	pushChildren(forest, "", forest.length > 1);
+	while (stack.length > 0) {
+		const { node, first, rest, isBranchStart } = stack.pop() as Frame;
+		const entry = node.node.entry;
+		const isFoldable = isBranchStart && node.children.length > 0;
+		const isFolded = isFoldable && options.folded.has(entry.id);
+		rows.push({
+			entry,
+			...(node.node.label ? { label: node.node.label } : {}),
+			prefix: first,
+			text: describeEntry(entry),
+			isFoldable,
+			isFolded,
+			isOnActivePath: options.activePath.has(entry.id),
+			isActiveLeaf: entry.id === options.leafId,
+			isBranchStart,
+		});
+		if (!isFolded) pushChildren(node.children, rest, false);
+	}
+	return rows;
+}
+
+/** Rows whose text or label contains every space-separated word of `query` (case-insensitive). */
+export function searchTreeRows(rows: readonly TreeRow[], query: string): TreeRow[] {
+	const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+	if (words.length === 0) return [...rows];
+	return rows.filter((row) => {
+		const haystack = `${row.text} ${row.label ?? ""}`.toLowerCase();
+		return words.every((word) => haystack.includes(word));
+	});
+}
+
+/** Ids from the root to `leafId`. */
+export function activePathIds(branch: readonly SessionEntry[]): Set<string> {
+	return new Set(branch.map((entry) => entry.id));
+}

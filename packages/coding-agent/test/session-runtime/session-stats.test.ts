@@ -1,4 +1,4 @@
-import { fauxText, fauxToolCall } from "@agent/ai";
+import { fauxText } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime-harness.js";
 import { createCountingTool } from "../helpers/runtime-tools.js";

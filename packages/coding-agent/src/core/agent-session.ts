@@ -782,6 +782,8 @@ export class AgentSession implements ExtensionSessionBinding {
 
 	private async transformContext(messages: AgentMessage[]): Promise<AgentMessage[]> {
 		if (!this.hooks.hasHandlers("context")) return messages;
+		// Handlers see this turn's `turn_start` and message events before `context` (extensions.md §3 order).
+		await this.events.drain();
 		return this.hooks.emitContext(structuredClone(messages));
 	}
 

@@ -1,24 +1,23 @@
 // `agent --export <session.jsonl> [output.html]` (cli.md §9).
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { type CliIo, EXIT_FAILURE } from "./help.js";
-
-export const HTML_EXPORT_UNAVAILABLE_TEXT = "HTML export is not available in this build yet.";
+import { type CliIo, EXIT_FAILURE, EXIT_SUCCESS } from "./help.js";
 
 /**
- * Checks the input and hands it to the HTML exporter. The exporter is not part of this build: until it is, the
- * command says so and exits 1 (it never writes a partial file).
+ * Renders the session file (all branches) to a standalone HTML file: `Exported to: <path>` on stdout, or
+ * `Error: <message>` on stderr and exit 1 (`File not found: <path>`, a file that is not a session, a write
+ * failure). The default output is `agent-session-<input basename>.html` in the current directory.
  */
 export async function runExportCommand(
 	inputPath: string,
-	_outputPath: string | undefined,
+	outputPath: string | undefined,
 	options: { cwd: string; io: CliIo },
 ): Promise<number> {
-	const input = resolve(options.cwd, inputPath);
-	if (!existsSync(input)) {
-		options.io.stderr.write(`Error: File not found: ${input}\n`);
+	const { exportSessionToHtml } = await import("../core/export-html/export-session.js");
+	try {
+		const written = await exportSessionToHtml(inputPath, outputPath, { cwd: options.cwd });
+		options.io.stdout.write(`Exported to: ${written}\n`);
+		return EXIT_SUCCESS;
+	} catch (error) {
+		options.io.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
 		return EXIT_FAILURE;
 	}
-	options.io.stderr.write(`Error: ${HTML_EXPORT_UNAVAILABLE_TEXT}\n`);
-	return EXIT_FAILURE;
 }

@@ -1,6 +1,6 @@
 // Every command of rpc.md §4.1 against the built binary and a local fake model server.
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RpcClient } from "../../src/modes/rpc/rpc-client.js";
 import {
@@ -285,10 +285,31 @@ describe("sessions", () => {
 		expect((await agent.getMessages())[0]!.role).toBe("compactionSummary");
 	});
 
-	it("export_html says it is not available (never a silent success)", async () => {
+	it("export_html writes the session as HTML next to the process, and refuses before anything is written", async () => {
 		const agent = await start();
-		const response = await agent.send({ id: "e", type: "export_html" });
-		expect(response).toMatchObject({ id: "e", command: "export_html", success: false });
+		expect(await agent.send({ id: "e0", type: "export_html" })).toEqual({
+			id: "e0",
+			type: "response",
+			command: "export_html",
+			success: false,
+			error: "Nothing to export yet - start a conversation first",
+		});
+		await conversation(agent);
+		const file = (await agent.getState()).sessionFile!;
+		const path = await agent.exportHtml();
+		expect(path).toBe(`agent-session-${basename(file, ".jsonl")}.html`);
+		expect(readFileSync(join(sandbox.cwd, path), "utf8")).toContain("question two");
+		expect(await agent.exportHtml("out/../custom.html")).toBe("out/../custom.html");
+		expect(existsSync(join(sandbox.cwd, "custom.html"))).toBe(true);
+	});
+
+	it("export_html refuses an in-memory session", async () => {
+		const agent = await start(["--no-session"]);
+		expect(await agent.send({ id: "e", type: "export_html" })).toMatchObject({
+			id: "e",
+			success: false,
+			error: "Cannot export in-memory session to HTML",
+		});
 	});
 });
 

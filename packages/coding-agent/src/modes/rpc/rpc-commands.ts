@@ -15,8 +15,6 @@ export class RpcCommandFailure extends Error {
 	override readonly name = "RpcCommandFailure";
 }
 
-export const HTML_EXPORT_UNAVAILABLE_TEXT = "HTML export is not available in this version";
-
 const THINKING_LEVELS: readonly string[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
 const QUEUE_MODES: readonly string[] = ["all", "one-at-a-time"];
 
@@ -204,10 +202,9 @@ export const RPC_COMMAND_HANDLERS: HandlerTable = {
 		return undefined;
 	},
 	get_session_stats: (_command, session) => session.getSessionStats(),
-	export_html: (command) => {
-		optionalString(command, "outputPath");
-		// The HTML exporter is not part of this build yet; say so instead of writing nothing.
-		throw new RpcCommandFailure(HTML_EXPORT_UNAVAILABLE_TEXT);
+	export_html: async (command, session) => {
+		const { exportAgentSessionToHtml } = await import("../../core/export-html/export-session.js");
+		return { path: await exportAgentSessionToHtml(session, optionalString(command, "outputPath")) };
 	},
 	switch_session: async (command, session) => {
 		const switched = await session.switchSession(requireString(command, "sessionPath"));

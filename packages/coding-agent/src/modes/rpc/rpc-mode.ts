@@ -20,6 +20,8 @@ export interface RpcModeOptions {
 	output?: NodeJS.WritableStream;
 	/** Receives the UI bridge so the extension runner can route `ctx.ui` calls through it. */
 	onUiBridge?: (bridge: RpcExtensionUiBridge) => void;
+	/** An extension called `ctx.shutdown()`: checked after each command's response (rpc.md §8.4). */
+	isShutdownRequested?: () => boolean;
 }
 
 function errorText(error: unknown): string {
@@ -42,6 +44,8 @@ export async function runRpcMode(session: AgentSession, options: RpcModeOptions 
 	const bridge = new RpcExtensionUiBridge((request) => writer.write(request));
 	options.onUiBridge?.(bridge);
 	const inFlight = new Set<Promise<unknown>>();
+	// Set once the command loop is running; until then a shutdown request has nothing to stop.
+	let requestShutdown: () => void = () => {};
 
 	const unsubscribe = session.subscribe((event) => writer.write(event));
 	await session.bindExtensions();
@@ -71,6 +75,7 @@ export async function runRpcMode(session: AgentSession, options: RpcModeOptions 
 				// Ours differs (rpc.md §4.1): a thrown error answers the command itself, keeping its id.
 				writer.write(errorResponse(id, type, errorText(error)));
 			}
+			if (options.isShutdownRequested?.()) requestShutdown();
 		})();
 		track(work);
 	};
@@ -135,6 +140,8 @@ export async function runRpcMode(session: AgentSession, options: RpcModeOptions 
 			await writer.flush();
 			resolve(exitCode);
 		};
+		// The extension asked to exit: stop reading, finish what runs, exit 0 (session_shutdown via shutdown()).
+		requestShutdown = () => void finish(0, false);
 		const onSigint = () => void finish(130, true);
 		const onSigterm = () => void finish(143, true);
 		process.on("SIGINT", onSigint);

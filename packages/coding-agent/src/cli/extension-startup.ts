@@ -1,0 +1,50 @@
+// Loading extensions at startup (cli.md §4 steps 4–5): their flags make the second argument pass, their load
+// failures go to stderr. The loader (and jiti) is imported only when there is something to load.
+import type { ModelRegistry } from "../core/config/model-registry.js";
+import type { ExtensionRunner } from "../core/extensions/runner.js";
+import type { ResourceLoader } from "../core/resources/resource-loader.js";
+import type { ExtensionFlagDefinition } from "./args.js";
+import type { CliIo } from "./help.js";
+
+export interface CliExtensions {
+	/** Undefined when no extension was found: the session runs without hooks. */
+	runner?: ExtensionRunner;
+	/** Flags the loaded extensions registered, for the second argument pass. */
+	flags: Map<string, ExtensionFlagDefinition>;
+}
+
+export interface LoadCliExtensionsOptions {
+	cwd: string;
+	agentDir: string;
+	resourceLoader: ResourceLoader;
+	modelRegistry: ModelRegistry;
+	/** `--trust-project` */
+	trustProject: boolean;
+	/** Interactive start: ask on the terminal whether to trust the project's extensions. */
+	asksTrust: boolean;
+	io: CliIo;
+}
+
+export async function loadCliExtensions(options: LoadCliExtensionsOptions): Promise<CliExtensions> {
+	if (options.resourceLoader.getExtensionPaths().extensions.length === 0) return { flags: new Map() };
+	const [{ extensionLoadFailureText, setupExtensions }, { promptProjectTrust }] = await Promise.all([
+		import("../core/extensions/setup.js"),
+		import("../core/extensions/trust.js"),
+	]);
+	const { cwd, io } = options;
+	const result = await setupExtensions({
+		cwd,
+		agentDir: options.agentDir,
+		resourceLoader: options.resourceLoader,
+		modelRegistry: options.modelRegistry,
+		...(options.trustProject ? { trustProject: true } : {}),
+		...(options.asksTrust
+			? { promptTrust: (files) => promptProjectTrust({ input: process.stdin, output: io.stderr, cwd, files }) }
+			: {}),
+	});
+	for (const error of result.errors) options.io.stderr.write(`${extensionLoadFailureText(error)}\n`);
+	if (result.trust.notice) options.io.stderr.write(`${result.trust.notice}\n`);
+	const flags = new Map<string, ExtensionFlagDefinition>();
+	for (const [name, flag] of result.runner.getFlags()) flags.set(name, { type: flag.type });
+	return { runner: result.runner, flags };
+}

@@ -1,0 +1,74 @@
+// Starts the chosen mode. Each mode is imported on demand, so print and RPC runs never load the terminal UI.
+import { PROVIDER_ENV_VARS } from "@agent/ai";
+import type { AgentSession } from "../core/agent-session.js";
+import type { ExtensionRunner } from "../core/extensions/runner.js";
+import type { InitialInput } from "./initial-input.js";
+import { formatMissingKeyHint } from "./setup-hints.js";
+
+export type RunMode = "interactive" | "text" | "json" | "rpc";
+
+export interface RunModeOptions {
+	mode: RunMode;
+	session: AgentSession;
+	input: InitialInput;
+	extensions?: ExtensionRunner;
+	/** `--resume`: the interactive mode shows the session picker first. */
+	resume: boolean;
+	verbose: boolean;
+	/** Shown by the interactive mode above the editor (other modes printed them to stderr already). */
+	startupWarnings: string[];
+	modelFallbackMessage?: string;
+}
+
+/** Under a "No API key found for <provider>" failure: the variable to set and the flag to use. */
+function describePromptFailure(message: string): string | undefined {
+	const match = /^No API key found for (\S+?)\./.exec(message);
+	if (!match) return undefined;
+	const provider = match[1] as string;
+	return formatMissingKeyHint(provider, PROVIDER_ENV_VARS[provider]);
+}
+
+export async function runMode(options: RunModeOptions): Promise<number> {
+	const { session, input, extensions } = options;
+	switch (options.mode) {
+		case "rpc": {
+			const [{ runRpcMode }, { createRpcUIContext }] = await Promise.all([
+				import("../modes/rpc/rpc-mode.js"),
+				import("../core/extensions/rpc-ui-context.js"),
+			]);
+			return runRpcMode(session, {
+				onUiBridge: (bridge) => extensions?.setUIContext(createRpcUIContext(bridge), true),
+				...(extensions ? { isShutdownRequested: () => extensions.isShutdownRequested() } : {}),
+			});
+		}
+		case "text":
+		case "json": {
+			const { runPrintMode } = await import("../modes/print/print-mode.js");
+			return runPrintMode(session, {
+				output: options.mode,
+				...(input.initialMessage !== undefined ? { initialMessage: input.initialMessage } : {}),
+				...(input.initialImages.length > 0 ? { initialImages: input.initialImages } : {}),
+				messages: input.messages,
+				describeFailure: describePromptFailure,
+			});
+		}
+		case "interactive": {
+			const [{ runInteractiveMode }, { exportSessionToHtml }] = await Promise.all([
+				import("../modes/interactive/interactive-mode.js"),
+				import("../core/export-html/export-session.js"),
+			]);
+			return runInteractiveMode(session, {
+				...(input.initialMessage !== undefined ? { initialMessage: input.initialMessage } : {}),
+				...(input.initialImages.length > 0 ? { initialImages: input.initialImages } : {}),
+				messages: input.messages,
+				resume: options.resume,
+				verbose: options.verbose,
+				warnings: options.startupWarnings,
+				...(extensions ? { extensions } : {}),
+				...(options.modelFallbackMessage ? { modelFallbackMessage: options.modelFallbackMessage } : {}),
+				exportHtml: (sessionFile: string, outputPath: string | undefined) =>
+					exportSessionToHtml(sessionFile, outputPath),
+			});
+		}
+	}
+}

@@ -166,6 +166,7 @@ export function extensionLog(): unknown[] {
 	return store.__extensionLog as unknown[];
 }
 
+/** Empties the log in place (loaded extensions hold on to the array). */
 export function resetExtensionLog(): void {
-	(globalThis as Record<string, unknown>).__extensionLog = [];
+	extensionLog().length = 0;
 }

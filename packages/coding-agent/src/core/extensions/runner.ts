@@ -81,6 +81,16 @@ export interface ExtensionRunnerOptions {
 	builtInCommandNames?: readonly string[];
 	/** `/reload`: loads the extensions again into the same runtime (the paths may have changed). */
 	reload?: (runtime: ExtensionRuntime) => Promise<LoadExtensionsResult>;
+	/**
+	 * Milliseconds a handler may take before the runner reports it and goes on without its result (a timed-out
+	 * `tool_call` handler blocks the call, like one that throws). The handler itself keeps running: JavaScript
+	 * cannot cancel it. Default: no limit — a gate may legitimately wait minutes for the user's answer.
+	 */
+	handlerTimeoutMs?: number;
+}
+
+export function handlerTimedOutText(ms: number): string {
+	return `Extension handler did not finish within ${ms} ms; continuing without its result.`;
 }
 
 interface Delivery {
@@ -432,7 +442,7 @@ export class ExtensionRunner implements ExtensionHooks {
 		for (const { extension, handler } of this.deliveries("tool_call")) {
 			let result: ToolCallEventResult | undefined;
 			try {
-				result = (await handler(payload, ctx)) as ToolCallEventResult | undefined;
+				result = (await this.withTimeout(handler(payload, ctx))) as ToolCallEventResult | undefined;
 			} catch (error) {
 				this.emitError({ extensionPath: extension.resolvedPath, event: "tool_call", ...errorFields(error) });
 				throw error;
@@ -557,11 +567,22 @@ export class ExtensionRunner implements ExtensionHooks {
 		ctx?: ExtensionContext,
 	): Promise<ExtensionEventResultMap[K] | undefined> {
 		try {
-			return (await handler(event, ctx)) as ExtensionEventResultMap[K] | undefined;
+			return (await this.withTimeout(handler(event, ctx))) as ExtensionEventResultMap[K] | undefined;
 		} catch (error) {
 			this.emitError({ extensionPath: extension.resolvedPath, event: type, ...errorFields(error) });
 			return undefined;
 		}
+	}
+
+	/** A handler's result, or a rejection once `handlerTimeoutMs` passed. */
+	private withTimeout(result: unknown): Promise<unknown> {
+		const ms = this.options.handlerTimeoutMs;
+		if (ms === undefined || !(result instanceof Promise)) return Promise.resolve(result);
+		let timer: NodeJS.Timeout | undefined;
+		const timeout = new Promise<never>((_, reject) => {
+			timer = setTimeout(() => reject(new Error(handlerTimedOutText(ms))), ms);
+		});
+		return Promise.race([result, timeout]).finally(() => clearTimeout(timer));
 	}
 
 	/** `session_before_fork/compact/tree`: the first `cancel` stops; otherwise the last non-empty result. */

@@ -120,11 +120,11 @@ describe("a prompt cycle", () => {
 		expect(byType("tool_execution_end")[0]).toMatchObject({ toolCallId: "call-1", toolName: "read", isError: false });
 		const [firstTurnEnd, secondTurnEnd] = byType("turn_end");
 		expect(firstTurnEnd).toMatchObject({ turnIndex: 0, message: { role: "assistant", stopReason: "toolUse" } });
-		expect((firstTurnEnd?.toolResults as unknown[]).length).toBe(1);
+		expect(firstTurnEnd?.toolResults).toHaveLength(1);
 		expect(secondTurnEnd).toMatchObject({ turnIndex: 1, toolResults: [] });
 		const contexts = byType("context").map((event) => (event.messages as { role: string }[]).map((m) => m.role));
 		expect(contexts).toEqual([["user"], ["user", "assistant", "toolResult"]]);
-		expect((byType("agent_end")[0]?.messages as unknown[]).length).toBe(4);
+		expect(byType("agent_end")[0]?.messages).toHaveLength(4);
 	});
 
 	it("delivers an event in extension load order, and in registration order within an extension", async () => {

@@ -1,6 +1,7 @@
 // What every transcript component reads when it renders: the theme, whether tool output and thinking are
 // expanded, key names for hints, and the working directory for shorter paths. The mode owns one instance and
 // invalidates the transcript when a field changes, so components re-render with the new value once.
+import type { MessageRenderer, ToolDefinition } from "../../core/extensions/types.js";
 import type { AppKeybindings } from "../../core/keybindings.js";
 import type { Theme } from "./theme/theme.js";
 
@@ -16,6 +17,13 @@ export interface DisplayState {
 	codeBlockIndent: string;
 	/** `terminal.showImages` */
 	showImages: boolean;
+	/** Renderers extensions registered: tool call/result renderers and custom-message renderers. */
+	extensionRenderers?: ExtensionRenderers;
+}
+
+export interface ExtensionRenderers {
+	toolDefinition(name: string): ToolDefinition | undefined;
+	messageRenderer(customType: string): MessageRenderer | undefined;
 }
 
 const KEY_NAMES: Record<string, string> = {

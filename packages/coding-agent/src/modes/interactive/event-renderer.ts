@@ -178,7 +178,7 @@ export class SessionEventRenderer {
 			this.streaming = undefined;
 			host.refreshFooter();
 		} else if (message.role === "custom" && message.display) {
-			host.transcript.addChild(new CustomMessageComponent(host.state, message.customType, message.content));
+			host.transcript.addChild(new CustomMessageComponent(host.state, message));
 		}
 	}
 

@@ -5,6 +5,8 @@ import { basename } from "node:path";
 import {
 	CombinedAutocompleteProvider,
 	type Component,
+	type Container,
+	type EditorComponent,
 	ProcessTerminal,
 	type SlashCommand,
 	setEditorKeybindings,
@@ -18,23 +20,29 @@ import { loadKeybindings } from "../../core/keybindings-file.js";
 import { AppEditor } from "./app-editor.js";
 import { builtinSlashCommands } from "./commands/builtin-commands.js";
 import { BUILTIN_COMMANDS } from "./commands/command-table.js";
+import { loadSessionsFor } from "./commands/session-commands.js";
 import { FooterComponent } from "./components/footer.js";
 import { PendingMessagesComponent } from "./components/pending-messages.js";
 import { StartupHeaderComponent } from "./components/startup-header.js";
 import { StatusArea } from "./components/status-area.js";
 import type { DisplayState } from "./display-state.js";
 import { SessionEventRenderer } from "./event-renderer.js";
+import { bindExtensionRunner, type ExtensionBinding } from "./extension-binding.js";
+import type { ExtensionUiHost } from "./extension-ui.js";
 import { editInExternalEditor, editorCommand, NO_EDITOR_CONFIGURED_TEXT } from "./external-editor.js";
 import { collectFooterData, readGitBranch } from "./footer-data.js";
 import { InputController } from "./input-controller.js";
 import { KeyActions } from "./key-actions.js";
 import type { InteractiveModeOptions, ModeHost, NoticeLevel, SelectorHandle } from "./mode-host.js";
 import { ScreenLayout } from "./screen-layout.js";
+import { SessionPicker } from "./selectors/session-picker.js";
 import { detectColorMode } from "./theme/theme.js";
 import { ThemeRegistry } from "./theme/theme-registry.js";
 import { Transcript } from "./transcript.js";
 
-export class InteractiveMode implements ModeHost {
+export const NO_SESSION_SELECTED_TEXT = "No session selected";
+
+export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	readonly session: AgentSession;
 	readonly options: InteractiveModeOptions;
 	readonly agentDir: string;
@@ -56,12 +64,17 @@ export class InteractiveMode implements ModeHost {
 	private readonly pendingView: PendingMessagesComponent;
 	private readonly renderer: SessionEventRenderer;
 	private readonly env: Record<string, string | undefined>;
-	private gitBranch: string | undefined;
+	private currentGitBranch: string | undefined;
 	private unsubscribe: (() => void) | undefined;
 	private exitCode: number | undefined;
 	private resolveExit: ((code: number) => void) | undefined;
 	private isQuitting = false;
 	private readonly startupWarnings: string[] = [];
+	private startupHeader: Component | undefined;
+	private customEditor: EditorComponent | undefined;
+	private extensionBinding: ExtensionBinding | undefined;
+	/** Printed after the terminal is restored (e.g. `No session selected`). */
+	private exitMessage: string | undefined;
 
 	constructor(session: AgentSession, options: InteractiveModeOptions = {}) {
 		this.session = session;
@@ -100,8 +113,8 @@ export class InteractiveMode implements ModeHost {
 			paddingX: settings.getEditorPaddingX(),
 			autocompleteMaxVisible: settings.getAutocompleteMaxVisible(),
 		});
-		this.gitBranch = readGitBranch(session.cwd);
-		this.footer = new FooterComponent(this.state, collectFooterData(session, this.gitBranch, []));
+		this.currentGitBranch = readGitBranch(session.cwd);
+		this.footer = new FooterComponent(this.state, collectFooterData(session, this.currentGitBranch, []));
 		this.layout = new ScreenLayout(this.tui, this.transcript, this.status, this.editor, this.footer);
 		this.pendingView = new PendingMessagesComponent(this.state);
 		this.layout.pending.addChild(this.pendingView);
@@ -142,6 +155,12 @@ export class InteractiveMode implements ModeHost {
 			this.resolveExit = resolve;
 		});
 		this.unsubscribe = this.session.subscribe((event) => this.renderer.handle(event));
+		const runner = this.options.extensions;
+		if (runner) {
+			this.extensionBinding = bindExtensionRunner(this, runner);
+			const binding = this.extensionBinding;
+			this.editor.onShortcut = (data) => binding.handleShortcut(data);
+		}
 		this.showStartupHeader();
 		if (this.session.messages.length > 0) this.transcript.showMessages(this.session.messages);
 		for (const warning of this.startupWarnings) this.notify("warning", warning);
@@ -159,7 +178,8 @@ export class InteractiveMode implements ModeHost {
 		this.updateTitle();
 		this.tui.renderNow();
 		this.options.onReady?.();
-		void this.startSession();
+		if (this.options.resume) this.pickSessionThenStart();
+		else void this.startSession();
 		return exit;
 	}
 
@@ -194,7 +214,7 @@ export class InteractiveMode implements ModeHost {
 	}
 
 	refreshFooter(): void {
-		this.footer.setData(collectFooterData(this.session, this.gitBranch, this.statusLines()));
+		this.footer.setData(collectFooterData(this.session, this.currentGitBranch, this.statusLines()));
 		this.requestRender();
 	}
 
@@ -320,6 +340,43 @@ export class InteractiveMode implements ModeHost {
 		if (edited !== undefined) this.editor.setText(edited);
 	}
 
+	// ---- ExtensionUiHost ------------------------------------------------------------------------------------
+
+	get widgetsAbove(): Container {
+		return this.layout.widgetsAbove;
+	}
+
+	get widgetsBelow(): Container {
+		return this.layout.widgetsBelow;
+	}
+
+	setWorkingMessage(message: string | undefined): void {
+		this.workingMessageOverride = message;
+		if (this.session.isStreaming && this.status.isActive) this.status.show(this.workingMessage());
+	}
+
+	setCustomFooter(component: Component | undefined): void {
+		this.layout.setFooter(component ?? this.footer);
+	}
+
+	setCustomHeader(component: Component | undefined): void {
+		this.layout.setHeader(component ?? this.startupHeader);
+	}
+
+	setCustomEditor(editor: EditorComponent | undefined): void {
+		if (editor) editor.onSubmit = (text) => this.input.submit(text);
+		this.customEditor = editor;
+		this.layout.replaceEditor(editor ?? this.editor);
+	}
+
+	gitBranch(): string | undefined {
+		return this.currentGitBranch;
+	}
+
+	activeEditor(): EditorComponent {
+		return this.customEditor ?? this.editor;
+	}
+
 	async quit(exitCode = 0): Promise<void> {
 		if (this.isQuitting) return;
 		this.isQuitting = true;
@@ -333,6 +390,7 @@ export class InteractiveMode implements ModeHost {
 		}
 		this.tui.stop();
 		await this.tui.terminal.drainInput(300, 30);
+		if (this.exitMessage) process.stdout.write(`${this.exitMessage}\n`);
 		this.resolveExit?.(this.exitCode);
 	}
 
@@ -361,7 +419,11 @@ export class InteractiveMode implements ModeHost {
 	private onIdle(): void {
 		this.input.unparkBash();
 		this.input.flushCompactionQueue();
-		this.gitBranch = readGitBranch(this.session.cwd);
+		const branch = readGitBranch(this.session.cwd);
+		if (branch !== this.currentGitBranch) {
+			this.currentGitBranch = branch;
+			this.extensionBinding?.ui.notifyBranchChange();
+		}
 		this.refreshFooter();
 	}
 
@@ -374,20 +436,56 @@ export class InteractiveMode implements ModeHost {
 			scoped.length > 0
 				? `Model scope: ${scoped.map((entry) => `${entry.model.id}${entry.thinkingLevel ? `:${entry.thinkingLevel}` : ""}`).join(", ")}${cycleKey ? ` (${cycleKey.replace(/\b\w/g, (c) => c.toUpperCase())} to cycle)` : ""}`
 				: undefined;
-		this.layout.setHeader(
-			new StartupHeaderComponent(
-				this.state,
-				{
-					appName: APP_NAME,
-					version: VERSION,
-					contextFiles: loader.getContextFiles().contextFiles.map((file) => file.path),
-					skills: loader.getSkills().skills.map((skill) => skill.name),
-					promptTemplates: loader.getPrompts().prompts.map((prompt) => `/${prompt.name}`),
-					extensions: loader.getExtensionPaths().extensions.map((extension) => extension.path),
-					...(modelScope ? { modelScope } : {}),
+		this.startupHeader = new StartupHeaderComponent(
+			this.state,
+			{
+				appName: APP_NAME,
+				version: VERSION,
+				contextFiles: loader.getContextFiles().contextFiles.map((file) => file.path),
+				skills: loader.getSkills().skills.map((skill) => skill.name),
+				promptTemplates: loader.getPrompts().prompts.map((prompt) => `/${prompt.name}`),
+				extensions: loader.getExtensionPaths().extensions.map((extension) => extension.path),
+				...(modelScope ? { modelScope } : {}),
+			},
+			quiet,
+		);
+		this.layout.setHeader(this.startupHeader);
+	}
+
+	/** `agent -r`: the session picker before anything else; cancelling leaves with `No session selected`. */
+	private pickSessionThenStart(): void {
+		const handle = this.showSelector(
+			new SessionPicker({
+				state: this.state,
+				keybindings: this.keybindings,
+				loadSessions: (scope) => loadSessionsFor(this, scope),
+				onSelect: (info) => {
+					handle.close();
+					void this.session.switchSession(info.path).then(
+						() => {
+							this.rebuildTranscript();
+							this.updateTitle();
+							this.refreshFooter();
+							this.refreshEditorBorder();
+							void this.startSession();
+						},
+						(error: unknown) => this.notify("error", error instanceof Error ? error.message : String(error)),
+					);
 				},
-				quiet,
-			),
+				onCancel: () => {
+					handle.close();
+					this.exitMessage = NO_SESSION_SELECTED_TEXT;
+					void this.quit(0);
+				},
+				rename: async () => {
+					throw new Error("Open the session first to rename it.");
+				},
+				remove: async () => {
+					throw new Error("Open the session first to delete others.");
+				},
+				requestRender: () => this.requestRender(),
+				maxVisible: Math.max(5, Math.floor(this.tui.terminal.rows / 2) - 4),
+			}),
 		);
 	}
 

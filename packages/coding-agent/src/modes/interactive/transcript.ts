@@ -77,8 +77,7 @@ export class Transcript extends Container {
 				this.addChild(BashExecutionComponent.fromMessage(this.state, message));
 				return;
 			case "custom":
-				if (message.display)
-					this.addChild(new CustomMessageComponent(this.state, message.customType, message.content));
+				if (message.display) this.addChild(new CustomMessageComponent(this.state, message));
 				return;
 			case "compactionSummary":
 				this.addChild(new SummaryMessageComponent(this.state, "compaction", message.summary, message.tokensBefore));

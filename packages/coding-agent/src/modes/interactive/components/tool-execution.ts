@@ -2,7 +2,7 @@
 // a box whose background says pending / done / failed, drawn by the tool's renderer. Updates re-render only
 // this box.
 import type { AgentToolResult } from "@agent/agent-core";
-import { CachedComponent } from "@agent/tui";
+import { CachedComponent, type Component } from "@agent/tui";
 import { type DisplayState, keyHint } from "../display-state.js";
 import { boxLines, wrapLines } from "./render-utils.js";
 import { getToolRenderer, type ToolView } from "./tool-renderers/index.js";
@@ -76,19 +76,51 @@ export class ToolExecutionComponent extends CachedComponent {
 		};
 		const renderer = getToolRenderer(this.toolName);
 		const context = { theme, cwd: this.state.cwd, expandKey: keyHint(this.state, "expandTools") };
-		const header = renderer.header(view, context);
-		const body = renderer.body(view, context);
+		const custom = this.extensionLines(view);
+		const header = custom?.header ?? renderer.header(view, context);
+		const body = custom?.body ?? renderer.body(view, context);
 		const background =
 			this.status !== "done"
 				? theme.bgStyle("toolPendingBg")
 				: this.isError
 					? theme.bgStyle("toolErrorBg")
 					: theme.bgStyle("toolSuccessBg");
-		const rows = boxLines(width, (inner) => wrapLines(body.length > 0 ? [header, "", ...body] : [header], inner), {
-			paddingX: 1,
-			paddingY: 1,
-			background,
-		});
+		const rows = boxLines(
+			width,
+			(inner) => {
+				const headerRows = typeof header === "string" ? wrapLines([header], inner) : header.render(inner);
+				const bodyRows = Array.isArray(body) ? wrapLines(body, inner) : body.render(inner);
+				return bodyRows.length > 0 ? [...headerRows, "", ...bodyRows] : headerRows;
+			},
+			{
+				paddingX: 1,
+				paddingY: 1,
+				background,
+			},
+		);
 		return ["", ...rows];
+	}
+
+	/** An extension tool's own renderers (renderCall / renderResult); the built-in look where it has none. */
+	private extensionLines(view: ToolView): { header?: Component; body?: Component } | undefined {
+		const definition = this.state.extensionRenderers?.toolDefinition(this.toolName);
+		if (!definition?.renderCall && !definition?.renderResult) return undefined;
+		const lines: { header?: Component; body?: Component } = {};
+		try {
+			const header = definition.renderCall?.(view.args, this.state.theme);
+			if (header) lines.header = header;
+			if (view.result && definition.renderResult) {
+				const body = definition.renderResult(
+					view.result,
+					{ expanded: view.expanded, isPartial: view.isPartial },
+					this.state.theme,
+				);
+				if (body) lines.body = body;
+			}
+		} catch {
+			// A failing renderer falls back to the built-in look.
+			return undefined;
+		}
+		return lines;
 	}
 }

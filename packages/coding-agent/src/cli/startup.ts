@@ -43,11 +43,8 @@ export function chooseRunMode(
 	return "interactive";
 }
 
-function warn(io: CliIo, lines: readonly string[]): void {
-	for (const line of lines) io.stderr.write(`${line}\n`);
-}
-
-function fail(io: CliIo, message: string): number {
+function fail(io: CliIo, message: string, warnings: readonly string[] = []): number {
+	for (const warning of warnings) io.stderr.write(`${warning}\n`);
 	io.stderr.write(`Error: ${message}\n`);
 	return EXIT_FAILURE;
 }
@@ -58,6 +55,12 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 	const terminals = { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true };
 	let args = parseArgs(argv);
 	const mayBeInteractive = chooseRunMode(args, args.readStdin, terminals) === "interactive";
+	// Warnings go to stderr at once, except for the terminal UI, which shows them above its editor.
+	const startupWarnings: string[] = [];
+	const warn = (_io: CliIo, lines: readonly string[]) => {
+		if (mayBeInteractive) startupWarnings.push(...lines);
+		else for (const line of lines) io.stderr.write(`${line}\n`);
+	};
 
 	const settingsManager = SettingsManager.create(cwd, agentDir);
 	warn(
@@ -80,6 +83,13 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		...(args.appendSystemPrompt !== undefined ? { appendSystemPrompt: args.appendSystemPrompt } : {}),
 	});
 	await resourceLoader.reload();
+	warn(
+		io,
+		resourceLoader
+			.getDiagnostics()
+			.filter((diagnostic) => diagnostic.type !== "duplicate")
+			.map((diagnostic) => `Warning: ${diagnostic.message} (${diagnostic.path})`),
+	);
 
 	// Nothing can claim an unknown flag when there are no extensions: report it before any file is created.
 	if (args.unknownFlags.length > 0 && resourceLoader.getExtensionPaths().extensions.length === 0) {
@@ -122,11 +132,11 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		return EXIT_SUCCESS;
 	}
 	if (args.export !== undefined) return runExportCommand(args.export, args.messages[0], { cwd, io });
-	if (args.mode === "rpc" && args.fileArgs.length > 0) return fail(io, FILES_IN_RPC_MODE_TEXT);
+	if (args.mode === "rpc" && args.fileArgs.length > 0) return fail(io, FILES_IN_RPC_MODE_TEXT, startupWarnings);
 
 	const stdinPrompt = args.mode === "rpc" ? undefined : await readPipedStdin(process.stdin, args.readStdin);
 	const mode = chooseRunMode(args, stdinPrompt !== undefined, terminals);
-	if (args.resume && mode !== "interactive") return fail(io, RESUME_NEEDS_UI_TEXT);
+	if (args.resume && mode !== "interactive") return fail(io, RESUME_NEEDS_UI_TEXT, startupWarnings);
 
 	let input: InitialInput;
 	try {
@@ -138,7 +148,7 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 			autoResizeImages: settingsManager.getImageAutoResize(),
 		});
 	} catch (error) {
-		if (error instanceof FileArgumentError) return fail(io, error.message);
+		if (error instanceof FileArgumentError) return fail(io, error.message, startupWarnings);
 		throw error;
 	}
 
@@ -167,7 +177,7 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 	const sessionManager = selected.sessionManager;
 	const closeAndFail = (message: string) => {
 		sessionManager.close();
-		return fail(io, message);
+		return fail(io, message, startupWarnings);
 	};
 
 	const hasEntries = sessionManager.getEntries().length > 0;
@@ -230,7 +240,7 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		...(extensions.runner ? { extensions: extensions.runner } : {}),
 		resume: args.resume,
 		verbose: args.verbose,
-		startupWarnings: [],
+		startupWarnings,
 		...(modelFallbackMessage ? { modelFallbackMessage } : {}),
 	});
 }

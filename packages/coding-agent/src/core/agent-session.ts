@@ -92,7 +92,10 @@ export interface AgentSessionConfig {
 	customTools?: ExtensionTool[];
 	/** The provider call. Default `streamSimple`; tests pass a FauxProvider's `stream`. */
 	streamFn?: StreamFn;
-	/** A model call whose stream is silent this long fails as retryable. Default 120 s; 0 disables. */
+	/**
+	 * A model call whose stream is silent this long fails as retryable. Default: settings
+	 * `retry.streamStallTimeoutMs`, else 120 s; 0 disables.
+	 */
 	streamStallTimeoutMs?: number;
 }
 
@@ -137,7 +140,10 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.modelRegistry = config.modelRegistry;
 		this.resourceLoader = config.resourceLoader;
 		this.hooks = config.hooks ?? noopExtensionHooks;
-		this.stallTimeoutMs = config.streamStallTimeoutMs ?? DEFAULT_STREAM_STALL_TIMEOUT_MS;
+		this.stallTimeoutMs =
+			config.streamStallTimeoutMs ??
+			config.settingsManager.getStreamStallTimeoutMs() ??
+			DEFAULT_STREAM_STALL_TIMEOUT_MS;
 		this.streamFn = withStallWatchdog(config.streamFn ?? streamSimple, () => this.stallTimeoutMs);
 
 		const settings = this.settingsManager;

@@ -195,6 +195,11 @@ export class SettingsManager {
 		};
 	}
 
+	/** `retry.streamStallTimeoutMs`; undefined when unset (the session's default applies). */
+	getStreamStallTimeoutMs(): number | undefined {
+		return this.settings.retry?.streamStallTimeoutMs;
+	}
+
 	// ── interface ────────────────────────────────────────────────────────────────────────────────────────
 	getHideThinkingBlock(): boolean {
 		return this.settings.hideThinkingBlock ?? false;

@@ -28,6 +28,8 @@ export interface RetrySettings {
 	maxRetries?: number;
 	baseDelayMs?: number;
 	maxDelayMs?: number;
+	/** Ours: a model call whose stream sends nothing this long is aborted and retried (0 disables). */
+	streamStallTimeoutMs?: number;
 }
 
 export interface TerminalSettings {
@@ -142,7 +144,13 @@ const NESTED_CHECKS: Record<(typeof NESTED_SETTINGS_KEYS)[number], Record<string
 	thinkingBudgets: { minimal: aCount, low: aCount, medium: aCount, high: aCount },
 	compaction: { enabled: aBoolean, reserveTokens: aCount, keepRecentTokens: aCount },
 	branchSummary: { reserveTokens: aCount, skipPrompt: aBoolean },
-	retry: { enabled: aBoolean, maxRetries: aCount, baseDelayMs: aCount, maxDelayMs: aCount },
+	retry: {
+		enabled: aBoolean,
+		maxRetries: aCount,
+		baseDelayMs: aCount,
+		maxDelayMs: aCount,
+		streamStallTimeoutMs: aCount,
+	},
 	terminal: { showImages: aBoolean, clearOnShrink: aBoolean },
 	images: { autoResize: aBoolean, blockImages: aBoolean },
 	markdown: { codeBlockIndent: aString },

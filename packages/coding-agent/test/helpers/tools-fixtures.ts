@@ -22,6 +22,22 @@ export function useTempDir(prefix = "agent-tools-"): () => string {
 	};
 }
 
+/**
+ * Points `os.tmpdir()` (TMPDIR) at the test's temp directory, so files the tools leave there for the
+ * model (bash's full-output logs) are removed with it. Call after `useTempDir`.
+ */
+export function redirectTmpdir(tempDir: () => string): void {
+	let saved: string | undefined;
+	beforeEach(() => {
+		saved = process.env.TMPDIR;
+		process.env.TMPDIR = tempDir();
+	});
+	afterEach(() => {
+		if (saved === undefined) delete process.env.TMPDIR;
+		else process.env.TMPDIR = saved;
+	});
+}
+
 /** Writes files (creating parents) under `root`; a Buffer value is written as is. */
 export function writeTree(root: string, files: Record<string, string | Buffer>): void {
 	for (const [relativePath, content] of Object.entries(files)) {

@@ -1,11 +1,12 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BashToolDetails, createBashTool, getManagedBinDir } from "@agent/coding-agent";
+import { type BashOperations, type BashToolDetails, createBashTool, getManagedBinDir } from "@agent/coding-agent";
 import { describe, expect, it } from "vitest";
-import { errorOf, run, textOf, useTempDir } from "../helpers/tools-fixtures.js";
+import { errorOf, redirectTmpdir, run, textOf, useTempDir } from "../helpers/tools-fixtures.js";
 
 const tempDir = useTempDir("agent-bash-");
+redirectTmpdir(tempDir);
 const node = JSON.stringify(process.execPath);
 
 describe("running commands (J.2 §1)", () => {
@@ -95,11 +96,28 @@ describe("output management (J.2 §3)", () => {
 		expect(text.startsWith(`row ${first} `)).toBe(true);
 	});
 
+	it("marks output truncated whatever the chunk sizes, never showing a dropped window as complete", async () => {
+		// A 60,000-byte chunk then a 50,000-byte one: dropping the first would leave a window under 50KB.
+		const lines = (bytes: number) => Buffer.from(`${"x".repeat(79)}\n`.repeat(bytes / 80));
+		const operations: BashOperations = {
+			exec: async (_command, _cwd, { onData }) => {
+				onData(lines(60_000));
+				onData(lines(50_000));
+				return { exitCode: 0 };
+			},
+		};
+		const result = await run<BashToolDetails>(createBashTool(tempDir(), { operations }), { command: "x" });
+		expect(result.details.truncation).toMatchObject({ truncated: true, totalBytes: 110_000, totalLines: 1376 });
+		expect(textOf(result)).toMatch(/\n\n\[Showing lines 736-1376 of 1376 \(50\.0KB limit\)\. Full output: /);
+		expect(readFileSync(result.details.fullOutputPath!).length).toBe(110_000);
+	});
+
 	it("saves the complete output to a temp file once it passes 50KB (J.2 3.2)", async () => {
 		const command = `${node} -e "for (let i = 1; i <= 8000; i++) console.log('line ' + i)"`;
 		const result = await run<BashToolDetails>(createBashTool(tempDir()), { command });
 		const path = result.details.fullOutputPath!;
-		expect(path.startsWith(tmpdir())).toBe(true);
+		expect(path.startsWith(`${tmpdir()}/`)).toBe(true);
+		expect(tmpdir()).toBe(tempDir());
 		expect(path).toMatch(/agent-bash-[0-9a-f]{16}\.log$/);
 		const expected = `${Array.from({ length: 8000 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 		expect(readFileSync(path, "utf8")).toBe(expected);

@@ -3,9 +3,10 @@ import { createReadStream, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type BashOperations, type BashToolDetails, createBashTool } from "@agent/coding-agent";
 import { afterEach, describe, expect, it } from "vitest";
-import { errorOf, run, textOf, useTempDir } from "../helpers/tools-fixtures.js";
+import { errorOf, redirectTmpdir, run, textOf, useTempDir } from "../helpers/tools-fixtures.js";
 
 const tempDir = useTempDir("agent-bash-life-");
+redirectTmpdir(tempDir);
 const node = JSON.stringify(process.execPath);
 
 /**

@@ -2,9 +2,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type BashToolDetails, createBashTool, createReadTool } from "@agent/coding-agent";
 import { describe, expect, it } from "vitest";
-import { run, textOf, useTempDir } from "../helpers/tools-fixtures.js";
+import { redirectTmpdir, run, textOf, useTempDir } from "../helpers/tools-fixtures.js";
 
 const tempDir = useTempDir("agent-notices-");
+redirectTmpdir(tempDir);
 
 describe("truncation notices tell the model how to get the rest (J.8 §4)", () => {
 	it("read names the offset to continue from (J.8 4.1; the spec's offset=2001 wins over the seed)", async () => {

@@ -4,7 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_MAX_BYTES, type TruncationResult, truncateTail } from "./truncate.js";
 
-/** Recent output kept in memory: twice what the model is shown. */
+/**
+ * Recent output kept in memory: at least twice what the model is shown (plus up to one chunk). The reference
+ * dropped chunks while the window exceeded this size, which could leave less than 50KB — and then the final
+ * result looked untruncated although most of the output had been dropped. Ours drops a chunk only while the
+ * rest still holds this much, so the tail shown is always cut from at least 100KB and marked truncated.
+ */
 const ROLLING_WINDOW_BYTES = DEFAULT_MAX_BYTES * 2;
 
 export function createBashTempFilePath(): string {
@@ -67,7 +72,7 @@ export class BashOutputCollector {
 		if (this.fd !== undefined) writeSync(this.fd, data);
 		this.chunks.push(data);
 		this.windowBytes += data.length;
-		while (this.windowBytes > ROLLING_WINDOW_BYTES && this.chunks.length > 1) {
+		while (this.chunks.length > 1 && this.windowBytes - this.chunks[0].length >= ROLLING_WINDOW_BYTES) {
 			const dropped = this.chunks.shift()!;
 			this.windowBytes -= dropped.length;
 			this.droppedBytes += dropped.length;

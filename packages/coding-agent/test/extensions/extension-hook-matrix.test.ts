@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AuthStorage } from "../../src/core/config/auth-storage.js";
 import { ModelRegistry } from "../../src/core/config/model-registry.js";
 import { SettingsManager } from "../../src/core/config/settings-manager.js";
-import { handlerTimedOutText } from "../../src/core/extensions/runner.js";
+import { handlerTimedOutText } from "../../src/core/extensions/event-dispatch.js";
 import { setupExtensions } from "../../src/core/extensions/setup.js";
 import { DefaultResourceLoader } from "../../src/core/resources/resource-loader.js";
 import {

@@ -3,6 +3,7 @@ export * from "./api.js";
 export * from "./context.js";
 export * from "./event-bus.js";
 export * from "./events.js";
+export * from "./event-dispatch.js";
 export * from "./exec.js";
 export * from "./host-modules.js";
 export * from "./loader.js";

@@ -2,6 +2,7 @@
 import { fauxText, fauxToolCall } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { STREAMING_WITHOUT_BEHAVIOR_TEXT } from "../../src/core/agent-session.js";
+import type { ExtensionAPI } from "../../src/core/extensions/types.js";
 import {
 	type ExtensionSession,
 	extensionLog,
@@ -26,9 +27,8 @@ async function start(options: Parameters<typeof startExtensionSession>[0]): Prom
 /** Exposes the extension's `pi` to the test as `globalThis.__pi`. */
 const EXPOSE_PI = `export default (pi: any) => { (globalThis as any).__pi = pi; };`;
 
-// biome-ignore lint/suspicious/noExplicitAny: the test drives the API the way an untyped extension would
-function pi(): any {
-	return (globalThis as Record<string, unknown>).__pi;
+function pi(): ExtensionAPI {
+	return (globalThis as Record<string, unknown>).__pi as ExtensionAPI;
 }
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
@@ -294,10 +294,12 @@ describe("actions", () => {
 		api.setThinkingLevel("high");
 		expect(api.getThinkingLevel()).toBe("high");
 		const registry = s.harness.modelRegistry;
-		expect(await api.setModel(registry.find("faux", "faux-2"))).toBe(true);
+		const second = registry.find("faux", "faux-2");
+		if (!second) throw new Error("faux-2 is not in the registry");
+		expect(await api.setModel(second)).toBe(true);
 		expect(s.harness.session.model?.id).toBe("faux-2");
 		expect(api.getThinkingLevel()).toBe("off");
-		const keyless = { ...(registry.find("faux", "faux-2") as object), provider: "nobody", id: "x" };
+		const keyless = { ...second, provider: "nobody", id: "x" };
 		expect(await api.setModel(keyless)).toBe(false);
 		expect(s.harness.session.model?.id).toBe("faux-2");
 	});

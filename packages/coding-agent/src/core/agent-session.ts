@@ -1,10 +1,10 @@
 // The runtime every mode shares: an Agent wired to a session file, settings, models, resources, tools and
 // extensions. Modes send commands in (prompt, steer, abort, setModel, compact, …) and render the events that
-// come out (`subscribe`). The work is split over collaborators in ./session-runtime/: compaction, retry,
-// models and thinking levels, the tool set and system prompt, user bash, and session navigation.
-import { join } from "node:path";
-import { Agent, type AgentMessage, type AgentTool, type StreamFn, type ThinkingLevel } from "@agent/agent-core";
+// come out (`subscribe`). The work is split over collaborators in ./session-runtime/: prompts and queues,
+// compaction, retry, models and thinking levels, tools and the system prompt, user bash, navigation.
+import type { Agent, AgentMessage, StreamFn, ThinkingLevel } from "@agent/agent-core";
 import { type AssistantMessage, type ImageContent, type Model, streamSimple, type TextContent } from "@agent/ai";
+import type { AgentSessionConfig } from "./agent-session-config.js";
 import type { CompactionResult } from "./compaction/compaction.js";
 import type { ModelRegistry } from "./config/model-registry.js";
 import type { ScopedModel } from "./config/model-resolver.js";
@@ -16,7 +16,6 @@ import {
 	type ExtensionError,
 	type ExtensionHooks,
 	type ExtensionSessionBinding,
-	type ExtensionTool,
 	type ForkResult,
 	type MessageDelivery,
 	type NavigateTreeOptions,
@@ -25,8 +24,6 @@ import {
 	noopExtensionHooks,
 	type SlashCommandInfo,
 } from "./extensions/hooks.js";
-import { type BashExecutionMessage, type CustomMessage, convertToLlm, createCustomMessage } from "./messages.js";
-import { getDocsPath } from "./resources/package-docs.js";
 import type { ResourceLoader } from "./resources/resource-loader.js";
 import type { SessionManager } from "./session/session-manager.js";
 import { COMPACTION_IN_PROGRESS_TEXT, CompactionController } from "./session-runtime/compaction-controller.js";
@@ -37,67 +34,26 @@ import type {
 	SessionStats,
 } from "./session-runtime/events.js";
 import { ModelController } from "./session-runtime/model-controller.js";
-import {
-	expandPromptText,
-	listSlashCommands,
-	parseSlashCommand,
-	splitMessageContent,
-} from "./session-runtime/prompt-input.js";
+import { PromptController } from "./session-runtime/prompt-controller.js";
+import { listSlashCommands } from "./session-runtime/prompt-input.js";
 import { RetryController } from "./session-runtime/retry-controller.js";
+import { createSessionAgent } from "./session-runtime/session-agent.js";
 import { SessionEventPipeline } from "./session-runtime/session-event-pipeline.js";
 import { SessionNavigator } from "./session-runtime/session-navigation.js";
-import { computeContextUsage, computeSessionStats } from "./session-runtime/session-stats.js";
+import { computeContextUsage, computeSessionStats, findLastAssistantText } from "./session-runtime/session-stats.js";
 import { SessionTools } from "./session-runtime/session-tools.js";
 import { DEFAULT_STREAM_STALL_TIMEOUT_MS, withStallWatchdog } from "./session-runtime/stall-watchdog.js";
-import { createBashExecutionMessage, runUserBash } from "./session-runtime/user-bash.js";
-import { type BashOperations, createLocalBashOperations } from "./tools/bash-executor.js";
+import { UserBashController } from "./session-runtime/user-bash.js";
+import type { BashOperations } from "./tools/bash-executor.js";
 
-export const STREAMING_WITHOUT_BEHAVIOR_TEXT =
-	"Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
-
-export function extensionCommandCannotBeQueuedText(name: string): string {
-	return `Extension command "/${name}" cannot be queued. Use prompt() or execute the command when not streaming.`;
-}
-
-export function noModelSelectedPromptText(docsPath: string = getDocsPath()): string {
-	return `No model selected.\n\nUse /login or set an API key environment variable. See ${join(docsPath, "providers.md")}\n\nThen use /model to select a model.`;
-}
-
-export function noApiKeyFoundText(provider: string, docsPath: string = getDocsPath()): string {
-	return `No API key found for ${provider}.\n\nUse /login or set an API key environment variable. See ${join(docsPath, "providers.md")}`;
-}
-
-export function oauthAuthenticationFailedText(provider: string): string {
-	return `Authentication failed for "${provider}". Credentials may have expired or network is unavailable. Run '/login ${provider}' to re-authenticate.`;
-}
-
-/** Everything an AgentSession is built from; `createAgentSession` fills in the defaults. */
-export interface AgentSessionConfig {
-	cwd: string;
-	sessionManager: SessionManager;
-	settingsManager: SettingsManager;
-	modelRegistry: ModelRegistry;
-	resourceLoader: ResourceLoader;
-	/** Default: no extensions. */
-	hooks?: ExtensionHooks;
-	/** The model to start with; undefined when none could be chosen (prompts then fail with a clear error). */
-	model?: Model;
-	/** Requested level (clamped to the model); default: the session's recorded level, else the settings default. */
-	thinkingLevel?: ThinkingLevel;
-	/** Models for cycling (`--models`, `enabledModels`). */
-	scopedModels?: ScopedModel[];
-	/** Initially active built-in tools. Default: read, bash, edit, write for `cwd`. */
-	tools?: AgentTool[];
-	/** Additional tools (with optional prompt snippet and guidelines), active from the start. */
-	customTools?: ExtensionTool[];
-	/** The provider call. Default `streamSimple`; tests pass a FauxProvider's `stream`. */
-	streamFn?: StreamFn;
-	/**
-	 * A model call whose stream is silent this long fails as retryable. Default: settings
-	 * `retry.streamStallTimeoutMs`, else 120 s; 0 disables.
-	 */
-	streamStallTimeoutMs?: number;
-}
+export type { AgentSessionConfig } from "./agent-session-config.js";
+export {
+	extensionCommandCannotBeQueuedText,
+	noApiKeyFoundText,
+	noModelSelectedPromptText,
+	oauthAuthenticationFailedText,
+	STREAMING_WITHOUT_BEHAVIOR_TEXT,
+} from "./session-runtime/prompt-controller.js";
 
 /**
  * One conversation with the model, persisted as a session file. Every message and every model or
@@ -123,14 +79,8 @@ export class AgentSession implements ExtensionSessionBinding {
 	private readonly events: SessionEventPipeline;
 	private readonly unsubscribers: (() => void)[] = [];
 
-	private baseSystemPrompt = "";
-	private steeringTexts: string[] = [];
-	private followUpTexts: string[] = [];
-	/** `sendCustomMessage(…, {deliverAs: "nextTurn"})`: injected after the next user message. */
-	private nextTurnMessages: CustomMessage[] = [];
-	/** `!command` results that arrived while the agent was streaming; appended before the next prompt. */
-	private pendingBashMessages: BashExecutionMessage[] = [];
-	private bashAbort: AbortController | undefined;
+	private readonly prompts: PromptController;
+	private readonly userBash: UserBashController;
 	private stallTimeoutMs: number;
 
 	constructor(config: AgentSessionConfig) {
@@ -146,30 +96,28 @@ export class AgentSession implements ExtensionSessionBinding {
 			DEFAULT_STREAM_STALL_TIMEOUT_MS;
 		this.streamFn = withStallWatchdog(config.streamFn ?? streamSimple, () => this.stallTimeoutMs);
 
-		const settings = this.settingsManager;
-		this.agent = new Agent({
-			convertToLlm: (messages) => convertToLlm(messages, { blockImages: settings.getBlockImages() }),
-			transformContext: (messages) => this.transformContext(messages),
-			streamFn: this.streamFn,
+		this.agent = createSessionAgent({
 			sessionId: this.sessionManager.getSessionId(),
-			getApiKey: (provider) => this.modelRegistry.getApiKeyForProvider(provider),
-			onPayload: (payload, model) =>
-				this.hooks.hasHandlers("before_provider_request")
-					? this.hooks.emitBeforeProviderRequest(payload, model)
-					: undefined,
-			steeringMode: settings.getSteeringMode(),
-			followUpMode: settings.getFollowUpMode(),
-			thinkingBudgets: settings.getThinkingBudgets(),
-			transport: settings.getTransport(),
-			maxRetryDelayMs: settings.getRetrySettings().maxDelayMs,
+			settingsManager: this.settingsManager,
+			modelRegistry: this.modelRegistry,
+			hooks: this.hooks,
+			streamFn: this.streamFn,
+			transformContext: (messages) => this.transformContext(messages),
 		});
+		// What most collaborators are built from.
+		const parts = {
+			agent: this.agent,
+			sessionManager: this.sessionManager,
+			settingsManager: this.settingsManager,
+			modelRegistry: this.modelRegistry,
+			hooks: this.hooks,
+			streamFn: this.streamFn,
+		};
+		const session = this;
 
 		this.models = new ModelController(
 			{
-				agent: this.agent,
-				sessionManager: this.sessionManager,
-				settingsManager: this.settingsManager,
-				modelRegistry: this.modelRegistry,
+				...parts,
 				notifyModelSelect: (model, previousModel, source) =>
 					void this.hooks.emit({ type: "model_select", model, previousModel, source }),
 			},
@@ -177,6 +125,7 @@ export class AgentSession implements ExtensionSessionBinding {
 			config.scopedModels,
 		);
 		this.tools = new SessionTools({
+			agent: this.agent,
 			cwd: this.cwd,
 			settingsManager: this.settingsManager,
 			resourceLoader: this.resourceLoader,
@@ -185,10 +134,8 @@ export class AgentSession implements ExtensionSessionBinding {
 			customTools: config.customTools,
 		});
 		this.events = new SessionEventPipeline({
-			agent: this.agent,
-			sessionManager: this.sessionManager,
-			hooks: this.hooks,
-			onQueuedTextDelivered: (text) => this.removeQueuedText(text),
+			...parts,
+			onQueuedTextDelivered: (text) => this.prompts.noteDelivered(text),
 			onUserMessageStart: () => this.compaction.noteUserMessageStart(),
 			onAssistantMessageEnd: (message) => {
 				this.retry.noteAssistantMessageEnd(message);
@@ -197,53 +144,72 @@ export class AgentSession implements ExtensionSessionBinding {
 			afterRun: (message) => this.afterRun(message),
 		});
 		this.retry = new RetryController({
-			agent: this.agent,
+			...parts,
 			getRetrySettings: () => this.settingsManager.getRetrySettings(),
 			getContextWindow: () => this.model?.contextWindow,
 			emit: (event) => this.events.emit(event),
 			drainEvents: () => this.events.drain(),
 			afterGivingUp: (failure) => this.compaction.checkCompaction(failure, { allowResume: true }),
 		});
-		const session = this;
 		this.compaction = new CompactionController({
-			agent: this.agent,
-			sessionManager: this.sessionManager,
-			settingsManager: this.settingsManager,
-			hooks: this.hooks,
+			...parts,
 			get model() {
 				return session.model;
 			},
 			getApiKey: (model) => this.modelRegistry.getApiKey(model),
-			streamFn: this.streamFn,
 			emit: (event) => this.events.emit(event),
 			rebuildAgentMessages: () => this.rebuildAgentMessages(),
 			resumeAgent: () => this.events.resumeAgent(),
 		});
 		this.navigator = new SessionNavigator({
-			agent: this.agent,
-			sessionManager: this.sessionManager,
-			settingsManager: this.settingsManager,
-			modelRegistry: this.modelRegistry,
-			hooks: this.hooks,
+			...parts,
 			models: this.models,
-			streamFn: this.streamFn,
 			getApiKey: (model) => this.modelRegistry.getApiKey(model),
 			stopRun: () => this.stopRunDetached(),
 			resetRuntime: () => this.resetRuntime(),
 			rebuildAgentMessages: () => this.rebuildAgentMessages(),
 		});
 
+		this.userBash = new UserBashController({
+			...parts,
+			cwd: this.cwd,
+			isAgentStreaming: () => this.agent.state.isStreaming,
+			appendMessage: (message) => {
+				this.agent.appendMessage(message);
+				this.sessionManager.appendMessage(message);
+			},
+		});
+		this.prompts = new PromptController({
+			...parts,
+			resourceLoader: this.resourceLoader,
+			get model() {
+				return session.model;
+			},
+			get isStreaming() {
+				return session.isStreaming;
+			},
+			get baseSystemPrompt() {
+				return session.tools.baseSystemPrompt;
+			},
+			flushPendingBashMessages: () => this.userBash.flushPending(),
+			checkCompactionBeforePrompt: (lastAssistant) =>
+				this.compaction.checkCompaction(lastAssistant, { skipAbortedCheck: true, allowResume: false }),
+			settle: () => this.events.settle(),
+			emitMessageEvents: (message) => {
+				this.events.emit({ type: "message_start", message });
+				this.events.emit({ type: "message_end", message });
+			},
+			reportExtensionError: (error) => this.reportExtensionError(error),
+		});
+
 		this.agent.setBeforeToolCall((context) => this.events.beforeToolCall(context));
 		this.agent.setAfterToolCall((context) => this.events.afterToolCall(context));
 		this.unsubscribers.push(this.hooks.onError((error) => this.reportExtensionError(error)));
-		this.initializeSessionState(config.thinkingLevel);
-		this.applyTools();
+		this.navigator.initializeSession(config.thinkingLevel);
 		this.hooks.bindSession(this);
 	}
 
-	// ---------------------------------------------------------------------------------------------------------
-	// State
-	// ---------------------------------------------------------------------------------------------------------
+	// ── State ───────────────────────────────────────────────────────────────────────────────────────────────
 
 	get model(): Model | undefined {
 		return this.models.model;
@@ -272,7 +238,7 @@ export class AgentSession implements ExtensionSessionBinding {
 	}
 
 	get isBashRunning(): boolean {
-		return this.bashAbort !== undefined;
+		return this.userBash.isRunning;
 	}
 
 	/** The agent's context: what is converted and sent on the next model call. */
@@ -282,7 +248,7 @@ export class AgentSession implements ExtensionSessionBinding {
 
 	/** The base system prompt of the active tools and resources. */
 	get systemPrompt(): string {
-		return this.agent.state.systemPrompt || this.baseSystemPrompt;
+		return this.agent.state.systemPrompt || this.tools.baseSystemPrompt;
 	}
 
 	get sessionFile(): string | undefined {
@@ -319,15 +285,15 @@ export class AgentSession implements ExtensionSessionBinding {
 
 	/** Queued steering plus follow-up messages. */
 	get pendingMessageCount(): number {
-		return this.steeringTexts.length + this.followUpTexts.length;
+		return this.prompts.pendingMessageCount;
 	}
 
 	getSteeringMessages(): readonly string[] {
-		return [...this.steeringTexts];
+		return this.prompts.getSteeringMessages();
 	}
 
 	getFollowUpMessages(): readonly string[] {
-		return [...this.followUpTexts];
+		return this.prompts.getFollowUpMessages();
 	}
 
 	/** Listeners run synchronously, in order, after extensions saw the event. Returns the unsubscribe function. */
@@ -335,9 +301,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		return this.events.subscribe(listener);
 	}
 
-	// ---------------------------------------------------------------------------------------------------------
-	// Prompting and queues (rpc.md §4.2–§4.4)
-	// ---------------------------------------------------------------------------------------------------------
+	// ── Prompting and queues (rpc.md §4.2–§4.4) ─────────────────────────────────────────────────────────────
 
 	/**
 	 * Sends a message (rpc.md §4.2 step 3): an extension command runs at once, even while streaming; otherwise
@@ -345,82 +309,26 @@ export class AgentSession implements ExtensionSessionBinding {
 	 * `streamingBehavior` says (or rejected without it), else a new run starts. Resolves when the run, its
 	 * tools, and any automatic retry or compaction-and-retry have finished.
 	 */
-	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
-		const expandCommands = options.expandPromptTemplates !== false;
-		if (expandCommands && (await this.tryRunExtensionCommand(text))) return;
-
-		let images = options.images;
-		if (this.hooks.hasHandlers("input")) {
-			const input = await this.hooks.emitInput({
-				text,
-				...(images ? { images } : {}),
-				source: options.source ?? "interactive",
-			});
-			if (input.action === "handled") return;
-			if (input.action === "transform") {
-				text = input.text;
-				images = input.images ?? images;
-			}
-		}
-		const expanded = expandCommands ? this.expandText(text) : text;
-
-		if (this.isStreaming) {
-			if (options.streamingBehavior === "steer") return this.queueUserMessage("steer", expanded, images);
-			if (options.streamingBehavior === "followUp") return this.queueUserMessage("followUp", expanded, images);
-			throw new Error(STREAMING_WITHOUT_BEHAVIOR_TEXT);
-		}
-
-		this.flushPendingBashMessages();
-		const model = this.model;
-		if (!model) throw new Error(noModelSelectedPromptText());
-		await this.requirePromptApiKey(model);
-		await this.checkCompactionBeforePrompt();
-
-		const userMessage: AgentMessage = {
-			role: "user",
-			content: [{ type: "text", text: expanded }, ...(images ?? [])],
-			timestamp: Date.now(),
-		};
-		const messages: AgentMessage[] = [userMessage, ...this.nextTurnMessages];
-		this.nextTurnMessages = [];
-		let systemPrompt = this.baseSystemPrompt;
-		if (this.hooks.hasHandlers("before_agent_start")) {
-			const result = await this.hooks.emitBeforeAgentStart({
-				prompt: expanded,
-				...(images ? { images } : {}),
-				systemPrompt,
-			});
-			for (const message of result?.messages ?? []) {
-				messages.push(
-					createCustomMessage(message.customType, message.content, message.display, message.details, Date.now()),
-				);
-			}
-			if (result?.systemPrompt !== undefined) systemPrompt = result.systemPrompt;
-		}
-		this.agent.setSystemPrompt(systemPrompt);
-		await this.agent.prompt(messages);
-		await this.events.settle();
+	prompt(text: string, options: PromptOptions = {}): Promise<void> {
+		return this.prompts.prompt(text, options);
 	}
 
-	/** Queues a message that interrupts the run (remaining tool calls are skipped). Works idle too. */
+	/**
+	 * Queues a message that interrupts the run (remaining tool calls are skipped); while idle it waits for
+	 * the next prompt. Throws for extension commands, which cannot be queued.
+	 */
 	async steer(text: string, images?: ImageContent[]): Promise<void> {
-		this.rejectExtensionCommand(text);
-		this.queueUserMessage("steer", this.expandText(text), images);
+		this.prompts.steer(text, images);
 	}
 
-	/** Queues a message delivered when the run would otherwise stop. Works idle too. */
+	/** Queues a message delivered when the run would otherwise stop. Throws for extension commands. */
 	async followUp(text: string, images?: ImageContent[]): Promise<void> {
-		this.rejectExtensionCommand(text);
-		this.queueUserMessage("followUp", this.expandText(text), images);
+		this.prompts.followUp(text, images);
 	}
 
 	/** Empties both queues and returns their texts (for an editor to take them back). */
 	clearQueue(): { steering: string[]; followUp: string[] } {
-		const cleared = { steering: this.steeringTexts, followUp: this.followUpTexts };
-		this.steeringTexts = [];
-		this.followUpTexts = [];
-		this.agent.clearAllQueues();
-		return cleared;
+		return this.prompts.clearQueue();
 	}
 
 	/**
@@ -442,53 +350,22 @@ export class AgentSession implements ExtensionSessionBinding {
 	}
 
 	/** An extension's message (extensions.md §2 `sendMessage`). */
-	async sendCustomMessage(
-		input: CustomMessageInput,
-		options: { triggerTurn?: boolean; deliverAs?: MessageDelivery | "nextTurn" } = {},
+	sendCustomMessage(
+		message: CustomMessageInput,
+		options?: { triggerTurn?: boolean; deliverAs?: MessageDelivery | "nextTurn" },
 	): Promise<void> {
-		const message = createCustomMessage(input.customType, input.content, input.display, input.details, Date.now());
-		if (options.deliverAs === "nextTurn") {
-			this.nextTurnMessages.push(message);
-			return;
-		}
-		if (this.isStreaming) {
-			if (options.deliverAs === "followUp") this.agent.followUp(message);
-			else this.agent.steer(message);
-			return;
-		}
-		if (options.triggerTurn) {
-			await this.agent.prompt(message);
-			await this.events.settle();
-			return;
-		}
-		this.agent.appendMessage(message);
-		this.sessionManager.appendCustomMessageEntry(
-			message.customType,
-			message.content,
-			message.display,
-			message.details,
-		);
-		this.events.emit({ type: "message_start", message });
-		this.events.emit({ type: "message_end", message });
+		return this.prompts.sendCustomMessage(message, options);
 	}
 
 	/** A user message from an extension: typed input without command/skill/template expansion. */
-	async sendUserMessage(
+	sendUserMessage(
 		content: string | (TextContent | ImageContent)[],
-		options: { deliverAs?: MessageDelivery } = {},
+		options?: { deliverAs?: MessageDelivery },
 	): Promise<void> {
-		const parts = splitMessageContent(content);
-		await this.prompt(parts.text, {
-			expandPromptTemplates: false,
-			source: "extension",
-			...(options.deliverAs ? { streamingBehavior: options.deliverAs } : {}),
-			...(parts.images.length > 0 ? { images: parts.images } : {}),
-		});
+		return this.prompts.sendUserMessage(content, options);
 	}
 
-	// ---------------------------------------------------------------------------------------------------------
-	// Model and thinking level (rpc.md §4.7–§4.11)
-	// ---------------------------------------------------------------------------------------------------------
+	// ── Model and thinking level (rpc.md §4.7–§4.11) ────────────────────────────────────────────────────────
 
 	/** Throws `No API key for <provider>/<id>` when the model's provider has no key. */
 	setModel(model: Model): Promise<void> {
@@ -537,9 +414,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.settingsManager.setFollowUpMode(mode);
 	}
 
-	// ---------------------------------------------------------------------------------------------------------
-	// Compaction and retry (rpc.md §4.12–§4.14)
-	// ---------------------------------------------------------------------------------------------------------
+	// ── Compaction and retry (rpc.md §4.12–§4.14) ───────────────────────────────────────────────────────────
 
 	/** `/compact [instructions]`: stops the current run, summarizes the branch, returns the result. */
 	async compact(customInstructions?: string): Promise<CompactionResult> {
@@ -572,65 +447,43 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.stallTimeoutMs = ms;
 	}
 
-	// ---------------------------------------------------------------------------------------------------------
-	// User bash (rpc.md §4.15, §4.16)
-	// ---------------------------------------------------------------------------------------------------------
+	// ── User bash (rpc.md §4.15, §4.16) ─────────────────────────────────────────────────────────────────────
 
 	/**
 	 * Runs a command of the user's (`!cmd`; `excludeFromContext` for `!!cmd`) and records a `bashExecution`
 	 * message: appended at once when idle, held until the next prompt while the agent streams.
 	 */
-	async executeBash(
+	executeBash(
 		command: string,
 		onChunk?: (text: string) => void,
 		options: { excludeFromContext?: boolean; operations?: BashOperations } = {},
 	): Promise<BashResult> {
-		const excludeFromContext = options.excludeFromContext === true;
-		let operations = options.operations;
-		let result: BashResult | undefined;
-		if (this.hooks.hasHandlers("user_bash")) {
-			const decision = await this.hooks.emitUserBash({ command, excludeFromContext, cwd: this.cwd });
-			result = decision?.result;
-			operations = decision?.operations ?? operations;
-		}
-		if (!result) {
-			const controller = new AbortController();
-			this.bashAbort = controller;
-			try {
-				result = await runUserBash(command, {
-					cwd: this.cwd,
-					operations: operations ?? createLocalBashOperations({ shellPath: this.settingsManager.getShellPath() }),
-					commandPrefix: this.settingsManager.getShellCommandPrefix(),
-					signal: controller.signal,
-					...(onChunk ? { onChunk } : {}),
-				});
-			} finally {
-				if (this.bashAbort === controller) this.bashAbort = undefined;
-			}
-		}
-		this.recordBashExecution(createBashExecutionMessage(command, result, excludeFromContext));
-		return result;
+		return this.userBash.execute(command, onChunk, options);
 	}
 
 	/** Kills the running user command's process tree; its result comes back `cancelled`. */
 	abortBash(): void {
-		this.bashAbort?.abort();
+		this.userBash.abort();
 	}
 
-	// ---------------------------------------------------------------------------------------------------------
-	// Sessions and the tree (rpc.md §4.6, §4.19–§4.21, §4.23)
-	// ---------------------------------------------------------------------------------------------------------
+	// ── Sessions and the tree (rpc.md §4.6, §4.19–§4.21, §4.23) ─────────────────────────────────────────────
 
-	newSession(options?: NewSessionRequest): Promise<boolean> {
-		return this.navigator.newSession(options);
+	async newSession(options?: NewSessionRequest): Promise<boolean> {
+		const changed = await this.navigator.newSession(options);
+		this.agent.sessionId = this.sessionId;
+		return changed;
 	}
 
-	switchSession(sessionPath: string): Promise<boolean> {
-		return this.navigator.switchSession(sessionPath);
+	async switchSession(sessionPath: string): Promise<boolean> {
+		const changed = await this.navigator.switchSession(sessionPath);
+		this.agent.sessionId = this.sessionId;
+		return changed;
 	}
 
-	fork(entryId: string): Promise<ForkResult> {
-		return this.navigator.fork(entryId);
+	async fork(entryId: string): Promise<ForkResult> {
+		const result = await this.navigator.fork(entryId);
+		this.agent.sessionId = this.sessionId;
+		return result;
 	}
 
 	getUserMessagesForForking(): { entryId: string; text: string }[] {
@@ -652,9 +505,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.sessionManager.appendLabelChange(entryId, label);
 	}
 
-	// ---------------------------------------------------------------------------------------------------------
-	// Queries (rpc.md §4.17, §4.22, §4.25)
-	// ---------------------------------------------------------------------------------------------------------
+	// ── Queries (rpc.md §4.17, §4.22, §4.25) ────────────────────────────────────────────────────────────────
 
 	getSessionStats(): SessionStats {
 		const sessionFile = this.sessionManager.isPersisted() ? this.sessionFile : undefined;
@@ -670,19 +521,7 @@ export class AgentSession implements ExtensionSessionBinding {
 
 	/** The text of the last reply in context (aborted empty replies skipped), trimmed; undefined when empty. */
 	getLastAssistantText(): string | undefined {
-		const messages = this.messages;
-		for (let i = messages.length - 1; i >= 0; i--) {
-			const message = messages[i] as AgentMessage;
-			if (message.role !== "assistant") continue;
-			if (message.stopReason === "aborted" && message.content.length === 0) continue;
-			const text = message.content
-				.filter((block) => block.type === "text")
-				.map((block) => block.text)
-				.join("")
-				.trim();
-			return text || undefined;
-		}
-		return undefined;
+		return findLastAssistantText(this.messages);
 	}
 
 	getCommands(): SlashCommandInfo[] {
@@ -693,9 +532,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		);
 	}
 
-	// ---------------------------------------------------------------------------------------------------------
-	// Tools and resources
-	// ---------------------------------------------------------------------------------------------------------
+	// ── Tools and resources ─────────────────────────────────────────────────────────────────────────────────
 
 	getActiveToolNames(): string[] {
 		return this.tools.getActiveToolNames();
@@ -708,12 +545,10 @@ export class AgentSession implements ExtensionSessionBinding {
 	/** Changes the active tools and rebuilds the system prompt. Unknown names are ignored. */
 	setActiveToolsByName(names: string[]): void {
 		this.tools.setActiveToolsByName(names);
-		this.applyTools();
 	}
 
 	refreshTools(): void {
 		this.tools.refresh();
-		this.applyTools();
 	}
 
 	/**
@@ -722,7 +557,7 @@ export class AgentSession implements ExtensionSessionBinding {
 	 */
 	async bindExtensions(): Promise<void> {
 		await this.hooks.emit({ type: "session_start" });
-		await this.discoverExtensionResources("startup");
+		await this.tools.discoverExtensionResources("startup");
 	}
 
 	/** `/reload`: settings, models, resources and extensions are read again. */
@@ -733,9 +568,8 @@ export class AgentSession implements ExtensionSessionBinding {
 		await this.resourceLoader.reload();
 		await this.hooks.reload();
 		this.tools.refresh();
-		this.applyTools();
 		await this.hooks.emit({ type: "session_start" });
-		await this.discoverExtensionResources("reload");
+		await this.tools.discoverExtensionResources("reload");
 	}
 
 	/** Ends the session: `session_shutdown`, the run stopped, settings written, the session file released. */
@@ -753,38 +587,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.events.dispose();
 	}
 
-	// ---------------------------------------------------------------------------------------------------------
-	// Internals
-	// ---------------------------------------------------------------------------------------------------------
-
-	private initializeSessionState(requestedLevel: ThinkingLevel | undefined): void {
-		const hasEntries = this.sessionManager.getEntries().length > 0;
-		if (hasEntries) {
-			this.navigator.restoreSessionState();
-			if (requestedLevel !== undefined) this.models.setThinkingLevel(requestedLevel);
-			return;
-		}
-		this.models.initializeThinkingLevel(requestedLevel ?? this.models.defaultThinkingLevel());
-		const model = this.model;
-		if (model) this.sessionManager.appendModelChange(model.provider, model.id);
-		this.sessionManager.appendThinkingLevelChange(this.thinkingLevel);
-	}
-
-	private applyTools(): void {
-		this.agent.setTools(this.tools.getActiveTools());
-		this.baseSystemPrompt = this.tools.buildSystemPrompt();
-		this.agent.setSystemPrompt(this.baseSystemPrompt);
-	}
-
-	private async discoverExtensionResources(reason: "startup" | "reload"): Promise<void> {
-		if (!this.hooks.hasHandlers("resources_discover")) return;
-		const paths = await this.hooks.emitResourcesDiscover({ cwd: this.cwd, reason });
-		const found =
-			(paths.skillPaths?.length ?? 0) + (paths.promptPaths?.length ?? 0) + (paths.themePaths?.length ?? 0);
-		if (found === 0) return;
-		this.resourceLoader.extendResources(paths, "extension");
-		this.applyTools();
-	}
+	// ── Internals ───────────────────────────────────────────────────────────────────────────────────────────
 
 	private async transformContext(messages: AgentMessage[]): Promise<AgentMessage[]> {
 		if (!this.hooks.hasHandlers("context")) return messages;
@@ -799,106 +602,6 @@ export class AgentSession implements ExtensionSessionBinding {
 		if (this.retry.shouldRetry(lastAssistant)) return this.retry.start(lastAssistant);
 		if (this.retry.isRetrying) return undefined;
 		return this.compaction.checkCompaction(lastAssistant, { allowResume: true });
-	}
-
-	private async checkCompactionBeforePrompt(): Promise<void> {
-		const messages = this.messages;
-		for (let i = messages.length - 1; i >= 0; i--) {
-			const message = messages[i] as AgentMessage;
-			if (message.role !== "assistant") continue;
-			await this.compaction.checkCompaction(message, { skipAbortedCheck: true, allowResume: false });
-			return;
-		}
-	}
-
-	private async requirePromptApiKey(model: Model): Promise<void> {
-		if (await this.modelRegistry.getApiKey(model)) return;
-		const credential = this.modelRegistry.authStorage.get(model.provider);
-		throw new Error(
-			credential?.type === "oauth"
-				? oauthAuthenticationFailedText(model.provider)
-				: noApiKeyFoundText(model.provider),
-		);
-	}
-
-	/** Runs `/name args` when an extension registered `name`; true when it did. */
-	private async tryRunExtensionCommand(text: string): Promise<boolean> {
-		const call = parseSlashCommand(text);
-		const command = call ? this.hooks.getCommand(call.name) : undefined;
-		if (!call || !command) return false;
-		try {
-			await command.run(call.args);
-		} catch (error) {
-			this.reportExtensionError({
-				extensionPath: `command:${command.name}`,
-				event: "command",
-				error: error instanceof Error ? error.message : String(error),
-			});
-		}
-		return true;
-	}
-
-	private rejectExtensionCommand(text: string): void {
-		const call = parseSlashCommand(text);
-		if (call && this.hooks.getCommand(call.name)) throw new Error(extensionCommandCannotBeQueuedText(call.name));
-	}
-
-	private expandText(text: string): string {
-		const expanded = expandPromptText(
-			text,
-			this.resourceLoader.getSkills().skills,
-			this.resourceLoader.getPrompts().prompts,
-		);
-		if (expanded.skillFailure) {
-			this.reportExtensionError({
-				extensionPath: expanded.skillFailure.filePath,
-				event: "skill_expansion",
-				error: expanded.skillFailure.error,
-			});
-		}
-		return expanded.text;
-	}
-
-	private queueUserMessage(delivery: MessageDelivery, text: string, images: ImageContent[] | undefined): void {
-		const message: AgentMessage = {
-			role: "user",
-			content: [{ type: "text", text }, ...(images ?? [])],
-			timestamp: Date.now(),
-		};
-		if (delivery === "steer") {
-			this.steeringTexts.push(text);
-			this.agent.steer(message);
-		} else {
-			this.followUpTexts.push(text);
-			this.agent.followUp(message);
-		}
-	}
-
-	/** A queued message reached the model: drop it from the displayed queue. */
-	private removeQueuedText(text: string): void {
-		const steering = this.steeringTexts.indexOf(text);
-		if (steering >= 0) {
-			this.steeringTexts.splice(steering, 1);
-			return;
-		}
-		const followUp = this.followUpTexts.indexOf(text);
-		if (followUp >= 0) this.followUpTexts.splice(followUp, 1);
-	}
-
-	private recordBashExecution(message: BashExecutionMessage): void {
-		if (this.agent.state.isStreaming) {
-			this.pendingBashMessages.push(message);
-			return;
-		}
-		this.agent.appendMessage(message);
-		this.sessionManager.appendMessage(message);
-	}
-
-	private flushPendingBashMessages(): void {
-		for (const message of this.pendingBashMessages.splice(0)) {
-			this.agent.appendMessage(message);
-			this.sessionManager.appendMessage(message);
-		}
 	}
 
 	private rebuildAgentMessages(): void {
@@ -918,11 +621,8 @@ export class AgentSession implements ExtensionSessionBinding {
 
 	private resetRuntime(): void {
 		this.agent.reset();
-		this.agent.sessionId = this.sessionManager.getSessionId();
-		this.steeringTexts = [];
-		this.followUpTexts = [];
-		this.nextTurnMessages = [];
-		this.pendingBashMessages = [];
+		this.prompts.reset();
+		this.userBash.reset();
 	}
 
 	private reportExtensionError(error: ExtensionError): void {

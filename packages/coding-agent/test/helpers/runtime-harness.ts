@@ -12,8 +12,8 @@ import type { Settings } from "../../src/core/config/settings-schema.js";
 import type { ExtensionHooks, ExtensionTool } from "../../src/core/extensions/hooks.js";
 import { DefaultResourceLoader } from "../../src/core/resources/resource-loader.js";
 import { createAgentSession } from "../../src/core/sdk.js";
-import type { AgentSessionEvent } from "../../src/core/session-runtime/events.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
+import type { AgentSessionEvent } from "../../src/core/session-runtime/events.js";
 
 export const FAUX_API_KEY = "faux-test-key";
 

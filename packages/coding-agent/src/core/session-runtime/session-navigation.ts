@@ -1,6 +1,6 @@
 // Moving between sessions and within the tree (session-format.md §9, rpc.md §4.6, §4.19–§4.21,
 // compaction-retry.md §7).
-import type { Agent, StreamFn } from "@agent/agent-core";
+import type { Agent, StreamFn, ThinkingLevel } from "@agent/agent-core";
 import type { Model } from "@agent/ai";
 import { collectEntriesForBranchSummary, generateBranchSummary } from "../compaction/branch-summarization.js";
 import type { ModelRegistry } from "../config/model-registry.js";
@@ -194,6 +194,23 @@ export class SessionNavigator {
 		} finally {
 			if (this.summaryAbort === controller) this.summaryAbort = undefined;
 		}
+	}
+
+	/**
+	 * At startup: a session with entries is restored (a requested level then applies on top); a new one
+	 * records its model and thinking level (session-format.md §8.1).
+	 */
+	initializeSession(requestedLevel: ThinkingLevel | undefined): void {
+		const { host } = this;
+		if (host.sessionManager.getEntries().length > 0) {
+			this.restoreSessionState();
+			if (requestedLevel !== undefined) host.models.setThinkingLevel(requestedLevel);
+			return;
+		}
+		host.models.initializeThinkingLevel(requestedLevel ?? host.models.defaultThinkingLevel());
+		const model = host.models.model;
+		if (model) host.sessionManager.appendModelChange(model.provider, model.id);
+		host.sessionManager.appendThinkingLevelChange(host.agent.state.thinkingLevel);
 	}
 
 	/** After opening a session file: its context, its model if usable, its thinking level (or the default). */

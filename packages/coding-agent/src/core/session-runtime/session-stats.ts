@@ -77,3 +77,19 @@ export function computeContextUsage(
 	const { tokens } = estimateContextTokens(messages);
 	return { tokens, contextWindow, percent: (tokens / contextWindow) * 100 };
 }
+
+/** The text of the last reply in context (aborted empty replies skipped), trimmed; undefined when empty. */
+export function findLastAssistantText(messages: readonly AgentMessage[]): string | undefined {
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const message = messages[i] as AgentMessage;
+		if (message.role !== "assistant") continue;
+		if (message.stopReason === "aborted" && message.content.length === 0) continue;
+		const text = message.content
+			.filter((block) => block.type === "text")
+			.map((block) => block.text)
+			.join("")
+			.trim();
+		return text || undefined;
+	}
+	return undefined;
+}

@@ -1,6 +1,6 @@
 // The tools the model can call and the system prompt that describes them. Changing the active set rebuilds
 // the prompt (prompt-and-resources.md §1.3).
-import type { AgentTool } from "@agent/agent-core";
+import type { Agent, AgentTool } from "@agent/agent-core";
 import type { SettingsManager } from "../config/settings-manager.js";
 import type { ExtensionHooks, ExtensionTool } from "../extensions/hooks.js";
 import type { ResourceLoader } from "../resources/resource-loader.js";
@@ -12,6 +12,8 @@ export const DEFAULT_ACTIVE_TOOL_NAMES: readonly string[] = ["read", "bash", "ed
 
 export interface SessionToolsOptions {
 	cwd: string;
+	/** Receives the active tools and the base system prompt whenever they change. */
+	agent: Agent;
 	settingsManager: SettingsManager;
 	resourceLoader: ResourceLoader;
 	hooks: ExtensionHooks;
@@ -31,11 +33,38 @@ export class SessionTools {
 	private readonly custom = new Set<string>();
 	private active: string[] = [];
 
+	private basePrompt = "";
+
 	constructor(private readonly options: SessionToolsOptions) {
 		this.rebuildRegistry();
 		const initial = options.tools?.map((tool) => tool.name) ?? [...DEFAULT_ACTIVE_TOOL_NAMES];
 		const extra = [...this.custom];
 		this.active = [...new Set([...initial, ...extra])].filter((name) => this.registry.has(name));
+		this.apply();
+	}
+
+	/** The system prompt of the active tools and resources, before `before_agent_start` handlers change it. */
+	get baseSystemPrompt(): string {
+		return this.basePrompt;
+	}
+
+	/** Gives the agent the active tools and a freshly built system prompt. */
+	apply(): void {
+		this.options.agent.setTools(this.getActiveTools());
+		this.basePrompt = this.buildSystemPrompt();
+		this.options.agent.setSystemPrompt(this.basePrompt);
+	}
+
+	/** `resources_discover`: skills, templates and themes extensions point to join the resources. */
+	async discoverExtensionResources(reason: "startup" | "reload"): Promise<void> {
+		const { hooks, resourceLoader, cwd } = this.options;
+		if (!hooks.hasHandlers("resources_discover")) return;
+		const paths = await hooks.emitResourcesDiscover({ cwd, reason });
+		const found =
+			(paths.skillPaths?.length ?? 0) + (paths.promptPaths?.length ?? 0) + (paths.themePaths?.length ?? 0);
+		if (found === 0) return;
+		resourceLoader.extendResources(paths, "extension");
+		this.apply();
 	}
 
 	/** Active tools, in activation order. */
@@ -55,9 +84,10 @@ export class SessionTools {
 		}));
 	}
 
-	/** Unknown names are ignored. */
+	/** Unknown names are ignored; the system prompt is rebuilt. */
 	setActiveToolsByName(names: readonly string[]): void {
 		this.active = [...new Set(names)].filter((name) => this.registry.has(name));
+		this.apply();
 	}
 
 	/** Picks up tools extensions registered since the last call; new ones become active. */
@@ -68,6 +98,7 @@ export class SessionTools {
 			if (!before.has(name) && !this.active.includes(name)) this.active.push(name);
 		}
 		this.active = this.active.filter((name) => this.registry.has(name));
+		this.apply();
 	}
 
 	/** The base system prompt for the active tools (before `before_agent_start` handlers change it). */

@@ -2,9 +2,10 @@
 // operations (same shell resolution, process-group kill), output cleaned for display and the model.
 import { closeSync, openSync, writeSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
-import type { BashResult } from "../extensions/hooks.js";
+import type { SettingsManager } from "../config/settings-manager.js";
+import type { BashResult, ExtensionHooks } from "../extensions/hooks.js";
 import type { BashExecutionMessage } from "../messages.js";
-import type { BashOperations } from "../tools/bash-executor.js";
+import { type BashOperations, createLocalBashOperations } from "../tools/bash-executor.js";
 import { createBashTempFilePath } from "../tools/bash-output.js";
 import { getShellEnv } from "../tools/shell.js";
 import { DEFAULT_MAX_BYTES, truncateTail } from "../tools/truncate.js";
@@ -139,4 +140,78 @@ export function createBashExecutionMessage(
 		...(excludeFromContext ? { excludeFromContext: true } : {}),
 		timestamp: Date.now(),
 	};
+}
+
+export interface UserBashHost {
+	readonly cwd: string;
+	readonly hooks: ExtensionHooks;
+	readonly settingsManager: SettingsManager;
+	/** Whether a run is going: its message must not land inside the running turn. */
+	isAgentStreaming(): boolean;
+	/** Appends a message to the agent's context and the session. */
+	appendMessage(message: BashExecutionMessage): void;
+}
+
+/**
+ * The user's commands and where their messages go: appended at once when the agent is idle, held while it
+ * streams and appended before the next prompt. Tracks the most recent command for `abortBash()`.
+ */
+export class UserBashController {
+	private abortController: AbortController | undefined;
+	private pending: BashExecutionMessage[] = [];
+
+	constructor(private readonly host: UserBashHost) {}
+
+	get isRunning(): boolean {
+		return this.abortController !== undefined;
+	}
+
+	async execute(
+		command: string,
+		onChunk: ((text: string) => void) | undefined,
+		options: { excludeFromContext?: boolean; operations?: BashOperations },
+	): Promise<BashResult> {
+		const { host } = this;
+		const excludeFromContext = options.excludeFromContext === true;
+		let operations = options.operations;
+		let result: BashResult | undefined;
+		if (host.hooks.hasHandlers("user_bash")) {
+			const decision = await host.hooks.emitUserBash({ command, excludeFromContext, cwd: host.cwd });
+			result = decision?.result;
+			operations = decision?.operations ?? operations;
+		}
+		if (!result) {
+			const controller = new AbortController();
+			this.abortController = controller;
+			try {
+				result = await runUserBash(command, {
+					cwd: host.cwd,
+					operations: operations ?? createLocalBashOperations({ shellPath: host.settingsManager.getShellPath() }),
+					commandPrefix: host.settingsManager.getShellCommandPrefix(),
+					signal: controller.signal,
+					...(onChunk ? { onChunk } : {}),
+				});
+			} finally {
+				if (this.abortController === controller) this.abortController = undefined;
+			}
+		}
+		const message = createBashExecutionMessage(command, result, excludeFromContext);
+		if (host.isAgentStreaming()) this.pending.push(message);
+		else host.appendMessage(message);
+		return result;
+	}
+
+	abort(): void {
+		this.abortController?.abort();
+	}
+
+	/** Appends the messages held while the agent streamed. */
+	flushPending(): void {
+		for (const message of this.pending.splice(0)) this.host.appendMessage(message);
+	}
+
+	/** Drops held messages (a new or switched session). */
+	reset(): void {
+		this.pending = [];
+	}
 }

@@ -12,3 +12,47 @@ export * from "./core/sdk.js";
 export * from "./core/session/index.js";
 export * from "./core/session-runtime/index.js";
 export * from "./core/tools/index.js";
+export { type DialogOptions as RpcDialogOptions, RpcExtensionUiBridge } from "./modes/rpc/extension-ui-bridge.js";
+export {
+	attachJsonlReader,
+	JsonlLineSplitter,
+	JsonlWriter,
+	serializeJsonLine,
+} from "./modes/rpc/jsonl.js";
+export {
+	isRpcCommandType,
+	PARSE_ERROR_COMMAND,
+	RPC_COMMAND_TYPES,
+	RPC_DIALOG_METHODS,
+	type RpcCommand,
+	type RpcCommandOf,
+	type RpcCommandType,
+	type RpcErrorResponse,
+	type RpcEvent,
+	type RpcEventType,
+	type RpcExtensionUiDialogRequest,
+	type RpcExtensionUiMethod,
+	type RpcExtensionUiNotificationRequest,
+	type RpcExtensionUiRequest,
+	type RpcExtensionUiResponse,
+	type RpcForkMessage,
+	type RpcInputRecord,
+	type RpcNotifyType,
+	type RpcOutputRecord,
+	type RpcQueueMode,
+	type RpcResponse,
+	type RpcResponseDataMap,
+	type RpcResponseFor,
+	type RpcSessionState,
+	type RpcSlashCommand,
+	type RpcStreamingBehavior,
+	type RpcSuccessResponse,
+	type RpcWidgetPlacement,
+} from "./modes/rpc/protocol.js";
+export {
+	RpcClient,
+	type RpcClientOptions,
+	RpcCommandError,
+	type RpcExtensionUiAnswer,
+	type RpcExtensionUiHandler,
+} from "./modes/rpc/rpc-client.js";

@@ -99,12 +99,14 @@ export interface RunCliOptions {
 	env?: NodeJS.ProcessEnv;
 	/** A safety net against hangs: the child is killed and the result says so. */
 	timeoutMs?: number;
+	/** Arguments for Node itself, before the script (e.g. `--import`). */
+	nodeArgs?: string[];
 }
 
 /** Runs `agent <args>` to completion. */
 export function runCli(sandbox: CliSandbox, args: string[], options: RunCliOptions = {}): Promise<CliResult> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [CLI_PATH, ...args], {
+		const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI_PATH, ...args], {
 			cwd: options.cwd ?? sandbox.cwd,
 			env: { ...sandbox.env, ...options.env },
 			stdio: ["pipe", "pipe", "pipe"],

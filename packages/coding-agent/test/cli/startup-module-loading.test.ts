@@ -1,0 +1,64 @@
+// Startup loads only what the chosen mode needs (no terminal UI in print or RPC runs, nothing of the agent for
+// --version), checked by tracing every module the built binary loads.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type CliSandbox, createCliSandbox, runCli } from "../helpers/cli-sandbox.js";
+import { FakeModelServer, textReply } from "../helpers/fake-model-server.js";
+
+const TRACE_HOOK = fileURLToPath(new URL("../helpers/cli-module-trace.mjs", import.meta.url));
+
+let server: FakeModelServer;
+let sandbox: CliSandbox;
+
+beforeAll(async () => {
+	server = await FakeModelServer.start();
+});
+afterAll(async () => {
+	await server.close();
+});
+afterEach(() => {
+	sandbox?.cleanup();
+	server.reset();
+});
+
+async function tracedRun(args: string[], stdin?: string): Promise<string[]> {
+	sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+	const traceFile = join(sandbox.root, "modules.txt");
+	const result = await runCli(sandbox, args, {
+		nodeArgs: ["--import", TRACE_HOOK],
+		env: { AGENT_MODULE_TRACE: traceFile },
+		...(stdin !== undefined ? { stdin } : {}),
+	});
+	expect(result.code, result.stderr).toBe(0);
+	return readFileSync(traceFile, "utf8").trim().split("\n");
+}
+
+const ofPackage = (modules: string[], dir: string) => modules.filter((url) => url.includes(`/packages/${dir}/`));
+
+describe("what each start loads", () => {
+	it("--version loads the command-line front only", async () => {
+		const modules = await tracedRun(["--version"]);
+		const ours = ofPackage(modules, "coding-agent").map((url) => url.replace(/^.*\/dist\//, ""));
+		expect(ours.sort()).toEqual(["cli.js", "cli/args.js", "cli/help.js", "cli/main.js", "config.js"]);
+		expect(ofPackage(modules, "ai")).toEqual([]);
+		expect(modules.filter((url) => url.includes("node_modules"))).toEqual([]);
+	});
+
+	it("print mode loads no terminal UI, no extension loader and no image library", async () => {
+		server.enqueue(textReply("ok"));
+		const modules = await tracedRun(["-p", "hi"]);
+		expect(modules.some((url) => url.includes("/modes/print/"))).toBe(true);
+		expect(ofPackage(modules, "tui")).toEqual([]);
+		expect(modules.filter((url) => url.includes("/modes/interactive/"))).toEqual([]);
+		expect(modules.filter((url) => /node_modules\/(\.pnpm\/)?(jiti|sharp)/.test(url))).toEqual([]);
+	});
+
+	it("RPC mode loads no terminal UI", async () => {
+		const modules = await tracedRun(["--mode", "rpc"], '{"type":"get_state"}\n');
+		expect(modules.some((url) => url.includes("/modes/rpc/rpc-mode.js"))).toBe(true);
+		expect(ofPackage(modules, "tui")).toEqual([]);
+		expect(modules.filter((url) => url.includes("/modes/interactive/"))).toEqual([]);
+	});
+});

@@ -1,0 +1,12 @@
+import { JsonlLineSplitter, RPC_COMMAND_TYPES, RpcClient, RpcExtensionUiBridge } from "@agent/coding-agent";
+import { describe, expect, it } from "vitest";
+
+describe("the package entry", () => {
+	it("exports the RPC client, the framing, the UI bridge and the 28 command types", () => {
+		expect(typeof RpcClient).toBe("function");
+		expect(typeof JsonlLineSplitter).toBe("function");
+		expect(typeof RpcExtensionUiBridge).toBe("function");
+		expect(RPC_COMMAND_TYPES).toHaveLength(28);
+		expect(new Set(RPC_COMMAND_TYPES).size).toBe(28);
+	});
+});

@@ -336,6 +336,7 @@ export class AgentSession implements ExtensionSessionBinding {
 	 * once the agent is idle and the run's events have been delivered. Queued messages stay queued.
 	 */
 	async abort(): Promise<void> {
+		this.events.cancelPendingResume();
 		this.retry.abortRetry();
 		this.compaction.abortAuto();
 		this.agent.abort();
@@ -610,6 +611,7 @@ export class AgentSession implements ExtensionSessionBinding {
 
 	/** Aborts the run with its remaining events detached: they are neither forwarded nor persisted. */
 	private async stopRunDetached(options: { keepAutoCompaction?: boolean } = {}): Promise<void> {
+		this.events.cancelPendingResume();
 		this.retry.abortRetry();
 		if (!options.keepAutoCompaction) this.compaction.abortAuto();
 		await this.events.withDetached(async () => {

@@ -200,6 +200,20 @@ describe("overflow recovery", () => {
 		expect(harness.session.isStreaming).toBe(false);
 	});
 
+	it("does not retry after the user aborts during the pause before the retry", async () => {
+		harness = await compactingHarness();
+		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
+		harness.faux.enqueue(fauxError(OVERFLOW), fauxText("The summary"), fauxText("should not be requested"));
+		await harness.session.prompt("first");
+		const running = harness.session.prompt(LONG);
+		await harness.nextEvent("auto_compaction_end");
+		await harness.session.abort();
+		await running;
+		expect(harness.faux.requests).toHaveLength(3);
+		expect(harness.faux.pending).toBe(1);
+		expect(harness.session.isStreaming).toBe(false);
+	});
+
 	it("reports a failed summary as a failed recovery and does not retry", async () => {
 		harness = await compactingHarness();
 		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));

@@ -51,6 +51,8 @@ export class SessionEventPipeline {
 	private readonly followOns = new Set<Promise<void>>();
 	private detached = 0;
 	private turnIndex = 0;
+	/** Bumped by an abort: a continuation scheduled before it does not start. */
+	private abortGeneration = 0;
 	private readonly unsubscribeAgent: () => void;
 
 	constructor(private readonly host: EventPipelineHost) {
@@ -76,9 +78,7 @@ export class SessionEventPipeline {
 				listener(event);
 			} catch (error) {
 				// A failing listener (a mode's renderer) must not break the session or the other listeners.
-				queueMicrotask(() => {
-					throw error;
-				});
+				console.error(`AgentSession listener failed on ${event.type}:`, error);
 			}
 		}
 	}
@@ -111,11 +111,17 @@ export class SessionEventPipeline {
 		}
 	}
 
+	/** The user aborted: automatic continuations that are waiting to start are dropped. */
+	cancelPendingResume(): void {
+		this.abortGeneration++;
+	}
+
 	/** After a short pause, continues the agent from its context; delivers queued messages. */
 	async resumeAgent(): Promise<void> {
+		const generation = this.abortGeneration;
 		await new Promise((resolve) => setTimeout(resolve, AUTO_CONTINUE_DELAY_MS));
 		const agent = this.host.agent;
-		if (agent.state.isStreaming) return;
+		if (agent.state.isStreaming || generation !== this.abortGeneration) return;
 		try {
 			await agent.continue();
 		} catch {

@@ -214,6 +214,29 @@ describe("actions", () => {
 		expect(custom).toHaveLength(3);
 	});
 
+	it("sendMessage with triggerTurn from an agent_end handler starts the next turn once the run is over", async () => {
+		const s = await start({
+			extensions: {
+				"again.ts": `let sent = false;
+					export default (pi: any) => {
+						pi.on("agent_end", () => {
+							if (sent) return;
+							sent = true;
+							pi.sendMessage({ customType: "again", content: "one more time", display: true }, { triggerTurn: true });
+						});
+					};`,
+			},
+		});
+		s.harness.faux.enqueue(fauxText("first"), fauxText("second"));
+		const firstEnd = s.harness.nextEvent("agent_end");
+		await s.harness.session.prompt("go");
+		await firstEnd;
+		await s.harness.nextEvent("agent_end", s.harness.events.indexOf(await firstEnd) + 1);
+		await s.harness.session.waitForIdle();
+		expect(roles(s)).toEqual(["user", "assistant", "custom:again", "assistant"]);
+		expect(s.errors).toEqual([]);
+	});
+
 	it("sendMessage while streaming steers by default, or follows up", async () => {
 		const s = await start({ extensions: { "pi.ts": EXPOSE_PI } });
 		const gate = deferred();

@@ -181,6 +181,12 @@ export class PromptController {
 			return;
 		}
 		if (host.isStreaming) {
+			// Only the run's follow-on work is pending (an `agent_end` handler sends this): the loop that would take
+			// a queued message has ended, so a message meant to start a turn waits for the session to settle.
+			if (options.triggerTurn && !host.agent.state.isStreaming) {
+				await host.settle();
+				return this.sendCustomMessage(input, options);
+			}
 			if (options.deliverAs === "followUp") host.agent.followUp(message);
 			else host.agent.steer(message);
 			return;

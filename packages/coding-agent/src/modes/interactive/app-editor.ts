@@ -26,6 +26,22 @@ export class AppEditor extends Editor {
 		if (this.onShortcut?.(data)) return;
 		const action = this.keybindings.actionFor(data);
 		if (action && this.onAction?.(action, data)) return;
+		if (this.isCompletingSlashCommand() && this.keybindings.editor.matches(data, "submit")) {
+			// Enter on a slash command's suggestion (its name or an argument) completes it and runs the command;
+			// the editor alone would only complete it and wait for a second Enter.
+			super.handleInput(data);
+			const text = this.getExpandedText().trim();
+			this.setText("");
+			if (text) this.onSubmit?.(text);
+			return;
+		}
 		super.handleInput(data);
+	}
+
+	/** The completion list is open on a one-line slash command (not on an `@file` reference inside it). */
+	private isCompletingSlashCommand(): boolean {
+		if (!this.isShowingAutocomplete()) return false;
+		const text = this.getText();
+		return text.startsWith("/") && !text.includes("\n") && !/(^|\s)@\S*$/.test(text);
 	}
 }

@@ -11,6 +11,15 @@ export function abortedAfterRetriesText(attempts: number): string {
 	return `Aborted after ${attempts} retry attempt${attempts === 1 ? "" : "s"}`;
 }
 
+/** Whether `text` has a non-whitespace character (usually found at once, without copying the text). */
+function hasVisibleText(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code !== 32 && code !== 10 && code !== 13 && code !== 9) return true;
+	}
+	return false;
+}
+
 type BlockKind = "text" | "thinking" | "thinking-hidden";
 
 interface BlockSlot {
@@ -51,14 +60,15 @@ export class AssistantMessageComponent extends Container {
 		this.message = message;
 		const wanted: { kind: BlockKind; text: string }[] = [];
 		for (const block of message.content) {
+			// No trimming: a streamed block grows by a token at a time, and copying it on every token adds up.
 			if (block.type === "text") {
-				if (block.text.trim().length > 0) wanted.push({ kind: "text", text: block.text.trim() });
+				if (hasVisibleText(block.text)) wanted.push({ kind: "text", text: block.text });
 			} else if (block.type === "thinking") {
-				if (block.thinking.trim().length === 0) continue;
+				if (!hasVisibleText(block.thinking)) continue;
 				wanted.push(
 					this.state.hideThinking
 						? { kind: "thinking-hidden", text: "Thinking..." }
-						: { kind: "thinking", text: block.thinking.trim() },
+						: { kind: "thinking", text: block.thinking },
 				);
 			}
 		}

@@ -1,0 +1,340 @@
+// The interactive mode in-process on a headless terminal, over a scripted provider: what a person types and
+// what they then see, and what the session records.
+import { type FauxRequest, fauxText, fauxToolCall } from "@agent/ai";
+import { afterEach, describe, expect, it } from "vitest";
+import { createInteractiveHarness, type InteractiveHarness, KEYS } from "../helpers/interactive-harness.js";
+import { waitFor } from "../helpers/interactive-terminal.js";
+
+let harness: InteractiveHarness | undefined;
+afterEach(async () => {
+	await harness?.dispose();
+	harness = undefined;
+});
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+	let resolve = () => {};
+	const promise = new Promise<void>((r) => {
+		resolve = r;
+	});
+	return { promise, resolve };
+}
+
+function lastUserText(request: FauxRequest): string {
+	const user = [...request.context.messages].reverse().find((message) => message.role === "user");
+	if (!user) return "";
+	return typeof user.content === "string"
+		? user.content
+		: user.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+}
+
+async function submit(h: InteractiveHarness, text: string): Promise<void> {
+	await h.type(text);
+	await h.press(KEYS.enter);
+}
+
+describe("a prompt and its answer", () => {
+	it("shows the prompt, the tool call with its output, the streamed answer and the footer figures", async () => {
+		harness = await createInteractiveHarness({ files: { "notes.txt": "alpha\nbeta\n" } });
+		harness.runtime.faux.enqueue(
+			fauxToolCall("read", { path: "notes.txt" }, { usage: { input: 1200, output: 30 } }),
+			fauxText("The notes list **alpha** and beta.", { usage: { input: 1300, output: 12 } }),
+		);
+		await submit(harness, "what is in notes.txt?");
+		await harness.waitForText("The notes list alpha and beta.");
+		const screen = harness.screen().join("\n");
+		expect(screen).toContain("what is in notes.txt?");
+		expect(screen).toContain("read notes.txt");
+		expect(screen).toMatch(/1 alpha/);
+		await harness.waitForText(/↑2\.5k ↓42/);
+	});
+
+	it("shows a failure inline as an error", async () => {
+		harness = await createInteractiveHarness({ settings: { retry: { enabled: false } } });
+		harness.runtime.faux.enqueue({ errorMessage: "invalid request: too long" });
+		await submit(harness, "hi");
+		await harness.waitForText("Error: invalid request: too long");
+	});
+});
+
+describe("messages queued while the agent works", () => {
+	it("Enter steers: the message waits above the editor, then reaches the model", async () => {
+		harness = await createInteractiveHarness();
+		const gate = deferred();
+		harness.runtime.faux.enqueue(fauxText("working on it", { holdUntil: gate.promise }), fauxText("steered answer"));
+		await submit(harness, "start");
+		await harness.waitForText("working on it");
+		await submit(harness, "use tabs instead");
+		await harness.waitForText("Steering: use tabs instead");
+		gate.resolve();
+		await harness.waitForText("steered answer");
+		expect(harness.screen().join("\n")).not.toContain("Steering:");
+		expect(lastUserText(harness.runtime.faux.requests[1] as FauxRequest)).toBe("use tabs instead");
+	});
+
+	it("Alt+Enter queues a follow-up", async () => {
+		harness = await createInteractiveHarness();
+		const gate = deferred();
+		harness.runtime.faux.enqueue(fauxText("first", { holdUntil: gate.promise }), fauxText("after follow-up"));
+		await submit(harness, "start");
+		await harness.waitForText("first");
+		await harness.type("and then the docs");
+		await harness.press(KEYS.altEnter);
+		await harness.waitForText("Follow-up: and then the docs");
+		gate.resolve();
+		await harness.waitForText("after follow-up");
+	});
+
+	it("Esc aborts the run and puts the queued messages back into the editor", async () => {
+		harness = await createInteractiveHarness();
+		harness.runtime.faux.enqueue(fauxText("a long answer", { holdUntil: new Promise(() => {}) }));
+		await submit(harness, "start");
+		await harness.waitForText("a long answer");
+		await submit(harness, "queued one");
+		await harness.waitForText("Steering: queued one");
+		await harness.press(KEYS.escape);
+		await harness.waitForText("Operation aborted");
+		await harness.waitForText("Restored 1 queued message to editor");
+		expect(harness.mode.editor.getText()).toBe("queued one");
+		expect(harness.screen().join("\n")).not.toContain("Steering:");
+	});
+
+	it("Alt+Up takes the queue back into the editor, above what is typed", async () => {
+		harness = await createInteractiveHarness();
+		const gate = deferred();
+		harness.runtime.faux.enqueue(fauxText("busy", { holdUntil: gate.promise }), fauxText("done"));
+		await submit(harness, "start");
+		await harness.waitForText("busy");
+		await submit(harness, "first note");
+		await harness.type("draft");
+		await harness.press(KEYS.altUp);
+		await harness.waitForText("Restored 1 queued message to editor");
+		expect(harness.mode.editor.getText()).toBe("first note\n\ndraft");
+		gate.resolve();
+		await harness.waitForText("Working", 100).catch(() => {});
+	});
+
+	it("Alt+Up with nothing queued says so", async () => {
+		harness = await createInteractiveHarness();
+		await harness.press(KEYS.altUp);
+		await harness.waitForText("No queued messages to restore");
+	});
+});
+
+describe("keys", () => {
+	it("Ctrl+C clears the editor; a second one quits", async () => {
+		harness = await createInteractiveHarness();
+		await harness.type("some text");
+		await harness.press(KEYS.ctrl("c"));
+		expect(harness.mode.editor.getText()).toBe("");
+		await harness.press(KEYS.ctrl("c"));
+		expect(await harness.exit).toBe(0);
+	});
+
+	it("Ctrl+D quits on an empty editor and deletes forward otherwise", async () => {
+		harness = await createInteractiveHarness();
+		await harness.type("ab");
+		await harness.press(KEYS.left);
+		await harness.press(KEYS.ctrl("d"));
+		expect(harness.mode.editor.getText()).toBe("a");
+		await harness.press(KEYS.ctrl("a"));
+		await harness.press(KEYS.ctrl("k"));
+		await harness.press(KEYS.ctrl("d"));
+		expect(await harness.exit).toBe(0);
+	});
+
+	it("Shift+Tab cycles the thinking level and the footer follows", async () => {
+		harness = await createInteractiveHarness();
+		await harness.press(KEYS.shiftTab);
+		await harness.waitForText("Thinking level: high");
+		await harness.waitForText("faux-1 • high");
+		expect(harness.runtime.settingsManager.getDefaultThinkingLevel()).toBe("high");
+	});
+
+	it("Shift+Tab on a model without reasoning says it does not think", async () => {
+		harness = await createInteractiveHarness({ models: [{ reasoning: false }] });
+		await harness.press(KEYS.shiftTab);
+		await harness.waitForText("Current model does not support thinking");
+	});
+
+	it("Ctrl+P switches to the next model, or says there is only one", async () => {
+		harness = await createInteractiveHarness({ models: [{ id: "faux-1" }, { id: "faux-2" }] });
+		await harness.press(KEYS.ctrl("p"));
+		await harness.waitForText("Switched to faux-2 (thinking: medium)");
+		await harness.dispose();
+		harness = await createInteractiveHarness();
+		await harness.press(KEYS.ctrl("p"));
+		await harness.waitForText("Only one model available");
+	});
+
+	it("Ctrl+O expands tool output and Ctrl+T hides thinking", async () => {
+		harness = await createInteractiveHarness();
+		const output = Array.from({ length: 8 }, (_, i) => `line-${i + 1}`).join("\n");
+		harness.runtime.faux.enqueue(fauxToolCall("bash", { command: `printf '${output.replace(/\n/g, "\\n")}'` }), {
+			content: [
+				{ type: "thinking", thinking: "pondering deeply" },
+				{ type: "text", text: "ok" },
+			],
+		});
+		await submit(harness, "run it");
+		await harness.waitForText("pondering deeply");
+		expect(harness.screen().join("\n")).not.toContain("line-1\n");
+		await harness.press(KEYS.ctrl("o"));
+		await harness.waitForText(/line-1\s*\n/);
+		await harness.press(KEYS.ctrl("t"));
+		await harness.waitForText("Thinking...");
+		expect(harness.screen().join("\n")).not.toContain("pondering deeply");
+		expect(harness.runtime.settingsManager.getHideThinkingBlock()).toBe(true);
+	});
+});
+
+describe("bash from the editor", () => {
+	it("!cmd shows the output and records it for the model; !!cmd keeps it out of the context", async () => {
+		harness = await createInteractiveHarness();
+		await submit(harness, "!echo from-bang");
+		await harness.waitForText("from-bang");
+		await submit(harness, "!!echo hidden-bang");
+		await harness.waitForText("(not sent to the model)");
+		harness.runtime.faux.enqueue(fauxText("seen"));
+		await submit(harness, "what ran?");
+		await harness.waitForText("seen");
+		const sent = JSON.stringify(harness.runtime.faux.requests[0]?.context.messages);
+		expect(sent).toContain("Ran `echo from-bang`");
+		expect(sent).not.toContain("hidden-bang");
+	});
+});
+
+describe("slash commands", () => {
+	it("/name names the session, /session shows its figures", async () => {
+		harness = await createInteractiveHarness();
+		await submit(harness, "/name release prep");
+		await harness.waitForText("Session name set: release prep");
+		await harness.waitForText("• release prep");
+		await submit(harness, "/session");
+		await harness.waitForText("Session Info");
+		expect(harness.screen().join("\n")).toContain("Name: release prep");
+	});
+
+	it("/new starts a new session and clears the transcript", async () => {
+		harness = await createInteractiveHarness();
+		harness.runtime.faux.enqueue(fauxText("old answer"));
+		await submit(harness, "old question");
+		await harness.waitForText("old answer");
+		const before = harness.runtime.session.sessionId;
+		await submit(harness, "/new");
+		await harness.waitForText("✓ New session started");
+		expect(harness.runtime.session.sessionId).not.toBe(before);
+		expect(harness.viewport().join("\n")).not.toContain("old answer");
+	});
+
+	it("/model opens the selector, which filters as you type", async () => {
+		harness = await createInteractiveHarness({ models: [{ id: "faux-1" }, { id: "faux-2" }] });
+		await submit(harness, "/model");
+		await harness.waitForText("Select model");
+		await harness.type("2");
+		await harness.press(KEYS.enter);
+		await harness.waitForText("Model: faux-2");
+		expect(harness.runtime.session.model?.id).toBe("faux-2");
+	});
+
+	it("/model <exact id> switches without a selector", async () => {
+		harness = await createInteractiveHarness({ models: [{ id: "faux-1" }, { id: "faux-2" }] });
+		await submit(harness, "/model faux/faux-2");
+		await harness.waitForText("Model: faux-2");
+	});
+
+	it("/tree moves to an earlier user message and puts it into the editor", async () => {
+		harness = await createInteractiveHarness({ settings: { branchSummary: { skipPrompt: true } } });
+		harness.runtime.faux.enqueue(fauxText("answer one"), fauxText("answer two"));
+		await submit(harness, "question one");
+		await harness.waitForText("answer one");
+		await submit(harness, "question two");
+		await harness.waitForText("answer two");
+		await submit(harness, "/tree");
+		await harness.waitForText("Session tree");
+		await harness.type("question two");
+		await harness.press(KEYS.enter);
+		await harness.waitForText("Navigated to selected point");
+		expect(harness.mode.editor.getText()).toBe("question two");
+		const branch = harness.runtime.sessionManager.getBranch();
+		expect(branch[branch.length - 1]?.type).toBe("message");
+		expect(harness.runtime.session.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+	});
+
+	it("Esc Esc on an empty editor opens the tree; selecting the leaf says so", async () => {
+		harness = await createInteractiveHarness();
+		harness.runtime.faux.enqueue(fauxText("only answer"));
+		await submit(harness, "only question");
+		await harness.waitForText("only answer");
+		await harness.press(KEYS.escape);
+		await harness.press(KEYS.escape);
+		await harness.waitForText("Session tree");
+		await harness.press(KEYS.enter);
+		await harness.waitForText("Already at this point");
+	});
+
+	it("/tree asks whether to summarize the branch left behind", async () => {
+		harness = await createInteractiveHarness();
+		harness.runtime.faux.enqueue(fauxText("answer one"), fauxText("answer two"));
+		await submit(harness, "question one");
+		await harness.waitForText("answer one");
+		await submit(harness, "question two");
+		await harness.waitForText("answer two");
+		await submit(harness, "/tree");
+		await harness.type("answer one");
+		await harness.press(KEYS.enter);
+		await harness.waitForText("Summarize branch?");
+		expect(harness.screen().join("\n")).toContain("Summarize with custom prompt");
+		await harness.press(KEYS.enter);
+		await harness.waitForText("Navigated to selected point");
+		expect(harness.runtime.sessionManager.getLeafEntry()?.type).toBe("message");
+	});
+
+	it("/hotkeys lists the key bindings, including user overrides", async () => {
+		harness = await createInteractiveHarness();
+		await submit(harness, "/hotkeys");
+		await harness.waitForText("Keyboard shortcuts");
+		expect(harness.screen().join("\n")).toContain("Next model");
+	});
+});
+
+describe("performance invariants", () => {
+	it("a streamed token renders only the reply being written, whatever the transcript above it", async () => {
+		harness = await createInteractiveHarness();
+		for (let i = 0; i < 20; i++) harness.runtime.faux.enqueue(fauxText(`answer ${i}`));
+		for (let i = 0; i < 20; i++) {
+			await submit(harness, `question ${i}`);
+			await harness.waitForText(`answer ${i}`);
+		}
+		const earlier = harness.mode.transcript.children.slice(0, 30);
+		let renders = 0;
+		for (const child of earlier) {
+			const original = child.render.bind(child);
+			child.render = (width: number) => {
+				renders++;
+				return original(width);
+			};
+		}
+		const gate = deferred();
+		harness.runtime.faux.enqueue({
+			content: [{ type: "text", text: "streaming ".repeat(40) }],
+			chunkSize: 4,
+			holdUntil: gate.promise,
+		});
+		await submit(harness, "stream now");
+		await harness.waitForText("streaming streaming");
+		gate.resolve();
+		await waitFor(() => !harness?.runtime.session.isStreaming, "the run to end");
+		expect(renders).toBe(0);
+	});
+
+	it("leaves no timer running once the agent is idle", async () => {
+		const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+		harness = await createInteractiveHarness();
+		const baseline = timers();
+		harness.runtime.faux.enqueue(fauxText("done", { chunkDelayMs: 5 }));
+		await submit(harness, "go");
+		await harness.waitForText("done");
+		await waitFor(() => !harness?.mode.status.isActive, "the spinner to stop");
+		await waitFor(() => timers() <= baseline, `timers back to ${baseline} (now ${timers()})`, 2000);
+	});
+});

@@ -2,9 +2,9 @@
 // once with the flags they registered. Pure: no I/O, so it is cheap enough for `--version`.
 import type { ThinkingLevel } from "@agent/agent-core";
 
-export type OutputMode = "text" | "json" | "rpc";
+export type OutputMode = "text" | "json" | "rpc" | "acp";
 
-export const OUTPUT_MODES: readonly OutputMode[] = ["text", "json", "rpc"];
+export const OUTPUT_MODES: readonly OutputMode[] = ["text", "json", "rpc", "acp"];
 
 export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
 

@@ -48,6 +48,7 @@ export function formatHelp(version: string, extensionFlags: readonly ExtensionFl
 		"  (default)                 interactive terminal UI when stdin and stdout are terminals",
 		"  -p, --print               run the messages, print the final answer, exit",
 		"  --mode text|json|rpc      text: like -p; json: JSON Lines event stream; rpc: JSON commands on stdin",
+		"  --mode acp                serve an editor over the Agent Client Protocol (Zed, JetBrains, Neovim, Emacs)",
 		"",
 		"Model:",
 		"  --model <pattern>         model id, provider/id or fuzzy pattern; optional :<thinking> suffix",

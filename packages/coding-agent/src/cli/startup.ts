@@ -9,6 +9,7 @@ import { SettingsManager } from "../core/config/settings-manager.js";
 import { formatSettingsWarning } from "../core/config/settings-store.js";
 import { DefaultResourceLoader } from "../core/resources/resource-loader.js";
 import { createAgentSession } from "../core/sdk.js";
+import { resourceFlagOptions, startAcpMode } from "./acp-startup.js";
 import { type Args, parseArgs, TOOL_NAMES } from "./args.js";
 import { runExportCommand } from "./export-command.js";
 import { loadCliExtensions } from "./extension-startup.js";
@@ -34,7 +35,8 @@ export function chooseRunMode(
 	args: Pick<Args, "mode" | "print">,
 	hasStdinPrompt: boolean,
 	terminals: { stdin: boolean; stdout: boolean },
-): RunMode {
+): RunMode | "acp" {
+	if (args.mode === "acp") return "acp";
 	if (args.mode === "rpc") return "rpc";
 	if (args.mode === "json") return "json";
 	if (args.mode === "text" || args.print || hasStdinPrompt) return "text";
@@ -71,16 +73,7 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		cwd,
 		agentDir,
 		settingsManager,
-		additionalExtensionPaths: args.extensions,
-		additionalSkillPaths: args.skills,
-		additionalPromptTemplatePaths: args.promptTemplates,
-		additionalThemePaths: args.themes,
-		noExtensions: args.noExtensions,
-		noSkills: args.noSkills,
-		noPromptTemplates: args.noPromptTemplates,
-		noThemes: args.noThemes,
-		...(args.systemPrompt !== undefined ? { systemPrompt: args.systemPrompt } : {}),
-		...(args.appendSystemPrompt !== undefined ? { appendSystemPrompt: args.appendSystemPrompt } : {}),
+		...resourceFlagOptions(args),
 	});
 	await resourceLoader.reload();
 	warn(
@@ -134,8 +127,11 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 	if (args.export !== undefined) return runExportCommand(args.export, args.messages[0], { cwd, io });
 	if (args.mode === "rpc" && args.fileArgs.length > 0) return fail(io, FILES_IN_RPC_MODE_TEXT, startupWarnings);
 
-	const stdinPrompt = args.mode === "rpc" ? undefined : await readPipedStdin(process.stdin, args.readStdin);
+	const protocolOnStdin = args.mode === "rpc" || args.mode === "acp";
+	const stdinPrompt = protocolOnStdin ? undefined : await readPipedStdin(process.stdin, args.readStdin);
 	const mode = chooseRunMode(args, stdinPrompt !== undefined, terminals);
+	// ACP makes its sessions when the editor asks for them, each for the cwd the editor names.
+	if (mode === "acp") return startAcpMode({ args, agentDir, settingsManager, authStorage, modelRegistry, io });
 	if (args.resume && mode !== "interactive") return fail(io, RESUME_NEEDS_UI_TEXT, startupWarnings);
 
 	let input: InitialInput;

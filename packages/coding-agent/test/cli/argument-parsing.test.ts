@@ -138,7 +138,7 @@ describe("mistakes are reported, never silently ignored", () => {
 
 	it("rejects an invalid --mode", () => {
 		expect(parseArgs(["--mode", "yaml"]).errors).toEqual([
-			'Invalid value for --mode: "yaml". Valid values: text, json, rpc',
+			'Invalid value for --mode: "yaml". Valid values: text, json, rpc, acp',
 		]);
 	});
 

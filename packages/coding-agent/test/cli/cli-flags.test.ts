@@ -63,7 +63,7 @@ describe("answers that need no configuration", () => {
 		const result = await runCli(sandbox, ["--mode", "yaml"]);
 		expect(result.code).toBe(1);
 		expect(result.stderr).toBe(
-			"Error: Invalid value for --mode: \"yaml\". Valid values: text, json, rpc\nRun 'agent --help' for usage.\n",
+			"Error: Invalid value for --mode: \"yaml\". Valid values: text, json, rpc, acp\nRun 'agent --help' for usage.\n",
 		);
 	});
 

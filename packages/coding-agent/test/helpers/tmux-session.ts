@@ -47,8 +47,9 @@ export class TmuxSession {
 			.filter((entry): entry is [string, string] => entry[1] !== undefined)
 			.map(([key, value]) => `${key}=${shellQuote(value)}`)
 			.join(" ");
-		// The exit status is written to a file so tests can assert it after the pane is gone.
-		const script = `cd ${shellQuote(options.cwd)} && env -i ${env} ${options.command.map(shellQuote).join(" ")}; echo $? > ${shellQuote(exitFile)}`;
+		// The terminal's modes after the command (to check it restored them), then its exit status, go to files so
+		// tests can read them after the pane is gone.
+		const script = `cd ${shellQuote(options.cwd)} && env -i ${env} ${options.command.map(shellQuote).join(" ")}; status=$?; stty -a > ${shellQuote(`${exitFile}.tty`)} 2>&1; echo $status > ${shellQuote(exitFile)}`;
 		execFileSync(TMUX, [
 			"-L",
 			socket,
@@ -136,6 +137,12 @@ export class TmuxSession {
 		}
 	}
 
+	/** `stty -a` of the pane's terminal right after the command exited. */
+	terminalModesAfterExit(): string {
+		const path = `${this.exitFile}.tty`;
+		return existsSync(path) ? readFileSync(path, "utf8") : "";
+	}
+
 	/** The pid of the process running in the pane (the shell wrapper's child is the command). */
 	panePid(): number {
 		return Number(this.tmux(["display-message", "-p", "-t", this.name, "#{pane_pid}"]).trim());
@@ -146,5 +153,6 @@ export class TmuxSession {
 		this.isClosed = true;
 		spawnSync(TMUX, ["-L", this.socket, "kill-server"], { stdio: "ignore" });
 		rmSync(this.exitFile, { force: true });
+		rmSync(`${this.exitFile}.tty`, { force: true });
 	}
 }

@@ -1,0 +1,222 @@
+// The built `agent` binary in a real terminal (tmux), against a local fake model server: what a person does in a
+// session, and the session file it leaves behind.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CLI_PATH, type CliSandbox, createCliSandbox, FAKE_PROVIDER, fakeModelsJson } from "../helpers/cli-sandbox.js";
+import { FakeModelServer, lastUserText, textReply, toolCallReply } from "../helpers/fake-model-server.js";
+import { isTmuxAvailable, TmuxSession } from "../helpers/tmux-session.js";
+
+const hasTmux = isTmuxAvailable();
+const SKIP_REASON = "tmux is not installed (apt-get install tmux) — end-to-end terminal tests skipped";
+if (!hasTmux) console.warn(SKIP_REASON);
+
+let server: FakeModelServer;
+let sandbox: CliSandbox | undefined;
+let tmux: TmuxSession | undefined;
+
+beforeAll(async () => {
+	if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (pnpm exec tsc -b)`);
+	server = await FakeModelServer.start();
+});
+afterAll(async () => {
+	await server?.close();
+});
+afterEach(() => {
+	tmux?.kill();
+	tmux = undefined;
+	sandbox?.cleanup();
+	sandbox = undefined;
+	server.reset();
+});
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+	let resolve = () => {};
+	const promise = new Promise<void>((r) => {
+		resolve = r;
+	});
+	return { promise, resolve };
+}
+
+/** A sandbox whose models.json offers two models of the fake provider. */
+function start(): { sandbox: CliSandbox; tmux: TmuxSession } {
+	sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+	const models = fakeModelsJson(server.baseUrl) as {
+		providers: Record<string, { models: Record<string, unknown>[] }>;
+	};
+	const provider = models.providers[FAKE_PROVIDER];
+	provider?.models.push({ ...provider.models[0], id: "fake-model-2", name: "Fake Model Two" });
+	writeFileSync(join(sandbox.agentDir, "models.json"), JSON.stringify(models, null, 2));
+	writeFileSync(join(sandbox.cwd, "notes.txt"), "alpha\nbeta\n");
+	tmux = TmuxSession.start({ command: [process.execPath, CLI_PATH], cwd: sandbox.cwd, env: sandbox.env });
+	return { sandbox, tmux };
+}
+
+function sessionFiles(agentDir: string): string[] {
+	const root = join(agentDir, "sessions");
+	const files: string[] = [];
+	for (const dir of readdirSync(root)) {
+		for (const name of readdirSync(join(root, dir))) if (name.endsWith(".jsonl")) files.push(join(root, dir, name));
+	}
+	return files;
+}
+
+type Entry = Record<string, unknown> & {
+	type: string;
+	message?: { role: string; content: unknown; stopReason?: string };
+};
+
+function readEntries(path: string): Entry[] {
+	return readFileSync(path, "utf8")
+		.split("\n")
+		.filter((line) => line.trim() !== "")
+		.map((line) => JSON.parse(line) as Entry);
+}
+
+function textOf(entry: Entry): string {
+	const content = entry.message?.content;
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content.map((block: { type: string; text?: string }) => (block.type === "text" ? block.text : "")).join("");
+}
+
+describe.skipIf(!hasTmux)("agent in a terminal", () => {
+	it("answers with a tool call, takes steering mid-run, aborts on Esc, and records it all", async () => {
+		const { sandbox, tmux } = start();
+		await tmux.waitFor("fake-model");
+
+		server.enqueue(
+			toolCallReply([{ name: "read", arguments: { path: "notes.txt" } }]),
+			textReply("The file holds alpha and beta."),
+		);
+		tmux.type("what is in notes.txt?");
+		tmux.press("Enter");
+		await tmux.waitFor("The file holds alpha and beta.");
+		const screen = tmux.capture({ history: true });
+		expect(screen).toContain("read notes.txt");
+		expect(screen).toMatch(/1 alpha/);
+
+		// Steering: sent while the reply is held back, delivered before the next model call.
+		const gate = deferred();
+		server.enqueue(textReply("Working through it.", { gate: gate.promise }), textReply("Steered: using tabs."));
+		tmux.type("reformat the file");
+		tmux.press("Enter");
+		await tmux.waitFor("Working...");
+		tmux.type("use tabs");
+		tmux.press("Enter");
+		await tmux.waitFor("Steering: use tabs");
+		gate.resolve();
+		await tmux.waitFor("Steered: using tabs.");
+		expect(lastUserText(server.requests[3] as never)).toBe("use tabs");
+
+		// Esc aborts a reply that never finishes.
+		server.enqueue(textReply("never sent", { gate: new Promise(() => {}) }));
+		tmux.type("take forever");
+		tmux.press("Enter");
+		await tmux.waitFor("Working...");
+		tmux.press("Escape");
+		await tmux.waitFor("Operation aborted");
+
+		tmux.type("/quit");
+		tmux.press("Enter");
+		expect(await tmux.waitForExit()).toBe(0);
+
+		const [file] = sessionFiles(sandbox.agentDir);
+		const entries = readEntries(file as string);
+		expect(entries[0]).toMatchObject({ type: "session", version: 3, cwd: sandbox.cwd });
+		const messages = entries.filter((entry) => entry.type === "message");
+		expect(messages.map((entry) => entry.message?.role)).toEqual([
+			"user",
+			"assistant",
+			"toolResult",
+			"assistant",
+			"user",
+			"assistant",
+			"user",
+			"assistant",
+			// The aborted reply produced nothing, so it is not recorded (as in the reference).
+			"user",
+		]);
+		expect(textOf(messages[0] as Entry)).toBe("what is in notes.txt?");
+		expect(textOf(messages[6] as Entry)).toBe("use tabs");
+		expect(textOf(messages[8] as Entry)).toBe("take forever");
+		// Every entry hangs off the previous one: one linear branch.
+		const body = entries.slice(1) as { id: string; parentId: string | null }[];
+		for (let i = 1; i < body.length; i++) expect(body[i]?.parentId).toBe(body[i - 1]?.id);
+	});
+
+	it("switches models, navigates the tree, resumes a session and quits", async () => {
+		const { sandbox, tmux } = start();
+		await tmux.waitFor("fake-model");
+		server.enqueue(textReply("First answer."), textReply("Second answer."));
+		tmux.type("first question");
+		tmux.press("Enter");
+		await tmux.waitFor("First answer.");
+
+		tmux.type("/model");
+		tmux.press("Enter");
+		await tmux.waitFor("Select model");
+		tmux.type("model-2");
+		tmux.press("Enter");
+		await tmux.waitFor("Model: fake-model-2");
+		tmux.type("second question");
+		tmux.press("Enter");
+		await tmux.waitFor("Second answer.");
+		expect(server.requests[1]?.body.model).toBe("fake-model-2");
+
+		tmux.type("/name e2e-main");
+		tmux.press("Enter");
+		await tmux.waitFor("Session name set: e2e-main");
+
+		// Back to the first question: the leaf moves to before it and its text returns to the editor.
+		tmux.type("/tree");
+		tmux.press("Enter");
+		await tmux.waitFor("Session tree");
+		tmux.type("first question");
+		tmux.press("Enter");
+		await tmux.waitFor("Summarize branch?");
+		tmux.press("Enter");
+		await tmux.waitFor("Navigated to selected point");
+		await tmux.waitFor(/│?\s*first question\s*$/m);
+		tmux.press("C-c");
+
+		tmux.type("/new");
+		tmux.press("Enter");
+		await tmux.waitFor("New session started");
+		tmux.type("/resume");
+		tmux.press("Enter");
+		await tmux.waitFor("Resume session");
+		await tmux.waitFor("e2e-main");
+		tmux.type("e2e-main");
+		tmux.press("Enter");
+		await tmux.waitFor("Resumed session");
+		await tmux.waitFor("Second answer.");
+
+		tmux.type("/quit");
+		tmux.press("Enter");
+		expect(await tmux.waitForExit()).toBe(0);
+
+		const files = sessionFiles(sandbox.agentDir).map(readEntries);
+		const main = files.find((entries) => entries.some((entry) => entry.type === "session_info"));
+		expect(main).toBeDefined();
+		const entries = main as Entry[];
+		expect(entries.find((entry) => entry.type === "session_info")).toMatchObject({ name: "e2e-main" });
+		const modelChanges = entries.filter((entry) => entry.type === "model_change").map((entry) => entry.modelId);
+		expect(modelChanges).toEqual(["fake-model", "fake-model-2"]);
+		const texts = entries.filter((entry) => entry.type === "message").map(textOf);
+		expect(texts).toEqual(["first question", "First answer.", "second question", "Second answer."]);
+	});
+
+	it("quits with Ctrl+C twice (exit 0) and leaves the terminal in cooked mode", async () => {
+		const { tmux } = start();
+		await tmux.waitFor("fake-model");
+		tmux.type("some text");
+		tmux.press("C-c");
+		tmux.press("C-c");
+		expect(await tmux.waitForExit()).toBe(0);
+		// Raw mode is off again: line editing and echo are back.
+		const modes = tmux.terminalModesAfterExit();
+		expect(modes).toMatch(/(^|\s)icanon(\s|$)/m);
+		expect(modes).toMatch(/(^|\s)echo(\s|$)/m);
+	});
+});

@@ -185,8 +185,9 @@ export class AgentSession implements ExtensionSessionBinding {
 			get model() {
 				return session.model;
 			},
+			// A running compaction is busy too: a prompt would race it for the session's context.
 			get isStreaming() {
-				return session.isStreaming;
+				return session.isStreaming || session.isCompacting;
 			},
 			get baseSystemPrompt() {
 				return session.tools.baseSystemPrompt;
@@ -221,7 +222,7 @@ export class AgentSession implements ExtensionSessionBinding {
 
 	/** A run is in progress, or about to continue (retry backoff, compaction followed by a retry). */
 	get isStreaming(): boolean {
-		return this.agent.state.isStreaming || this.events.hasFollowOnWork;
+		return this.agent.state.isStreaming || this.events.hasFollowOnWork || this.prompts.isStarting;
 	}
 
 	/** Manual or automatic compaction, or a branch summary, is running. */

@@ -129,6 +129,16 @@ describe("prompting while the agent streams", () => {
 		]);
 	});
 
+	it("queues a second prompt sent before the first one's run has started (seed J.9 4.1)", async () => {
+		harness = await createRuntimeHarness();
+		harness.faux.enqueue(fauxText("first"), fauxText("second"));
+		const first = harness.session.prompt("one");
+		await expect(harness.session.prompt("two")).rejects.toThrow(STREAMING_WITHOUT_BEHAVIOR_TEXT);
+		await harness.session.prompt("two", { streamingBehavior: "followUp" });
+		await first;
+		expect(userTexts(harness)).toEqual([["one"], ["one", "two"]]);
+	});
+
 	it("keeps a steering message queued while idle and injects it after the next prompt", async () => {
 		harness = await createRuntimeHarness();
 		harness.faux.enqueue(fauxText("done"));
@@ -147,5 +157,56 @@ describe("prompting while the agent streams", () => {
 		harness.faux.enqueue(fauxText("ok"));
 		await harness.session.prompt("only this");
 		expect(userTexts(harness)).toEqual([["only this"]]);
+	});
+});
+
+describe("tools and extension messages", () => {
+	it("rebuilds the system prompt and the tool list when the active tools change", async () => {
+		harness = await createRuntimeHarness();
+		harness.session.setActiveToolsByName(["read", "grep", "nonexistent"]);
+		expect(harness.session.getActiveToolNames()).toEqual(["read", "grep"]);
+		harness.faux.enqueue(fauxText("ok"));
+		await harness.session.prompt("hi");
+		const request = harness.faux.requests[0];
+		expect(request?.context.tools.map((tool) => tool.name)).toEqual(["read", "grep"]);
+		expect(request?.context.systemPrompt).toContain("- grep: Search file contents");
+		expect(request?.context.systemPrompt).not.toContain("- bash:");
+	});
+
+	it("delivers extension messages next turn, as a turn of their own, or silently into the context", async () => {
+		harness = await createRuntimeHarness();
+		await harness.session.sendCustomMessage(
+			{ customType: "note", content: "for next turn", display: true },
+			{ deliverAs: "nextTurn" },
+		);
+		expect(harness.session.messages).toEqual([]);
+		harness.faux.enqueue(fauxText("one"), fauxText("two"));
+		await harness.session.prompt("first");
+		expect(userTexts(harness)[0]).toEqual(["first", "for next turn"]);
+
+		await harness.session.sendCustomMessage({ customType: "note", content: "quiet", display: false });
+		expect(harness.faux.requests).toHaveLength(1);
+		expect(harness.eventTypes().slice(-2)).toEqual(["message_start", "message_end"]);
+		await harness.session.sendCustomMessage(
+			{ customType: "note", content: "go on", display: true },
+			{ triggerTurn: true },
+		);
+		expect(userTexts(harness)[1]).toEqual(["first", "for next turn", "quiet", "go on"]);
+		const stored = harness.sessionManager.getEntries().filter((entry) => entry.type === "custom_message");
+		expect(stored).toHaveLength(3);
+	});
+
+	it("treats a running compaction as busy: prompts must be queued until it is done", async () => {
+		harness = await createRuntimeHarness({ settings: { compaction: { keepRecentTokens: 10 } } });
+		const gate = deferred();
+		harness.faux.enqueue(fauxText("one"), fauxText("two"), fauxText("Summary", { holdUntil: gate.promise }));
+		await harness.session.prompt("x".repeat(200));
+		await harness.session.prompt("y".repeat(200));
+		const compacting = harness.session.compact();
+		while (!harness.session.isCompacting) await new Promise((resolve) => setImmediate(resolve));
+		await expect(harness.session.prompt("now")).rejects.toThrow(STREAMING_WITHOUT_BEHAVIOR_TEXT);
+		gate.resolve();
+		await compacting;
+		expect(harness.session.isCompacting).toBe(false);
 	});
 });

@@ -62,8 +62,15 @@ export class PromptController {
 	private followUpTexts: string[] = [];
 	/** `sendCustomMessage(…, {deliverAs: "nextTurn"})`: injected after the next user message. */
 	private nextTurnMessages: CustomMessage[] = [];
+	/** Between accepting a prompt and the agent's run starting (key lookup, compaction check, hooks). */
+	private starting = false;
 
 	constructor(private readonly host: PromptHost) {}
+
+	/** A prompt was accepted and its run is about to start: another message must be queued. */
+	get isStarting(): boolean {
+		return this.starting;
+	}
 
 	get pendingMessageCount(): number {
 		return this.steeringTexts.length + this.followUpTexts.length;
@@ -97,12 +104,22 @@ export class PromptController {
 		}
 		const expanded = expandCommands ? this.expandText(text) : text;
 
-		if (host.isStreaming) {
+		if (host.isStreaming || this.starting) {
 			if (options.streamingBehavior === "steer") return this.queueUserMessage("steer", expanded, images);
 			if (options.streamingBehavior === "followUp") return this.queueUserMessage("followUp", expanded, images);
 			throw new Error(STREAMING_WITHOUT_BEHAVIOR_TEXT);
 		}
+		this.starting = true;
+		try {
+			await this.startRun(expanded, images);
+		} finally {
+			this.starting = false;
+		}
+		await host.settle();
+	}
 
+	private async startRun(expanded: string, images: ImageContent[] | undefined): Promise<void> {
+		const { host } = this;
 		host.flushPendingBashMessages();
 		const model = host.model;
 		if (!model) throw new Error(noModelSelectedPromptText());
@@ -131,7 +148,6 @@ export class PromptController {
 		}
 		host.agent.setSystemPrompt(systemPrompt);
 		await host.agent.prompt(messages);
-		await host.settle();
 	}
 
 	steer(text: string, images?: ImageContent[]): void {

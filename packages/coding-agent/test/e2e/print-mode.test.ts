@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type CliSandbox, createCliSandbox, runCli } from "../helpers/cli-sandbox.js";
+import { type CliSandbox, createCliSandbox, parseJsonLines, runCli } from "../helpers/cli-sandbox.js";
 import { errorReply, FakeModelServer, lastUserText, textReply, toolCallReply } from "../helpers/fake-model-server.js";
 
 let server: FakeModelServer;
@@ -200,6 +200,34 @@ describe("failures", () => {
 		expect(result.stderr).toContain("--api-key");
 		expect(result.stderr).toContain('"baseUrl": "http://localhost:11434/v1"');
 		expect(result.stderr).not.toMatch(/\n\s+at /);
+	});
+});
+
+describe("automatic compaction", () => {
+	it("waits for the compaction an overflow starts and prints the retried answer", async () => {
+		newSandbox({ compaction: { keepRecentTokens: 1 }, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+		server.enqueue(
+			textReply("first answer"),
+			errorReply(400, "Your input exceeds the context window of this model."),
+			// The summary of the first exchange (history and, when a turn is split, its prefix).
+			(request) =>
+				JSON.stringify(request.body.messages).includes("first answer")
+					? textReply("## Goal\nSummary so far.")
+					: textReply("unexpected"),
+		);
+		server.setFallback((request) =>
+			JSON.stringify(request.body.messages).includes("Summary so far.")
+				? textReply("answer after compaction")
+				: textReply("## Goal\nSummary so far."),
+		);
+		const result = await runCli(sandbox, ["--mode", "json", "first", "second"]);
+		expect(result.code).toBe(0);
+		const types = parseJsonLines(result.stdout).map((record) => record.type);
+		expect(types).toContain("auto_compaction_start");
+		expect(types).toContain("auto_compaction_end");
+		expect(types.at(-1)).toBe("agent_end");
+		const text = await runCli(sandbox, ["-c", "-p"]);
+		expect(text.stdout).toBe("answer after compaction\n");
 	});
 });
 

@@ -38,7 +38,10 @@ export default function gitCheckpoint(pi: ExtensionAPI): void {
 			"Restore the files",
 		]);
 		if (choice !== "Restore the files") return undefined;
-		const restore = await pi.exec("git", ["checkout", checkpoint.ref, "--", "."], { cwd: ctx.cwd });
+		// The working tree only: what is staged stays staged.
+		const restore = await pi.exec("git", ["restore", `--source=${checkpoint.ref}`, "--worktree", "--", "."], {
+			cwd: ctx.cwd,
+		});
 		ctx.ui.notify(
 			restore.code === 0 ? `Files restored to ${checkpoint.ref.slice(0, 8)}` : `Restore failed: ${restore.stderr}`,
 			restore.code === 0 ? "info" : "error",

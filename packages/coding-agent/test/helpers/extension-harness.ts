@@ -2,7 +2,7 @@
 // and a real AgentSession on the scripted FauxProvider with the runner as its hooks.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { ExtensionError } from "../../src/core/extensions/hooks.js";
 import { type LoadExtensionsResult, loadExtensions } from "../../src/core/extensions/loader.js";
 import { ExtensionRunner, type ExtensionRunnerOptions } from "../../src/core/extensions/runner.js";
@@ -32,7 +32,7 @@ export function createExtensionWorld(): ExtensionWorld {
 	const agentDir = join(root, "agent-home");
 	mkdirSync(cwd, { recursive: true });
 	mkdirSync(agentDir, { recursive: true });
-	const path = (relative: string) => join(root, relative);
+	const path = (relative: string) => resolve(root, relative);
 	return {
 		root,
 		cwd,
@@ -53,7 +53,7 @@ export function createExtensionWorld(): ExtensionWorld {
 	};
 }
 
-/** Loads extension files of `world` (paths relative to its root). */
+/** Loads extension files of `world` (paths relative to its root, or absolute). */
 export function loadWorldExtensions(
 	world: ExtensionWorld,
 	paths: readonly string[],

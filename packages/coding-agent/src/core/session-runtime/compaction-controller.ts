@@ -139,6 +139,8 @@ export class CompactionController {
 			if (compaction && withUsage.timestamp <= entryTime(compaction)) return;
 			contextTokens = estimate.tokens;
 		} else {
+			// Records written by older versions may lack usage.
+			if (!message.usage) return;
 			contextTokens = calculateContextTokens(message.usage);
 		}
 		if (shouldCompact(contextTokens, model.contextWindow, settings)) {

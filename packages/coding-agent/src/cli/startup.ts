@@ -9,6 +9,7 @@ import { SettingsManager } from "../core/config/settings-manager.js";
 import { formatSettingsWarning } from "../core/config/settings-store.js";
 import { DefaultResourceLoader } from "../core/resources/resource-loader.js";
 import { createAgentSession } from "../core/sdk.js";
+import { routeConsoleToStderr } from "../modes/rpc/jsonl.js";
 import { resourceFlagOptions, startAcpMode } from "./acp-startup.js";
 import { type Args, parseArgs, TOOL_NAMES } from "./args.js";
 import { runExportCommand } from "./export-command.js";
@@ -57,6 +58,8 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 	const terminals = { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true };
 	let args = parseArgs(argv);
 	const mayBeInteractive = chooseRunMode(args, args.readStdin, terminals) === "interactive";
+	// stdout carries only the answer or records: logs of extensions (also while they load) go to stderr.
+	if (!mayBeInteractive) routeConsoleToStderr();
 	// Warnings go to stderr at once, except for the terminal UI, which shows them above its editor.
 	const startupWarnings: string[] = [];
 	const warn = (_io: CliIo, lines: readonly string[]) => {

@@ -11,9 +11,11 @@ import { FakeModelServer, textReply } from "../helpers/fake-model-server.js";
 const EXTENSION = `
 export default function (pi: any) {
 	pi.registerFlag("greeting", { type: "string", default: "hello" });
+	pi.on("session_start", () => console.log("extension started"));
 	pi.registerCommand("ask", {
 		description: "Ask the user two things",
 		async handler(args: string, ctx: any) {
+			console.log("asking for a color");
 			const color = await ctx.ui.select("Pick a color", ["red", "green"]);
 			const sure = await ctx.ui.confirm("Sure?", "You picked " + color, args ? { timeout: Number(args) } : undefined);
 			ctx.ui.notify(pi.getFlag("greeting") + ": " + color + " " + sure, "info");
@@ -70,6 +72,9 @@ describe("dialogs of an extension command", () => {
 		// The command ran in the extension: nothing was sent to the model.
 		expect(server.requests).toHaveLength(0);
 		expect((await client.getCommands()).map((c) => c.name)).toContain("ask");
+		// The extension's console.log went to stderr; stdout carried only protocol records.
+		expect(client.invalidLines).toEqual([]);
+		expect(client.stderr).toContain("asking for a color");
 	});
 
 	it("an unanswered dialog with a timeout resolves to its default agent-side", async () => {
@@ -87,9 +92,9 @@ describe("extension flags on the command line", () => {
 		sandboxWithExtension();
 		server.enqueue(textReply("ok"));
 		const result = await runCli(sandbox, ["-e", "ask.ts", "--greeting", "yo", "-p", "hi"]);
-		expect(result.stderr).toBe("");
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe("ok\n");
+		expect(result.stderr).toBe("extension started\n");
 	});
 
 	it("do not make other unknown flags acceptable", async () => {

@@ -4,7 +4,7 @@
 import type { AgentMessage } from "@agent/agent-core";
 import type { AssistantMessage, ImageContent } from "@agent/ai";
 import type { AgentSession } from "../../core/agent-session.js";
-import { JsonlWriter } from "../rpc/jsonl.js";
+import { JsonlWriter, routeConsoleToStderr } from "../rpc/jsonl.js";
 
 export interface PrintModeOptions {
 	/** `text`: the final answer on stdout; `json`: the session header, then every event as JSON Lines. */
@@ -37,6 +37,7 @@ function runFailed(messages: readonly AgentMessage[]): boolean {
 /** Resolves with the exit code. Signals abort the run (exit 130 / 143); a second SIGINT exits at once. */
 export async function runPrintMode(session: AgentSession, options: PrintModeOptions): Promise<number> {
 	const stdout = options.stdout ?? process.stdout;
+	if (!options.stdout) routeConsoleToStderr();
 	const stderr = options.stderr ?? process.stderr;
 	const writer = new JsonlWriter(stdout);
 	const isJson = options.output === "json";

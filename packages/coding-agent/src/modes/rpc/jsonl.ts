@@ -1,6 +1,7 @@
 // Strict JSON Lines framing (rpc.md §2): LF is the only record separator. Node's `readline` also splits on
 // U+2028/U+2029, which JSON strings may contain unescaped, so it must not be used for this protocol.
 import { StringDecoder } from "node:string_decoder";
+import { format } from "node:util";
 
 /** One record: compact JSON and a single LF. U+2028/U+2029 stay as they are, as JSON.stringify writes them. */
 export function serializeJsonLine(value: unknown): string {
@@ -109,4 +110,17 @@ export class JsonlWriter {
 			this.stream.write("", () => resolve());
 		});
 	}
+}
+
+/**
+ * Sends `console.log`/`info`/`debug` to stderr for the rest of the process, so that a stray log line (an
+ * extension's, a library's) can never corrupt a stdout that carries only records or the final answer.
+ */
+export function routeConsoleToStderr(): void {
+	const toStderr = (...args: unknown[]) => {
+		process.stderr.write(`${format(...args)}\n`);
+	};
+	console.log = toStderr;
+	console.info = toStderr;
+	console.debug = toStderr;
 }

@@ -2,7 +2,7 @@
 // JSON Lines on stdout. stdout carries nothing else; diagnostics go to stderr.
 import type { AgentSession } from "../../core/agent-session.js";
 import { RpcExtensionUiBridge } from "./extension-ui-bridge.js";
-import { attachJsonlReader, JsonlWriter } from "./jsonl.js";
+import { attachJsonlReader, JsonlWriter, routeConsoleToStderr } from "./jsonl.js";
 import {
 	errorResponse,
 	isRpcCommandType,
@@ -40,6 +40,7 @@ function describeValue(value: unknown): string {
  */
 export async function runRpcMode(session: AgentSession, options: RpcModeOptions = {}): Promise<number> {
 	const input = options.input ?? process.stdin;
+	if (!options.output) routeConsoleToStderr();
 	const writer = new JsonlWriter(options.output ?? process.stdout);
 	const bridge = new RpcExtensionUiBridge((request) => writer.write(request));
 	options.onUiBridge?.(bridge);

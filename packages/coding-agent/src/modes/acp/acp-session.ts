@@ -228,6 +228,8 @@ export class AcpSession {
 		} catch (error) {
 			if (this.cancelled) return "cancelled";
 			throw promptFailure(error);
+		} finally {
+			this.translator.endPrompt();
 		}
 		const last = this.translator.lastAssistant;
 		if (this.cancelled || last?.stopReason === "aborted") return "cancelled";

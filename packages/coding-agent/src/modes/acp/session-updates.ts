@@ -65,6 +65,11 @@ export class SessionUpdateTranslator {
 		this.lastAssistantMessage = undefined;
 	}
 
+	/** The prompt is over: a prompt an extension consumed left no message to skip. */
+	endPrompt(): void {
+		this.suppressedUserMessages = 0;
+	}
+
 	/** The last reply the model finished since `expectPromptEcho`. */
 	get lastAssistant(): AssistantMessage | undefined {
 		return this.lastAssistantMessage;

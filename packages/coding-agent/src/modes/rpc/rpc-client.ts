@@ -327,7 +327,8 @@ export class RpcClient {
 	/**
 	 * Resolves once the session is idle: no run in progress or announced (a sent prompt), no automatic retry or
 	 * compaction pending, and `get_state` confirms neither streaming nor compacting. Driven by events; the
-	 * optional timeout only turns a hang into an error.
+	 * optional timeout only turns a hang into an error. A prompt that an extension command or `input` handler
+	 * consumes starts no run, so nothing ends it: wait for that command's own signal (e.g. its UI requests).
 	 */
 	async waitForIdle(timeoutMs?: number): Promise<void> {
 		const work = this.waitUntilIdle();

@@ -229,4 +229,13 @@ describe("end of input", () => {
 		await agent.agent.request("session/new", { cwd: sandbox.cwd, mcpServers: [] });
 		expect(await agent.stop()).toBe(0);
 	});
+
+	it("exits 143 on SIGTERM, ending its sessions", async () => {
+		const agent = await start();
+		await agent.initialize();
+		await agent.agent.request("session/new", { cwd: sandbox.cwd, mcpServers: [] });
+		const exited = new Promise<number | null>((resolve) => agent.child.once("close", (code) => resolve(code)));
+		agent.child.kill("SIGTERM");
+		expect(await exited).toBe(143);
+	});
 });

@@ -162,7 +162,8 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			this.editor.onShortcut = (data) => binding.handleShortcut(data);
 		}
 		this.showStartupHeader();
-		if (this.session.messages.length > 0) this.transcript.showMessages(this.session.messages);
+		if (this.session.messages.length > 0)
+			this.transcript.showMessages(this.session.messages, this.tui.terminal.columns);
 		for (const warning of this.startupWarnings) this.notify("warning", warning);
 		for (const warning of this.options.warnings ?? []) this.notify("warning", warning);
 		for (const issue of this.themes.issues) this.notify(issue.severity, `Theme: ${issue.message}`);
@@ -208,7 +209,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 
 	rebuildTranscript(): void {
 		this.renderer.reset();
-		this.transcript.showMessages(this.session.messages);
+		this.transcript.showMessages(this.session.messages, this.tui.terminal.columns);
 		this.refreshPending();
 		this.requestRender();
 	}
@@ -262,6 +263,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		if (!options.preview) this.session.settingsManager.setTheme(name);
 		this.editor.borderColor = theme.fgStyle("borderMuted");
 		this.refreshEditorBorder();
+		this.transcript.trimHistory(this.tui.terminal.columns);
 		this.tui.invalidate();
 		this.tui.requestRender(true);
 		return true;
@@ -270,6 +272,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	setToolsExpanded(expanded: boolean): void {
 		if (this.state.toolsExpanded === expanded) return;
 		this.state.toolsExpanded = expanded;
+		this.transcript.trimHistory(this.tui.terminal.columns);
 		this.transcript.invalidate();
 		this.layout.pending.invalidate();
 		this.requestRender();
@@ -278,6 +281,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	setHideThinking(hidden: boolean): void {
 		this.state.hideThinking = hidden;
 		this.session.settingsManager.setHideThinkingBlock(hidden);
+		this.transcript.trimHistory(this.tui.terminal.columns);
 		this.transcript.invalidate();
 		this.requestRender();
 	}

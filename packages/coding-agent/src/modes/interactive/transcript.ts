@@ -15,6 +15,20 @@ import type { DisplayState } from "./display-state.js";
 
 export const TOOL_NOT_EXECUTED_TEXT = "Tool call was not executed.";
 
+/**
+ * Rows of history drawn when a transcript is rebuilt (resume, /tree, theme or expansion changes). Terminals keep
+ * a few thousand rows of scrollback (tmux and kitty 2,000, xterm 1,024); drawing a 5,000-message session's
+ * 50,000 rows would cost seconds for the part the terminal throws away. Older messages are summed up in one
+ * line; /tree still shows every entry.
+ */
+export const HISTORY_ROW_BUDGET = 2500;
+/** The last messages are always drawn, however tall. */
+const MIN_MESSAGES_SHOWN = 10;
+
+export function omittedHistoryText(count: number): string {
+	const digits = String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+	return `↑ ${digits} earlier message${count === 1 ? "" : "s"} not shown (use /tree to browse the whole session)`;
+}
 export class Transcript extends Container {
 	/** The last status notice, replaced in place by the next one when nothing came in between. */
 	private lastStatus: NoticeComponent | undefined;
@@ -50,56 +64,100 @@ export class Transcript extends Container {
 		return notice;
 	}
 
-	/** Replaces everything with the components of `messages` (a session's context). */
-	showMessages(messages: readonly AgentMessage[]): void {
+	/**
+	 * Replaces everything with the components of `messages` (a session's context): the latest messages that fit
+	 * in HISTORY_ROW_BUDGET rows at `width`, each built and rendered once, newest first.
+	 */
+	showMessages(messages: readonly AgentMessage[], width: number): void {
 		this.clear();
 		this.lastStatus = undefined;
 		const results = new Map<string, ToolResultMessage>();
 		for (const message of messages) if (message.role === "toolResult") results.set(message.toolCallId, message);
-		for (const message of messages) this.appendMessage(message, results);
+		const collected: Component[][] = [];
+		let rows = 0;
+		let shown = 0;
+		let index = messages.length - 1;
+		for (; index >= 0; index--) {
+			const message = messages[index] as AgentMessage;
+			if (message.role === "toolResult") continue;
+			if (rows >= HISTORY_ROW_BUDGET && shown >= MIN_MESSAGES_SHOWN) break;
+			const components = this.componentsFor(message, results);
+			for (const component of components) rows += component.render(width).length;
+			collected.push(components);
+			shown++;
+		}
+		const omitted = messages.slice(0, index + 1).filter((message) => message.role !== "toolResult").length;
+		if (omitted > 0) super.addChild(new NoticeComponent(this.state, "info", omittedHistoryText(omitted)));
+		for (let i = collected.length - 1; i >= 0; i--)
+			for (const component of collected[i] as Component[]) super.addChild(component);
+	}
+
+	/**
+	 * Before everything is drawn again (theme, expansion): drops the oldest components beyond the row budget, so
+	 * a session that grew long redraws in the time of a short one.
+	 */
+	trimHistory(width: number): void {
+		const children = this.children;
+		let rows = 0;
+		let keep = children.length;
+		while (keep > 0 && (rows < HISTORY_ROW_BUDGET || children.length - keep < MIN_MESSAGES_SHOWN)) {
+			keep--;
+			rows += (children[keep] as Component).render(width).length;
+		}
+		if (keep <= 0) return;
+		const dropped = children.slice(0, keep);
+		const previousNotice =
+			dropped[0] instanceof NoticeComponent ? /^↑ ([\d,]+) earlier/.exec(dropped[0].getText()) : null;
+		let count = previousNotice ? Number((previousNotice[1] as string).replaceAll(",", "")) : 0;
+		for (const component of dropped) {
+			if (!(component instanceof NoticeComponent)) count++;
+			this.removeChild(component);
+		}
+		this.insertChild(0, new NoticeComponent(this.state, "info", omittedHistoryText(count)));
 	}
 
 	/** Appends the components of one finished message; tool calls take their results from `results`. */
 	appendMessage(message: AgentMessage, results: ReadonlyMap<string, ToolResultMessage> = new Map()): void {
+		for (const component of this.componentsFor(message, results)) this.addChild(component);
+	}
+
+	private componentsFor(message: AgentMessage, results: ReadonlyMap<string, ToolResultMessage>): Component[] {
 		switch (message.role) {
 			case "user": {
 				const text = userContentText(message.content);
 				const images = imageCount(message.content);
-				if (text.trim() || images > 0) this.addChild(new UserMessageComponent(this.state, text, images));
-				return;
+				return text.trim() || images > 0 ? [new UserMessageComponent(this.state, text, images)] : [];
 			}
 			case "assistant":
-				this.appendAssistant(message, results);
-				return;
-			case "toolResult":
-				return;
+				return this.assistantComponents(message, results);
 			case "bashExecution":
-				this.addChild(BashExecutionComponent.fromMessage(this.state, message));
-				return;
+				return [BashExecutionComponent.fromMessage(this.state, message)];
 			case "custom":
-				if (message.display) this.addChild(new CustomMessageComponent(this.state, message));
-				return;
+				return message.display ? [new CustomMessageComponent(this.state, message)] : [];
 			case "compactionSummary":
-				this.addChild(new SummaryMessageComponent(this.state, "compaction", message.summary, message.tokensBefore));
-				return;
+				return [new SummaryMessageComponent(this.state, "compaction", message.summary, message.tokensBefore)];
 			case "branchSummary":
-				this.addChild(new SummaryMessageComponent(this.state, "branch", message.summary));
-				return;
+				return [new SummaryMessageComponent(this.state, "branch", message.summary)];
 			default:
-				return;
+				return [];
 		}
 	}
 
-	private appendAssistant(message: AssistantMessage, results: ReadonlyMap<string, ToolResultMessage>): void {
-		const component = new AssistantMessageComponent(this.state, message);
-		if (component.hasVisibleContent) this.addChild(component);
+	private assistantComponents(
+		message: AssistantMessage,
+		results: ReadonlyMap<string, ToolResultMessage>,
+	): Component[] {
+		const components: Component[] = [];
+		const reply = new AssistantMessageComponent(this.state, message);
+		if (reply.hasVisibleContent) components.push(reply);
 		for (const block of message.content) {
 			if (block.type !== "toolCall") continue;
 			const tool = new ToolExecutionComponent(this.state, block.id, block.name, block.arguments);
 			const result = results.get(block.id);
 			if (result) tool.setResult({ content: result.content, details: result.details }, result.isError);
 			else tool.markNotExecuted(TOOL_NOT_EXECUTED_TEXT);
-			this.addChild(tool);
+			components.push(tool);
 		}
+		return components;
 	}
 }

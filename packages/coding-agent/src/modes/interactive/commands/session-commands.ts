@@ -4,7 +4,6 @@ import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { exportAgentSessionToHtml } from "../../../core/export-html/export-session.js";
 import type { SessionInfo } from "../../../core/session/entries.js";
 import { SessionManager } from "../../../core/session/session-manager.js";
 import { COMPACTION_CANCELLED_TEXT } from "../../../core/session-runtime/compaction-controller.js";
@@ -83,6 +82,8 @@ export async function runExport(host: ModeHost, args: string): Promise<void> {
 	try {
 		const { session } = host;
 		const custom = host.options.exportHtml;
+		// Loaded on first use: most sessions never export, and startup pays for every module it loads.
+		const { exportAgentSessionToHtml } = await import("../../../core/export-html/export-session.js");
 		const written =
 			custom && session.sessionFile
 				? await custom(session.sessionFile, args ? resolve(session.cwd, args) : undefined)
@@ -106,6 +107,7 @@ async function shareViaGist(host: ModeHost): Promise<void> {
 	const output = join(tmpdir(), `agent-share-${Date.now()}.html`);
 	host.status.show("Sharing session...");
 	try {
+		const { exportAgentSessionToHtml } = await import("../../../core/export-html/export-session.js");
 		await exportAgentSessionToHtml(host.session, output);
 		const result = spawnSync("gh", ["gist", "create", "--public=false", output], { encoding: "utf8" });
 		if (result.status !== 0) throw new Error(result.stderr.trim() || "gh gist create failed");

@@ -80,7 +80,8 @@ const THINKING_TOKENS: Record<ThinkingLevel, ThemeColor> = {
 export class Theme {
 	private readonly fgStyles = new Map<ThemeToken, StyleFn>();
 	private readonly bgStyles = new Map<ThemeToken, StyleFn>();
-	private markdownTheme: MarkdownTheme | undefined;
+	/** Markdown themes by code-block indent (each holds a syntax highlighter: build once, reuse). */
+	private readonly markdownThemes = new Map<string, MarkdownTheme>();
 	readonly bold: StyleFn = wrap("\x1b[1m", "\x1b[22m");
 	readonly italic: StyleFn = wrap("\x1b[3m", "\x1b[23m");
 	readonly underline: StyleFn = wrap("\x1b[4m", "\x1b[24m");
@@ -138,7 +139,9 @@ export class Theme {
 	}
 
 	getMarkdownTheme(options: { codeBlockIndent?: string } = {}): MarkdownTheme {
-		if (this.markdownTheme && options.codeBlockIndent === undefined) return this.markdownTheme;
+		const key = options.codeBlockIndent ?? "";
+		const cached = this.markdownThemes.get(key);
+		if (cached) return cached;
 		const f = (token: ThemeColor) => this.fgStyle(token);
 		const theme: MarkdownTheme = {
 			heading: f("mdHeading"),
@@ -158,7 +161,7 @@ export class Theme {
 			...(this.isColorEnabled ? { highlightCode: createSyntaxHighlighter(this.getSyntaxTheme()) } : {}),
 			...(options.codeBlockIndent !== undefined ? { codeBlockIndent: options.codeBlockIndent } : {}),
 		};
-		if (options.codeBlockIndent === undefined) this.markdownTheme = theme;
+		this.markdownThemes.set(key, theme);
 		return theme;
 	}
 

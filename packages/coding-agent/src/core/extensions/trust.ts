@@ -94,10 +94,14 @@ export async function promptProjectTrust(options: TrustPromptOptions): Promise<b
 	options.output.write(`${lines.join("\n")}\n`);
 	const readline = createInterface({ input: options.input, output: options.output, terminal: false });
 	try {
-		const answer = await readline.question("Trust this project and load them? [y/N] ");
-		return /^\s*y(es)?\s*$/i.test(answer);
-	} catch {
-		return false;
+		return await new Promise<boolean>((resolve) => {
+			// Input that ends without an answer (Ctrl+D, a closed pipe) is a no.
+			readline.once("close", () => resolve(false));
+			readline.question("Trust this project and load them? [y/N] ").then(
+				(answer) => resolve(/^\s*y(es)?\s*$/i.test(answer)),
+				() => resolve(false),
+			);
+		});
 	} finally {
 		readline.close();
 	}

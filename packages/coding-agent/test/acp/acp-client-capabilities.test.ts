@@ -188,6 +188,36 @@ describe("permission requests", () => {
 		expect(toolResultsOf(server.requests[1]).join("")).toContain("The user declined.");
 	});
 
+	it("session/cancel withdraws an unanswered question, and the prompt answers cancelled", async () => {
+		sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+		writeFileSync(join(sandbox.cwd, "gate.ts"), CONFIRM_EXTENSION);
+		let withdrawn = false;
+		let asked: () => void = () => {};
+		const questionAsked = new Promise<void>((resolve) => {
+			asked = resolve;
+		});
+		const { agent, sessionId } = await startSession({
+			args: ["-e", "gate.ts"],
+			// An editor that never answers on its own: only the agent's withdrawal ends the question.
+			onPermission: (_request, signal) => {
+				asked();
+				return new Promise((resolve) =>
+					signal.addEventListener("abort", () => {
+						withdrawn = true;
+						resolve({ outcome: { outcome: "cancelled" } });
+					}),
+				);
+			},
+		});
+		server.enqueue(toolCallReply([{ name: "bash", id: "held", arguments: { command: "echo no" } }]));
+		const prompt = agent.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+		await questionAsked;
+		await agent.agent.notify("session/cancel", { sessionId });
+		expect((await prompt).stopReason).toBe("cancelled");
+		expect(withdrawn).toBe(true);
+		expect(server.requests).toHaveLength(1);
+	});
+
 	it("an allowed call runs", async () => {
 		sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
 		writeFileSync(join(sandbox.cwd, "gate.ts"), CONFIRM_EXTENSION);

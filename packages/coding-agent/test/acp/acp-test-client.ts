@@ -23,8 +23,11 @@ export interface AcpTestClientOptions {
 	capabilities?: ClientCapabilities;
 	/** The editor's buffers: what `fs/read_text_file` answers and `fs/write_text_file` changes. */
 	files?: Record<string, string>;
-	/** Answers `session/request_permission`; default: the first option. */
-	onPermission?: (request: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
+	/** Answers `session/request_permission` (`signal` aborts when the agent withdraws it); default: the first option. */
+	onPermission?: (
+		request: RequestPermissionRequest,
+		signal: AbortSignal,
+	) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
 }
 
 interface Waiter {
@@ -72,10 +75,10 @@ export class AcpTestClient {
 		const self = () => instance as AcpTestClient;
 		const app = createClientApp({ name: "acp-test-client" })
 			.onNotification("session/update", ({ params }) => self().record(params))
-			.onRequest("session/request_permission", async ({ params }) => {
+			.onRequest("session/request_permission", async ({ params, signal }) => {
 				self().permissionRequests.push(params);
 				self().clientCalls.push({ method: "session/request_permission", params });
-				if (options.onPermission) return options.onPermission(params);
+				if (options.onPermission) return options.onPermission(params, signal);
 				const first = params.options[0];
 				return { outcome: first ? { outcome: "selected", optionId: first.optionId } : { outcome: "cancelled" } };
 			})

@@ -17,8 +17,8 @@ import type { ExtensionRunner } from "../../core/extensions/runner.js";
 import type { NotifyType } from "../../core/extensions/ui-context.js";
 import type { AgentSessionEvent } from "../../core/session-runtime/events.js";
 import { availableCommands, parseCompactCommand } from "./available-commands.js";
-import { createEditorDialogs } from "./editor-dialogs.js";
-import { type AcpDialogs, createAcpUIContext } from "./extension-ui.js";
+import { createEditorDialogs, type EditorDialogs } from "./editor-dialogs.js";
+import { createAcpUIContext } from "./extension-ui.js";
 import type { FileChangeRecorder } from "./file-tools.js";
 import { type PromptInput, toPromptInput } from "./prompt-content.js";
 import { replayBranch } from "./replay.js";
@@ -68,7 +68,7 @@ export class AcpSession {
 	readonly id: string;
 	private readonly translator: SessionUpdateTranslator;
 	private readonly unsubscribe: () => void;
-	private readonly dialogs: AcpDialogs;
+	private readonly dialogs: EditorDialogs;
 	private lastSend: Promise<void> = Promise.resolve();
 	private mode: AcpModeId = CODE_MODE_ID;
 	/** The tools of code mode (those active when the session was made). */
@@ -151,6 +151,8 @@ export class AcpSession {
 	async cancel(): Promise<void> {
 		if (!this.running) return;
 		this.cancelled = true;
+		// A permission gate waiting for an answer would hold the tool call, and with it the abort.
+		this.dialogs.withdrawAll();
 		this.session.abortCompaction();
 		await this.session.abort();
 	}

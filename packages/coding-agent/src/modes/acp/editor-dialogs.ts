@@ -1,11 +1,12 @@
 // The editor side of `ctx.ui` dialogs for one session: permission requests tied to the tool call they are
 // about, text forms, notices.
-import type {
-	AgentContext,
-	ClientCapabilities,
-	PermissionOption,
-	SessionUpdate,
-	ToolCallUpdate,
+import {
+	type AgentContext,
+	type ClientCapabilities,
+	type PermissionOption,
+	RequestError,
+	type SessionUpdate,
+	type ToolCallUpdate,
 } from "@agentclientprotocol/sdk";
 import type { NotifyType } from "../../core/extensions/ui-context.js";
 import type { AcpDialogs, TextRequest } from "./extension-ui.js";
@@ -20,13 +21,41 @@ export interface EditorDialogsOptions {
 	log: (line: string) => void;
 }
 
+function errorText(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/** A question withdrawn by us (timeout, cancel) is a dismissal, not a failure worth logging. */
+function isWithdrawn(error: unknown): boolean {
+	return error instanceof RequestError && error.code === REQUEST_CANCELLED;
+}
+
+const REQUEST_CANCELLED = -32800;
+
 const ALLOWING: ReadonlySet<PermissionOption["kind"]> = new Set(["allow_once", "allow_always"]);
 
-export function createEditorDialogs(options: EditorDialogsOptions): AcpDialogs {
+/** The session's dialogs, and a way to withdraw every open question (on `session/cancel`). */
+export interface EditorDialogs extends AcpDialogs {
+	/** Open questions are withdrawn (`$/cancel_request`) and resolve as dismissed. */
+	withdrawAll(): void;
+}
+
+export function createEditorDialogs(options: EditorDialogsOptions): EditorDialogs {
 	const { sessionId, client, capabilities, send, log } = options;
 	let questions = 0;
+	let withdrawal = new AbortController();
+	/** The dialog's own signal (timeout, extension abort) or a withdrawal, whichever comes first. */
+	const requestOptions = (signal: AbortSignal | undefined) => ({
+		cancellationSignal: signal ? AbortSignal.any([signal, withdrawal.signal]) : withdrawal.signal,
+		stopWaitingOnCancel: true,
+	});
 
 	return {
+		withdrawAll() {
+			withdrawal.abort();
+			withdrawal = new AbortController();
+		},
+
 		async requestPermission(title, detail, permissionOptions, signal) {
 			const running = options.runningToolCalls();
 			// A question asked while exactly one tool call runs is about that call (a permission gate in a
@@ -52,7 +81,7 @@ export function createEditorDialogs(options: EditorDialogsOptions): AcpDialogs {
 				const response = await client.request(
 					"session/request_permission",
 					{ sessionId, toolCall, options: permissionOptions },
-					signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined,
+					requestOptions(signal),
 				);
 				chosen = response.outcome.outcome === "selected" ? response.outcome.optionId : undefined;
 			} catch (error) {
@@ -93,13 +122,13 @@ export function createEditorDialogs(options: EditorDialogsOptions): AcpDialogs {
 							required: ["value"],
 						},
 					},
-					signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined,
+					requestOptions(signal),
 				);
 				if (response.action !== "accept" || !("content" in response)) return undefined;
 				const value = (response.content as Record<string, unknown> | null | undefined)?.value;
 				return typeof value === "string" ? value : undefined;
 			} catch (error) {
-				if (!signal?.aborted) log(`Form request failed: ${error instanceof Error ? error.message : String(error)}`);
+				if (!isWithdrawn(error)) log(`Form request failed: ${errorText(error)}`);
 				return undefined;
 			}
 		},

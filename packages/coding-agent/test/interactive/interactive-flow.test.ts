@@ -56,6 +56,25 @@ describe("a prompt and its answer", () => {
 	});
 });
 
+describe("retries", () => {
+	it("counts down to the next attempt, and Esc cancels the wait", async () => {
+		harness = await createInteractiveHarness({ settings: { retry: { baseDelayMs: 30_000 } } });
+		harness.runtime.faux.enqueue({ errorMessage: "503 service unavailable" });
+		await submit(harness, "hi");
+		await harness.waitForText(/Retrying \(1\/3\) in 30s\.\.\. \(Esc to cancel\)/);
+		await harness.press(KEYS.escape);
+		await harness.waitForText("Retry cancelled");
+		await waitFor(() => !harness?.mode.status.isActive, "the countdown to stop");
+	});
+
+	it("retries a transient failure and shows the answer", async () => {
+		harness = await createInteractiveHarness({ settings: { retry: { baseDelayMs: 1 } } });
+		harness.runtime.faux.enqueue({ errorMessage: "overloaded" }, fauxText("second time lucky"));
+		await submit(harness, "hi");
+		await harness.waitForText("second time lucky");
+	});
+});
+
 describe("messages queued while the agent works", () => {
 	it("Enter steers: the message waits above the editor, then reaches the model", async () => {
 		harness = await createInteractiveHarness();

@@ -3,6 +3,7 @@
 import type { AgentMessage } from "@agent/agent-core";
 import type { AssistantMessage } from "@agent/ai";
 import type { AgentSessionEvent } from "../../core/session-runtime/events.js";
+import { RETRY_CANCELLED_TEXT } from "../../core/session-runtime/retry-controller.js";
 import { AssistantMessageComponent, abortedAfterRetriesText } from "./components/assistant-message.js";
 import { CustomMessageComponent } from "./components/custom-message.js";
 import type { StatusArea } from "./components/status-area.js";
@@ -102,7 +103,9 @@ export class SessionEventRenderer {
 				break;
 			}
 			case "auto_retry_end":
-				if (!event.success) {
+				if (!event.success && event.finalError === RETRY_CANCELLED_TEXT) {
+					host.transcript.showNotice("status", RETRY_CANCELLED_TEXT);
+				} else if (!event.success) {
 					host.transcript.showNotice(
 						"error",
 						`Retry failed after ${event.attempt} attempt${event.attempt === 1 ? "" : "s"}: ${event.finalError ?? "unknown error"}`,

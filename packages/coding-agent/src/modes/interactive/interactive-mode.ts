@@ -1,7 +1,7 @@
 // The interactive mode: wires the TUI, the theme and key map, and the parts that do the work — the event
 // renderer (session events → transcript), the input controller (submitted text), key actions, slash commands
 // and selectors. Data flows one way: it subscribes to AgentSession events and calls AgentSession methods.
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import {
 	CombinedAutocompleteProvider,
 	type Component,
@@ -17,6 +17,7 @@ import type { AgentSession } from "../../core/agent-session.js";
 import { getAgentDir } from "../../core/config/paths.js";
 import type { AppKeybindings } from "../../core/keybindings.js";
 import { loadKeybindings } from "../../core/keybindings-file.js";
+import { getDocsPath } from "../../core/resources/package-docs.js";
 import { AppEditor } from "./app-editor.js";
 import { builtinSlashCommands } from "./commands/builtin-commands.js";
 import { BUILTIN_COMMANDS } from "./commands/command-table.js";
@@ -38,6 +39,7 @@ import { ScreenLayout } from "./screen-layout.js";
 import { SessionPicker } from "./selectors/session-picker.js";
 import { detectColorMode } from "./theme/theme.js";
 import { ThemeRegistry } from "./theme/theme-registry.js";
+import { checkTmuxKeys } from "./tmux-check.js";
 import { Transcript } from "./transcript.js";
 
 export const NO_SESSION_SELECTED_TEXT = "No session selected";
@@ -171,7 +173,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		if (!this.session.model) {
 			this.notify(
 				"warning",
-				"No models available. Use /login or set an API key environment variable. Then use /model to select a model.",
+				`No models available. Use /login or set an API key environment variable. See ${join(getDocsPath(), "providers.md")}. Then use /model to select a model.`,
 			);
 		}
 		this.tui.setFocus(this.editor);
@@ -179,6 +181,9 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		this.updateTitle();
 		this.tui.renderNow();
 		this.options.onReady?.();
+		void checkTmuxKeys(this.env).then((warnings) => {
+			for (const warning of warnings) this.notify("warning", warning);
+		});
 		if (this.options.resume) this.pickSessionThenStart();
 		else void this.startSession();
 		return exit;

@@ -2,7 +2,7 @@
 // a box whose background says pending / done / failed, drawn by the tool's renderer. Updates re-render only
 // this box.
 import type { AgentToolResult } from "@agent/agent-core";
-import { CachedComponent, type Component } from "@agent/tui";
+import { CachedComponent, type Component, detectImageProtocol, Image } from "@agent/tui";
 import { type DisplayState, keyHint } from "../display-state.js";
 import { boxLines, wrapLines } from "./render-utils.js";
 import { getToolRenderer, type ToolView } from "./tool-renderers/index.js";
@@ -15,6 +15,7 @@ export class ToolExecutionComponent extends CachedComponent {
 	private result: AgentToolResult<unknown> | undefined;
 	private isError = false;
 	private status: ToolStatus = "pending";
+	private images: Map<object, Image> | undefined;
 
 	constructor(
 		private readonly state: DisplayState,
@@ -98,7 +99,31 @@ export class ToolExecutionComponent extends CachedComponent {
 				background,
 			},
 		);
-		return ["", ...rows];
+		return ["", ...rows, ...this.imageLines(width)];
+	}
+
+	/** Images in the result, drawn inline below the box on terminals that can (`terminal.showImages`). */
+	private imageLines(width: number): string[] {
+		if (!this.state.showImages || !this.result || this.status !== "done" || !detectImageProtocol()) return [];
+		const lines: string[] = [];
+		for (const block of this.result.content) {
+			if (block.type !== "image") continue;
+			this.images ??= new Map();
+			let image = this.images.get(block);
+			if (!image) {
+				image = new Image(
+					block.data,
+					block.mimeType,
+					{ fallbackColor: this.state.theme.fgStyle("muted") },
+					{
+						maxWidthCells: Math.min(60, Math.max(10, width - 2)),
+					},
+				);
+				this.images.set(block, image);
+			}
+			lines.push(...image.render(width));
+		}
+		return lines;
 	}
 
 	/** An extension tool's own renderers (renderCall / renderResult); the built-in look where it has none. */

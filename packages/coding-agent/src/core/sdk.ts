@@ -10,6 +10,8 @@ import { findInitialModel, type ScopedModel } from "./config/model-resolver.js";
 import { getAgentDir, getAuthPath, getModelsPath } from "./config/paths.js";
 import { SettingsManager } from "./config/settings-manager.js";
 import type { ExtensionHooks, ExtensionTool } from "./extensions/hooks.js";
+import type { SetupExtensionsResult } from "./extensions/setup.js";
+import type { ExtensionFactory } from "./extensions/types.js";
 import { DefaultResourceLoader, type ResourceLoader } from "./resources/resource-loader.js";
 import { SessionManager } from "./session/session-manager.js";
 import { getDefaultSessionDir } from "./session/session-paths.js";
@@ -44,14 +46,23 @@ export interface CreateAgentSessionOptions {
 	resourceLoader?: ResourceLoader;
 	/** The provider call. Default `streamSimple`; tests pass a `FauxProvider`'s `stream`. */
 	streamFn?: StreamFn;
-	/** The extension runner. Default: no extensions. */
+	/**
+	 * The extension runner. Default: the extensions the resource loader discovered (`-e`, packages, settings,
+	 * `<agentDir>/extensions/`; the project's own only in a trusted project) plus `extensionFactories`.
+	 */
 	hooks?: ExtensionHooks;
+	/** Extensions given as code, loaded after the discovered ones as `<inline:1>`, `<inline:2>`, … */
+	extensionFactories?: ExtensionFactory[];
+	/** Trust the project (and remember it): its `.agent/` extensions load. Default: only if trusted before. */
+	trustProject?: boolean;
 	/** A model call whose stream is silent this long is aborted and retried. Default 120 000 ms; 0 disables. */
 	streamStallTimeoutMs?: number;
 }
 
 export interface CreateAgentSessionResult {
 	session: AgentSession;
+	/** The extensions loaded for the session (when `hooks` was not given and there were any). */
+	extensions?: SetupExtensionsResult;
 	/** Why the session's recorded model could not be restored, when it could not. */
 	modelFallbackMessage?: string;
 }
@@ -70,6 +81,23 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		resourceLoader = new DefaultResourceLoader({ cwd, agentDir, settingsManager });
 		await resourceLoader.reload();
 	}
+
+	// Before the model is chosen: providers registered by extensions may supply it.
+	let extensions: SetupExtensionsResult | undefined;
+	const hasExtensions =
+		resourceLoader.getExtensionPaths().extensions.length > 0 || (options.extensionFactories?.length ?? 0) > 0;
+	if (!options.hooks && hasExtensions) {
+		const { setupExtensions } = await import("./extensions/setup.js");
+		extensions = await setupExtensions({
+			cwd,
+			agentDir,
+			resourceLoader,
+			modelRegistry,
+			...(options.extensionFactories ? { factories: options.extensionFactories } : {}),
+			...(options.trustProject ? { trustProject: true } : {}),
+		});
+	}
+	const hooks = options.hooks ?? extensions?.runner;
 
 	let model = options.model;
 	let thinkingLevel = options.thinkingLevel;
@@ -94,7 +122,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		settingsManager,
 		modelRegistry,
 		resourceLoader,
-		...(options.hooks ? { hooks: options.hooks } : {}),
+		...(hooks ? { hooks } : {}),
 		...(model ? { model } : {}),
 		...(thinkingLevel ? { thinkingLevel } : {}),
 		...(options.scopedModels ? { scopedModels: options.scopedModels } : {}),
@@ -103,5 +131,5 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		...(options.streamFn ? { streamFn: options.streamFn } : {}),
 		...(options.streamStallTimeoutMs !== undefined ? { streamStallTimeoutMs: options.streamStallTimeoutMs } : {}),
 	});
-	return { session, ...(modelFallbackMessage ? { modelFallbackMessage } : {}) };
+	return { session, ...(extensions ? { extensions } : {}), ...(modelFallbackMessage ? { modelFallbackMessage } : {}) };
 }

@@ -5,7 +5,6 @@
 // the others.
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { createJiti } from "jiti";
 import { getAgentDir } from "../config/paths.js";
 import { createEmptyExtension, createExtensionAPI } from "./api.js";
 import { loadHostModules } from "./host-modules.js";
@@ -70,6 +69,8 @@ function errorMessage(error: unknown): string {
 
 async function importFactory(resolvedPath: string, options: LoadExtensionsOptions): Promise<unknown> {
 	const cacheDir = options.cacheDir ?? getExtensionCacheDir(options.agentDir);
+	// Loaded on first use: runs without extensions never pay for the TypeScript loader.
+	const { createJiti } = await import("jiti");
 	const jiti = createJiti(resolvedPath, {
 		// A reload must see edited code: no module cache across imports; the compile cache keys on content.
 		moduleCache: false,

@@ -144,7 +144,7 @@ describe("session/new", () => {
 });
 
 describe("modes and config options", () => {
-	it("read-only mode is announced and leaves only tools that cannot change anything", async () => {
+	it("read-only mode is announced and leaves only tools that cannot change anything; code mode restores them", async () => {
 		const agent = await start();
 		await agent.initialize();
 		const { sessionId } = await agent.agent.request("session/new", { cwd: sandbox.cwd, mcpServers: [] });
@@ -154,6 +154,12 @@ describe("modes and config options", () => {
 		await agent.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
 		const tools = (server.requests[0]?.body.tools ?? []).map((tool) => tool.function.name);
 		expect(tools.sort()).toEqual(["find", "grep", "ls", "read"]);
+
+		await agent.agent.request("session/set_mode", { sessionId, modeId: "code" });
+		server.enqueue(textReply("ok"));
+		await agent.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "again" }] });
+		const restored = (server.requests[1]?.body.tools ?? []).map((tool) => tool.function.name);
+		expect(restored.sort()).toEqual(["bash", "edit", "read", "write"]);
 	});
 
 	it("switching the model offers that model's thinking levels", async () => {

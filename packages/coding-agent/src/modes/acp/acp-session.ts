@@ -29,6 +29,7 @@ import {
 	MODE_CONFIG_ID,
 	MODEL_CONFIG_ID,
 	modelValueOf,
+	READ_ONLY_MODE_ID,
 	READ_ONLY_TOOL_NAMES,
 	sessionConfigOptions,
 	sessionModeState,
@@ -71,15 +72,14 @@ export class AcpSession {
 	private readonly dialogs: EditorDialogs;
 	private lastSend: Promise<void> = Promise.resolve();
 	private mode: AcpModeId = CODE_MODE_ID;
-	/** The tools of code mode (those active when the session was made). */
-	private readonly codeTools: string[];
+	/** The tools of code mode, as they were when read-only mode began. */
+	private codeTools: string[] = [];
 	private running: Promise<StopReason> | undefined;
 	private cancelled = false;
 
 	constructor(private readonly options: AcpSessionOptions) {
 		const { session, recorder, terminals } = options;
 		this.id = session.sessionId;
-		this.codeTools = session.getActiveToolNames();
 		this.translator = new SessionUpdateTranslator({
 			cwd: session.cwd,
 			takeFileChange: (_toolName, path) => recorder.take(path),
@@ -176,6 +176,7 @@ export class AcpSession {
 		if (!isAcpModeId(modeId)) throw RequestError.invalidParams({ modeId }, `Unknown mode: ${modeId}`);
 		if (modeId === this.mode) return;
 		this.mode = modeId;
+		if (modeId === READ_ONLY_MODE_ID) this.codeTools = this.session.getActiveToolNames();
 		this.session.setActiveToolsByName(modeId === CODE_MODE_ID ? this.codeTools : [...READ_ONLY_TOOL_NAMES]);
 		this.send({ sessionUpdate: "current_mode_update", currentModeId: modeId });
 		this.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });

@@ -1,13 +1,29 @@
 // Startup loads only what the chosen mode needs (no terminal UI in print or RPC runs, nothing of the agent for
 // --version), checked by tracing every module the built binary loads.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type CliSandbox, createCliSandbox, runCli } from "../helpers/cli-sandbox.js";
 import { FakeModelServer, textReply } from "../helpers/fake-model-server.js";
 
 const TRACE_HOOK = fileURLToPath(new URL("../helpers/cli-module-trace.mjs", import.meta.url));
+const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
+
+/**
+ * The `agent` bin is a bundle: a loaded chunk stands for the source modules inside it (dist/agent.meta.json,
+ * written by scripts/bundle.mjs), so each loaded bundle file is replaced by those modules' paths.
+ */
+function expandBundleChunks(modules: string[]): string[] {
+	const metaPath = join(PACKAGE_DIR, "dist", "agent.meta.json");
+	if (!existsSync(metaPath)) return modules;
+	const meta = JSON.parse(readFileSync(metaPath, "utf8")) as Record<string, string[]>;
+	const byOutput = new Map(Object.entries(meta).map(([output, inputs]) => [resolve(PACKAGE_DIR, output), inputs]));
+	return modules.flatMap((url) => {
+		const inputs = url.startsWith("file://") ? byOutput.get(fileURLToPath(url)) : undefined;
+		return inputs ? inputs.map((input) => `file://${resolve(PACKAGE_DIR, input)}`) : [url];
+	});
+}
 
 let server: FakeModelServer;
 let sandbox: CliSandbox;
@@ -32,7 +48,7 @@ async function tracedRun(args: string[], stdin?: string): Promise<string[]> {
 		...(stdin !== undefined ? { stdin } : {}),
 	});
 	expect(result.code, result.stderr).toBe(0);
-	return readFileSync(traceFile, "utf8").trim().split("\n");
+	return expandBundleChunks(readFileSync(traceFile, "utf8").trim().split("\n"));
 }
 
 const ofPackage = (modules: string[], dir: string) => modules.filter((url) => url.includes(`/packages/${dir}/`));
@@ -41,7 +57,14 @@ describe("what each start loads", () => {
 	it("--version loads the command-line front only", async () => {
 		const modules = await tracedRun(["--version"]);
 		const ours = ofPackage(modules, "coding-agent").map((url) => url.replace(/^.*\/dist\//, ""));
-		expect(ours.sort()).toEqual(["cli.js", "cli/args.js", "cli/help.js", "cli/main.js", "config.js"]);
+		expect(ours.sort()).toEqual([
+			"cli.js",
+			"cli/args.js",
+			"cli/help.js",
+			"cli/main.js",
+			"config.js",
+			"package-root.js",
+		]);
 		expect(ofPackage(modules, "ai")).toEqual([]);
 		expect(modules.filter((url) => url.includes("node_modules"))).toEqual([]);
 	});

@@ -1,10 +1,7 @@
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { getPackageRoot } from "../../package-root.js";
 
-/** The installed @agent/coding-agent package (this file is `<root>/{src,dist}/core/resources/…`). */
-export function getPackageRoot(): string {
-	return fileURLToPath(new URL("../../../", import.meta.url)).replace(/[\\/]$/, "");
-}
+export { getPackageRoot };
 
 export function getReadmePath(): string {
 	return join(getPackageRoot(), "README.md");

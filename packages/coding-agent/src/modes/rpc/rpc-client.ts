@@ -2,9 +2,10 @@
 // delivers events, answers extension UI dialogs, and waits for the session to become idle.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { AgentMessage, ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, Model } from "@agent/ai";
+import { getPackageRoot } from "../../package-root.js";
 import { JsonlLineSplitter, serializeJsonLine } from "./jsonl.js";
 import type {
 	BashResult,
@@ -28,7 +29,7 @@ import type {
 } from "./protocol.js";
 
 export interface RpcClientOptions {
-	/** The agent's entry script. Default: this package's built `dist/cli.js`. */
+	/** The agent's entry script. Default: this package's `dist/agent.js` (the `agent` bin), else `dist/cli.js`. */
 	cliPath?: string;
 	/** What runs the script. Default: the current Node executable. */
 	nodePath?: string;
@@ -67,10 +68,10 @@ interface PendingRequest {
 const DIALOG_METHODS = new Set(["select", "confirm", "input", "editor"]);
 
 function defaultCliPath(): string {
-	// Built: dist/modes/rpc/rpc-client.js → dist/cli.js. From sources (tests): src/modes/rpc → ../../../dist/cli.js.
-	const built = fileURLToPath(new URL("../../cli.js", import.meta.url));
-	if (existsSync(built)) return built;
-	return fileURLToPath(new URL("../../../dist/cli.js", import.meta.url));
+	// The bundled CLI users run (`agent`), else the unbundled build of the same program.
+	const root = getPackageRoot();
+	const bundled = join(root, "dist", "agent.js");
+	return existsSync(bundled) ? bundled : join(root, "dist", "cli.js");
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

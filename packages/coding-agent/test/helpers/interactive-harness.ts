@@ -1,5 +1,7 @@
 // The interactive mode running in-process on a headless terminal, over an AgentSession on a scripted
 // FauxProvider (runtime-harness): type keys, wait for text on the screen, inspect the session.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { InteractiveMode } from "../../src/modes/interactive/interactive-mode.js";
 import type { InteractiveModeOptions } from "../../src/modes/interactive/mode-host.js";
 import { createHeadlessTerminal, type HeadlessTerminal, screenText, waitFor } from "./interactive-terminal.js";
@@ -40,10 +42,15 @@ export interface InteractiveHarnessOptions extends RuntimeHarnessOptions {
 	columns?: number;
 	rows?: number;
 	mode?: Omit<InteractiveModeOptions, "terminal">;
+	/** Written to `<agentDir>/keybindings.json` before the mode starts. */
+	keybindings?: Record<string, unknown>;
 }
 
 export async function createInteractiveHarness(options: InteractiveHarnessOptions = {}): Promise<InteractiveHarness> {
 	const runtime = await createRuntimeHarness(options);
+	if (options.keybindings) {
+		writeFileSync(join(runtime.agentDir, "keybindings.json"), JSON.stringify(options.keybindings));
+	}
 	const terminal = createHeadlessTerminal(options.columns ?? 100, options.rows ?? 40);
 	const mode = new InteractiveMode(runtime.session, {
 		agentDir: runtime.agentDir,

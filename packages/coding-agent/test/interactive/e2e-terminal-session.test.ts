@@ -141,7 +141,7 @@ describe.skipIf(!hasTmux)("agent in a terminal", () => {
 		expect(textOf(messages[6] as Entry)).toBe("use tabs");
 		expect(textOf(messages[8] as Entry)).toBe("take forever");
 		// Every entry hangs off the previous one: one linear branch.
-		const body = entries.slice(1) as { id: string; parentId: string | null }[];
+		const body = entries.slice(1) as unknown as { id: string; parentId: string | null }[];
 		for (let i = 1; i < body.length; i++) expect(body[i]?.parentId).toBe(body[i - 1]?.id);
 	});
 

@@ -308,11 +308,47 @@ describe("slash commands", () => {
 		expect(harness.runtime.sessionManager.getLeafEntry()?.type).toBe("message");
 	});
 
-	it("/hotkeys lists the key bindings, including user overrides", async () => {
+	it("/settings applies a change at once and saves it", async () => {
 		harness = await createInteractiveHarness();
+		await submit(harness, "/settings");
+		await harness.waitForText("Hide thinking");
+		for (let i = 0; i < 4; i++) await harness.press(KEYS.down);
+		await harness.press(KEYS.enter);
+		expect(harness.mode.state.hideThinking).toBe(true);
+		expect(harness.runtime.settingsManager.getHideThinkingBlock()).toBe(true);
+	});
+
+	it("/settings previews themes as you move and saves the one chosen", async () => {
+		harness = await createInteractiveHarness();
+		await submit(harness, "/settings");
+		await harness.waitForText("Theme");
+		for (let i = 0; i < 10; i++) await harness.press(KEYS.down);
+		await harness.press(KEYS.enter);
+		await harness.press(KEYS.down);
+		expect(harness.mode.state.theme.name).toBe("light");
+		await harness.press(KEYS.enter);
+		expect(harness.runtime.settingsManager.getTheme()).toBe("light");
+	});
+
+	it("/hotkeys lists the key bindings, including user overrides", async () => {
+		harness = await createInteractiveHarness({ keybindings: { cycleModelForward: "alt+m" } });
 		await submit(harness, "/hotkeys");
 		await harness.waitForText("Keyboard shortcuts");
-		expect(harness.screen().join("\n")).toContain("Next model");
+		expect(harness.screen().join("\n")).toMatch(/Alt\+M\s*│\s*Next model/);
+	});
+
+	it("keybindings.json changes what a key does in the editor", async () => {
+		harness = await createInteractiveHarness({
+			models: [{ id: "faux-1" }, { id: "faux-2" }],
+			keybindings: { cycleModelForward: "alt+m", clear: [] },
+		});
+		await harness.press(KEYS.ctrl("p"));
+		await harness.press("\x1bm");
+		await harness.waitForText("Switched to faux-2");
+		expect(harness.runtime.session.model?.id).toBe("faux-2");
+		await harness.type("kept");
+		await harness.press(KEYS.ctrl("c"));
+		expect(harness.mode.editor.getText()).toBe("kept");
 	});
 });
 

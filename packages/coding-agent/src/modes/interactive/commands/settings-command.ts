@@ -5,6 +5,7 @@ import type { Transport } from "@agent/ai";
 import { type Component, type SettingItem, SettingsList } from "@agent/tui";
 import type { DoubleEscapeAction, TreeFilterMode } from "../../../core/config/settings-schema.js";
 import type { ModeHost } from "../mode-host.js";
+import { FramedPanel } from "../selectors/framed-panel.js";
 import { SelectPanel } from "../selectors/select-panel.js";
 import { TREE_FILTER_MODES } from "../selectors/tree-model.js";
 
@@ -278,5 +279,5 @@ export function openSettings(host: ModeHost): void {
 		},
 		() => handle.close(),
 	);
-	const handle = host.showSelector(list);
+	const handle = host.showSelector(new FramedPanel(host.state, "Settings", list));
 }

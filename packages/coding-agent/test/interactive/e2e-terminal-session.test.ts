@@ -1,6 +1,6 @@
 // The built `agent` binary in a real terminal (tmux), against a local fake model server: what a person does in a
 // session, and the session file it leaves behind.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CLI_PATH, type CliSandbox, createCliSandbox, FAKE_PROVIDER, fakeModelsJson } from "../helpers/cli-sandbox.js";
@@ -205,6 +205,57 @@ describe.skipIf(!hasTmux)("agent in a terminal", () => {
 		expect(modelChanges).toEqual(["fake-model", "fake-model-2"]);
 		const texts = entries.filter((entry) => entry.type === "message").map(textOf);
 		expect(texts).toEqual(["first question", "First answer.", "second question", "Second answer."]);
+	});
+
+	it("gives extensions the terminal UI: commands with dialogs, shortcuts, statuses, tool renderers", async () => {
+		sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+		mkdirSync(join(sandbox.agentDir, "extensions"), { recursive: true });
+		writeFileSync(
+			join(sandbox.agentDir, "extensions", "demo.ts"),
+			`import { Text } from "@agent/tui";
+import { Type } from "@sinclair/typebox";
+export default (agent: any) => {
+	agent.registerCommand("greet", {
+		description: "Say hello",
+		async handler(_args: string, ctx: any) {
+			const name = await ctx.ui.input("Your name?");
+			ctx.ui.notify("Hello, " + name + "!", "info");
+			ctx.ui.setStatus("demo", "demo: greeted");
+		},
+	});
+	agent.registerShortcut("alt+g", { description: "Ping", handler: (ctx: any) => ctx.ui.notify("shortcut fired", "info") });
+	agent.registerTool({
+		name: "shout",
+		label: "Shout",
+		description: "Shouts the text",
+		parameters: Type.Object({ text: Type.String() }),
+		async execute(_id: string, params: { text: string }) {
+			return { content: [{ type: "text", text: params.text.toUpperCase() }], details: {} };
+		},
+		renderCall: (args: { text: string }) => new Text("megaphone: " + args.text, 0, 0),
+	});
+};
+`,
+		);
+		tmux = TmuxSession.start({ command: [process.execPath, CLI_PATH], cwd: sandbox.cwd, env: sandbox.env });
+		await tmux.waitFor("fake-model");
+		tmux.type("/greet");
+		tmux.press("Enter");
+		await tmux.waitFor("Your name?");
+		tmux.type("Ada");
+		tmux.press("Enter");
+		await tmux.waitFor("Hello, Ada!");
+		await tmux.waitFor("demo: greeted");
+		tmux.press("M-g");
+		await tmux.waitFor("shortcut fired");
+		server.enqueue(toolCallReply([{ name: "shout", arguments: { text: "hi there" } }]), textReply("Shouted."));
+		tmux.type("shout hi there");
+		tmux.press("Enter");
+		await tmux.waitFor("Shouted.");
+		expect(tmux.capture({ history: true })).toContain("megaphone: hi there");
+		tmux.type("/quit");
+		tmux.press("Enter");
+		expect(await tmux.waitForExit()).toBe(0);
 	});
 
 	it("quits with Ctrl+C twice (exit 0) and leaves the terminal in cooked mode", async () => {

@@ -26,7 +26,7 @@ import { FooterComponent } from "./components/footer.js";
 import { PendingMessagesComponent } from "./components/pending-messages.js";
 import { StartupHeaderComponent } from "./components/startup-header.js";
 import { StatusArea } from "./components/status-area.js";
-import type { DisplayState } from "./display-state.js";
+import { type DisplayState, formatKeyLabel, keyHint } from "./display-state.js";
 import { SessionEventRenderer } from "./event-renderer.js";
 import { bindExtensionRunner, type ExtensionBinding } from "./extension-binding.js";
 import type { ExtensionUiHost } from "./extension-ui.js";
@@ -415,10 +415,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	}
 
 	private workingMessage(): string {
-		return (
-			this.workingMessageOverride ??
-			`Working... (${this.keybindings.describe("interrupt") || "escape"} to interrupt)`
-		);
+		return this.workingMessageOverride ?? `Working... (${keyHint(this.state, "interrupt")} to interrupt)`;
 	}
 
 	private statusLines(): string[] {
@@ -443,7 +440,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		const cycleKey = this.keybindings.getKeys("cycleModelForward")[0];
 		const modelScope =
 			scoped.length > 0
-				? `Model scope: ${scoped.map((entry) => `${entry.model.id}${entry.thinkingLevel ? `:${entry.thinkingLevel}` : ""}`).join(", ")}${cycleKey ? ` (${cycleKey.replace(/\b\w/g, (c) => c.toUpperCase())} to cycle)` : ""}`
+				? `Model scope: ${scoped.map((entry) => `${entry.model.id}${entry.thinkingLevel ? `:${entry.thinkingLevel}` : ""}`).join(", ")}${cycleKey ? ` (${formatKeyLabel(cycleKey)} to cycle)` : ""}`
 				: undefined;
 		this.startupHeader = new StartupHeaderComponent(
 			this.state,

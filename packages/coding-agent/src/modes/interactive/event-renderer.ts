@@ -1,7 +1,7 @@
 // Turns AgentSession events into transcript updates. A streamed token updates only the reply being written
 // (and only its last block); a tool's progress updates only its box; the footer changes when a reply ends.
 import type { AgentMessage } from "@agent/agent-core";
-import type { AssistantMessage } from "@agent/ai";
+import type { AssistantMessage, AssistantMessageEvent } from "@agent/ai";
 import type { AgentSessionEvent } from "../../core/session-runtime/events.js";
 import { RETRY_CANCELLED_TEXT } from "../../core/session-runtime/retry-controller.js";
 import { AssistantMessageComponent, abortedAfterRetriesText } from "./components/assistant-message.js";
@@ -54,7 +54,7 @@ export class SessionEventRenderer {
 				this.onMessageStart(event.message);
 				break;
 			case "message_update":
-				if (event.message.role === "assistant") this.onAssistantUpdate(event.message);
+				if (event.message.role === "assistant") this.onAssistantUpdate(event.message, event.assistantMessageEvent);
 				break;
 			case "message_end":
 				this.onMessageEnd(event.message);
@@ -143,20 +143,24 @@ export class SessionEventRenderer {
 		}
 	}
 
-	private onAssistantUpdate(message: AssistantMessage): void {
+	private onAssistantUpdate(message: AssistantMessage, update?: AssistantMessageEvent): void {
 		if (!this.streaming) {
 			this.streaming = new AssistantMessageComponent(this.host.state);
 			this.host.transcript.addChild(this.streaming);
 		}
 		this.streaming.update(message);
-		for (const block of message.content) {
-			if (block.type !== "toolCall") continue;
-			const tool = this.tools.get(block.id);
-			if (tool) {
-				if (tool.currentStatus === "pending") tool.updateArgs(block.arguments);
-			} else {
-				this.toolFor(block.id, block.name, block.arguments);
-			}
+		if (!update) return;
+		// Only the call being written is touched, and its arguments are read lazily (see streamArgs).
+		if (update.type === "toolcall_start" || update.type === "toolcall_delta") {
+			const block = message.content[update.contentIndex];
+			if (block?.type !== "toolCall") return;
+			this.toolFor(block.id, block.name, {}).streamArgs(
+				() => block.arguments,
+				() => this.host.requestRender(),
+			);
+		} else if (update.type === "toolcall_end") {
+			const call = update.toolCall;
+			this.toolFor(call.id, call.name, {}).updateArgs(call.arguments, true);
 		}
 	}
 

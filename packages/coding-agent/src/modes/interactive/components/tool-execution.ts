@@ -9,6 +9,12 @@ import { getToolRenderer, type ToolView } from "./tool-renderers/index.js";
 
 export type ToolStatus = "pending" | "running" | "done";
 
+/**
+ * While the model writes a tool call, its arguments are re-read at most this often. Reading them parses the
+ * JSON written so far; doing that for each of the ~25,000 fragments of a 200 kB `write` would be quadratic.
+ */
+export const STREAMED_ARGS_REFRESH_MS = 100;
+
 export class ToolExecutionComponent extends CachedComponent {
 	private args: Record<string, unknown>;
 	private argsComplete = false;
@@ -16,6 +22,9 @@ export class ToolExecutionComponent extends CachedComponent {
 	private isError = false;
 	private status: ToolStatus = "pending";
 	private images: Map<object, Image> | undefined;
+	private argsSource: (() => Record<string, unknown>) | undefined;
+	private lastArgsRead = 0;
+	private argsTimer: ReturnType<typeof setTimeout> | undefined;
 
 	constructor(
 		private readonly state: DisplayState,
@@ -31,14 +40,36 @@ export class ToolExecutionComponent extends CachedComponent {
 		return this.status;
 	}
 
-	/** Arguments as the model streams them; `complete` once the call is fully written. */
+	/** Final (or known) arguments; `complete` once the call is fully written. */
 	updateArgs(args: Record<string, unknown>, complete = false): void {
+		this.stopStreamingArgs();
 		this.args = args;
 		if (complete) this.argsComplete = true;
 		this.markChanged();
 	}
 
+	/**
+	 * The model wrote more of the call: `read` returns the arguments so far. They are read at once when the last
+	 * read is old enough, else once the refresh interval has passed (then `requestRender` draws them).
+	 */
+	streamArgs(read: () => Record<string, unknown>, requestRender: () => void): void {
+		if (this.status !== "pending" || this.argsComplete) return;
+		this.argsSource = read;
+		const wait = STREAMED_ARGS_REFRESH_MS - (Date.now() - this.lastArgsRead);
+		if (wait <= 0) {
+			this.readStreamedArgs();
+			return;
+		}
+		this.argsTimer ??= setTimeout(() => {
+			this.argsTimer = undefined;
+			if (!this.argsSource) return;
+			this.readStreamedArgs();
+			requestRender();
+		}, wait);
+	}
+
 	markRunning(args?: Record<string, unknown>): void {
+		this.stopStreamingArgs();
 		if (args) this.args = args;
 		this.argsComplete = true;
 		this.status = "running";
@@ -51,6 +82,7 @@ export class ToolExecutionComponent extends CachedComponent {
 	}
 
 	setResult(result: AgentToolResult<unknown>, isError: boolean): void {
+		this.stopStreamingArgs();
 		this.result = result;
 		this.isError = isError;
 		this.argsComplete = true;
@@ -62,6 +94,20 @@ export class ToolExecutionComponent extends CachedComponent {
 	markNotExecuted(reason: string): void {
 		if (this.status === "done") return;
 		this.setResult({ content: [{ type: "text", text: reason }], details: undefined }, true);
+	}
+
+	private readStreamedArgs(): void {
+		const read = this.argsSource;
+		if (!read) return;
+		this.lastArgsRead = Date.now();
+		this.args = read();
+		this.markChanged();
+	}
+
+	private stopStreamingArgs(): void {
+		if (this.argsTimer) clearTimeout(this.argsTimer);
+		this.argsTimer = undefined;
+		this.argsSource = undefined;
 	}
 
 	protected renderLines(width: number): string[] {

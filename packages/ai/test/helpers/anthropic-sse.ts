@@ -102,6 +102,10 @@ export function anthropicReply(
 }
 
 /** An HTTP error with Anthropic's error body. */
-export function anthropicHttpError(status: number, type: string, message: string): FakeReply {
+export function anthropicHttpError(
+	status: number,
+	type: string,
+	message: string,
+): Extract<FakeReply, { kind: "json" }> {
 	return { kind: "json", status, body: { type: "error", error: { type, message } } };
 }

@@ -54,6 +54,6 @@ export function geminiReply(chunks: SseChunk[], extra: Partial<Extract<FakeReply
 }
 
 /** An HTTP error with Google's error body. */
-export function geminiHttpError(code: number, status: string, message: string): FakeReply {
+export function geminiHttpError(code: number, status: string, message: string): Extract<FakeReply, { kind: "json" }> {
 	return { kind: "json", status: code, body: { error: { code, message, status } } };
 }

@@ -10,6 +10,8 @@ export interface ExtensionBinding {
 	ui: InteractiveExtensionUI;
 	/** True when an extension shortcut took the key. */
 	handleShortcut(data: string): boolean;
+	/** The shortcuts in effect, for /hotkeys. */
+	shortcuts: { key: string; description: string }[];
 }
 
 function effectiveBindings(host: ExtensionUiHost): Record<string, readonly string[]> {
@@ -77,6 +79,10 @@ export function bindExtensionRunner(host: ExtensionUiHost, runner: ExtensionRunn
 	}
 	return {
 		ui,
+		shortcuts: [...resolved.shortcuts.values()].map((shortcut) => ({
+			key: shortcut.shortcut,
+			description: shortcut.description ?? `(${shortcut.extensionPath})`,
+		})),
 		handleShortcut: (data) => {
 			for (const [key, shortcut] of resolved.shortcuts) {
 				if (!matchesKey(data, key)) continue;

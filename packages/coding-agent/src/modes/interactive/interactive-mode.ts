@@ -156,7 +156,17 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		const exit = new Promise<number>((resolve) => {
 			this.resolveExit = resolve;
 		});
-		this.unsubscribe = this.session.subscribe((event) => this.renderer.handle(event));
+		this.unsubscribe = this.session.subscribe((event) => {
+			try {
+				this.renderer.handle(event);
+			} catch (error) {
+				// A drawing bug must not take the session down with it.
+				this.notify(
+					"error",
+					`Display error (${event.type}): ${error instanceof Error ? error.message : String(error)}`,
+				);
+			}
+		});
 		const runner = this.options.extensions;
 		if (runner) {
 			this.extensionBinding = bindExtensionRunner(this, runner);
@@ -316,6 +326,10 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		const { theme, warning } = this.themes.resolve(this.session.settingsManager.getTheme());
 		if (warning) this.notify("warning", warning);
 		this.setTheme(theme.name, { preview: true });
+	}
+
+	extensionShortcuts(): { key: string; description: string }[] {
+		return this.extensionBinding?.shortcuts ?? [];
 	}
 
 	submitPrompt(text: string, delivery: "steer" | "followUp" = "steer"): void {

@@ -90,6 +90,8 @@ export interface ModeHost {
 	/** Rebuilds the theme list from the resource loader (after /reload) and re-applies the current theme. */
 	reloadThemes(): void;
 
+	/** Keyboard shortcuts extensions registered (for /hotkeys). */
+	extensionShortcuts(): { key: string; description: string }[];
 	/** Sends `text` to the model as a prompt (idle) or steering/follow-up (while the agent works). */
 	submitPrompt(text: string, delivery?: "steer" | "followUp"): void;
 	/** Ctrl+Z: hands the terminal back to the shell until SIGCONT. */

@@ -67,6 +67,9 @@ export function hotkeysMarkdown(host: ModeHost): string {
 		"| `@` | Reference a file |",
 		"| `Esc Esc` | Session tree (empty editor; `doubleEscapeAction`) |",
 	];
+	for (const shortcut of host.extensionShortcuts()) {
+		rows.push(`| \`${formatKeyLabel(shortcut.key)}\` | ${shortcut.description} (extension) |`);
+	}
 	return ["**Keyboard shortcuts**", "", ...rows, ...extras].join("\n");
 }
 

@@ -1,37 +1,60 @@
-// A git checkpoint of the working tree at the start of every turn (without touching the index or the
-// branch: `git stash create` only writes a commit object). When the user forks from an earlier message,
-// the extension offers to put the files back the way they were at that point.
-import type { ExtensionAPI } from "@agent/coding-agent";
+// A git checkpoint of the working tree before the agent first changes something in reply to a message
+// (`git stash create` only writes a commit object: the index, the branch and the stash list stay as they
+// are). When the user forks from that message, the extension offers to put the files back the way they were.
+//
+// The checkpoint is taken in a `tool_call` handler because the agent waits for those before it runs the tool;
+// it does not wait for `turn_start` handlers, so a checkpoint taken there could come after the change.
+import type { ExtensionAPI, ExtensionContext } from "@agent/coding-agent";
 
 export interface Checkpoint {
-	/** The session entry the turn started from. */
+	/** The user message the changes answered. */
 	entryId: string;
 	/** The stash commit, or HEAD when the tree was clean. */
 	ref: string;
 }
 
-export default function gitCheckpoint(pi: ExtensionAPI): void {
-	const checkpoints: Checkpoint[] = [];
+const READ_ONLY_TOOLS = new Set(["read", "grep", "find", "ls"]);
 
-	pi.on("turn_start", async (_event, ctx) => {
-		const entryId = ctx.sessionManager.getLeafId();
-		if (!entryId || checkpoints.some((checkpoint) => checkpoint.entryId === entryId)) return;
+function lastUserMessageId(ctx: ExtensionContext): string | undefined {
+	const branch = ctx.sessionManager.getBranch();
+	for (let i = branch.length - 1; i >= 0; i--) {
+		const entry = branch[i];
+		if (entry?.type === "message" && entry.message.role === "user") return entry.id;
+	}
+	return undefined;
+}
+
+export default function gitCheckpoint(pi: ExtensionAPI): void {
+	let checkpoints: Checkpoint[] = [];
+
+	pi.on("session_start", (_event, ctx) => {
+		checkpoints = ctx.sessionManager
+			.getEntries()
+			.flatMap((entry) =>
+				entry.type === "custom" && entry.customType === "git-checkpoint" ? [entry.data as Checkpoint] : [],
+			);
+	});
+
+	pi.on("tool_call", async (event, ctx) => {
+		if (READ_ONLY_TOOLS.has(event.toolName)) return undefined;
+		const entryId = lastUserMessageId(ctx);
+		if (!entryId || checkpoints.some((checkpoint) => checkpoint.entryId === entryId)) return undefined;
 		const stash = await pi.exec("git", ["stash", "create"], { cwd: ctx.cwd });
-		if (stash.code !== 0) return; // not a git repository
+		if (stash.code !== 0) return undefined; // not a git repository
 		let ref = stash.stdout.trim();
 		if (!ref) {
 			const head = await pi.exec("git", ["rev-parse", "HEAD"], { cwd: ctx.cwd });
-			if (head.code !== 0) return;
+			if (head.code !== 0) return undefined;
 			ref = head.stdout.trim();
 		}
-		checkpoints.push({ entryId, ref });
-		pi.appendEntry<Checkpoint>("git-checkpoint", { entryId, ref });
+		const checkpoint = { entryId, ref };
+		checkpoints.push(checkpoint);
+		pi.appendEntry<Checkpoint>("git-checkpoint", checkpoint);
+		return undefined;
 	});
 
 	pi.on("session_before_fork", async (event, ctx) => {
-		// The newest checkpoint taken at or before the entry forked from.
-		const branch = ctx.sessionManager.getBranch(event.entryId).map((entry) => entry.id);
-		const checkpoint = [...checkpoints].reverse().find((candidate) => branch.includes(candidate.entryId));
+		const checkpoint = checkpoints.find((candidate) => candidate.entryId === event.entryId);
 		if (!checkpoint || !ctx.hasUI) return undefined;
 		const choice = await ctx.ui.select("Restore the files to that point too?", [
 			"Keep the files as they are",

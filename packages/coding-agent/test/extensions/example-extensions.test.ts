@@ -227,7 +227,7 @@ describe("git-checkpoint.ts", () => {
 		});
 	}
 
-	it("takes a checkpoint per turn and restores the files when the user forks back and asks for it", async () => {
+	it("takes a checkpoint before the first change of a reply and restores the files when the user forks there", async () => {
 		const s = await startWith(["git-checkpoint.ts"], { files: { "app.txt": "version 1\n" } });
 		const cwd = s.world.cwd;
 		git(cwd, "init", "-q");
@@ -240,9 +240,9 @@ describe("git-checkpoint.ts", () => {
 		await s.harness.session.prompt("look");
 		await s.harness.session.prompt("rewrite app.txt");
 		expect(readFileSync(join(cwd, "app.txt"), "utf8")).toBe("version 3\n");
-		// One per turn: the first prompt had one turn, the second two (the write, then the answer).
+		// Only the reply that changed something has a checkpoint.
 		const checkpoints = s.harness.sessionManager.getEntries().filter((entry) => entry.type === "custom");
-		expect(checkpoints).toHaveLength(3);
+		expect(checkpoints).toHaveLength(1);
 
 		s.ui.answers.select = "Restore the files";
 		const secondPrompt = s.harness.session.getUserMessagesForForking()[1]?.entryId as string;

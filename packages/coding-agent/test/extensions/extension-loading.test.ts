@@ -72,6 +72,28 @@ describe("loading TypeScript without a build step", () => {
 		expect((seen.ours as typeof running).registerApiProvider).toBe(running.registerApiProvider);
 	});
 
+	it("finds host packages imported by local helper files, and ones named only at run time", async () => {
+		world = createExtensionWorld();
+		world.write({
+			"multi/index.ts": `
+				import type { ExtensionAPI } from "@agent/coding-agent";
+				import { describeTool } from "./lib/describe.js";
+				export default async function (pi: ExtensionAPI) {
+					const name = ["@agent", "tui"].join("/");
+					const tui = await import(name);
+					pi.registerCommand("multi", { description: describeTool() + "+" + typeof tui.Text, handler: async () => {} });
+				}
+			`,
+			"multi/lib/describe.ts": `
+				import { Type } from "@mariozechner/pi-ai";
+				export const describeTool = (): string => typeof Type.Object;
+			`,
+		});
+		const loaded = await loadWorldExtensions(world, ["multi/index.ts"]);
+		expect(loaded.errors).toEqual([]);
+		expect(loaded.extensions[0]?.commands.get("multi")?.description).toBe("function+function");
+	});
+
 	it("caches compiled modules on disk, and the next start runs the cached code without compiling", async () => {
 		world = createExtensionWorld();
 		world.write({

@@ -3,42 +3,60 @@
 // classes. They are handed to jiti as virtual modules, under our names and under the reference's names, so
 // extensions written for the reference load unchanged (extensions.md §1 "Loading a module").
 //
-// This is the one module that reaches for the package's own public entry: it is what extension authors
-// import, and it is loaded lazily, only when there are extensions to load, so there is no import cycle at
-// module-evaluation time.
+// Each package is imported only when an extension needs it (most import only types, plus TypeBox). This is
+// also the one module that reaches for the package's own public entry: it is what extension authors import,
+// and it is loaded lazily, so there is no import cycle at module-evaluation time.
 
-export const HOST_PACKAGE_ALIASES: Readonly<Record<string, readonly string[]>> = {
+/** A host package by our name, with every module id it answers to. */
+export const HOST_PACKAGE_ALIASES = {
 	"@agent/coding-agent": ["@agent/coding-agent", "@mariozechner/pi-coding-agent"],
 	"@agent/agent-core": ["@agent/agent-core", "@mariozechner/pi-agent-core"],
 	"@agent/ai": ["@agent/ai", "@mariozechner/pi-ai"],
 	"@agent/tui": ["@agent/tui", "@mariozechner/pi-tui"],
 	"@sinclair/typebox": ["@sinclair/typebox", "typebox"],
+} as const satisfies Record<string, readonly string[]>;
+
+export type HostPackage = keyof typeof HOST_PACKAGE_ALIASES;
+
+export const HOST_PACKAGES = Object.keys(HOST_PACKAGE_ALIASES) as HostPackage[];
+
+const PACKAGE_BY_ID = new Map<string, HostPackage>(
+	HOST_PACKAGES.flatMap((name) => HOST_PACKAGE_ALIASES[name].map((id): [string, HostPackage] => [id, name])),
+);
+
+/** The host package a module id names (`@mariozechner/pi-ai` → `@agent/ai`), if any. */
+export function hostPackageOf(id: string): HostPackage | undefined {
+	return PACKAGE_BY_ID.get(id);
+}
+
+const importers: Record<HostPackage, () => Promise<unknown>> = {
+	"@agent/coding-agent": () => import("../../index.js"),
+	"@agent/agent-core": () => import("@agent/agent-core"),
+	"@agent/ai": () => import("@agent/ai"),
+	"@agent/tui": () => import("@agent/tui"),
+	"@sinclair/typebox": () => import("@sinclair/typebox"),
 };
 
-let hostModules: Promise<Record<string, unknown>> | undefined;
+const loaded = new Map<HostPackage, Promise<unknown>>();
 
-/** Module id → module namespace, for every host package name (loaded once per process). */
-export function loadHostModules(): Promise<Record<string, unknown>> {
-	hostModules ??= (async () => {
-		const [codingAgent, agentCore, ai, tui, typebox] = await Promise.all([
-			import("../../index.js"),
-			import("@agent/agent-core"),
-			import("@agent/ai"),
-			import("@agent/tui"),
-			import("@sinclair/typebox"),
-		]);
-		const byPackage: Record<string, unknown> = {
-			"@agent/coding-agent": codingAgent,
-			"@agent/agent-core": agentCore,
-			"@agent/ai": ai,
-			"@agent/tui": tui,
-			"@sinclair/typebox": typebox,
-		};
-		const modules: Record<string, unknown> = {};
-		for (const [name, ids] of Object.entries(HOST_PACKAGE_ALIASES)) {
-			for (const id of ids) modules[id] = byPackage[name];
-		}
-		return modules;
-	})();
-	return hostModules;
+/** Module id → module namespace for the given host packages (each imported once per process). */
+export async function loadHostModules(
+	packages: Iterable<HostPackage> = HOST_PACKAGES,
+): Promise<Record<string, unknown>> {
+	const names = [...new Set(packages)];
+	const namespaces = await Promise.all(
+		names.map((name) => {
+			let module = loaded.get(name);
+			if (!module) {
+				module = importers[name]();
+				loaded.set(name, module);
+			}
+			return module;
+		}),
+	);
+	const modules: Record<string, unknown> = {};
+	names.forEach((name, index) => {
+		for (const id of HOST_PACKAGE_ALIASES[name]) modules[id] = namespaces[index];
+	});
+	return modules;
 }

@@ -3,11 +3,13 @@
 // everything else — the extension's own dependencies — resolved from the extension's directory. Each module's
 // default export is called with a fresh `ExtensionAPI`; failures are collected per extension and never stop
 // the others.
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { getAgentDir } from "../config/paths.js";
 import { createEmptyExtension, createExtensionAPI } from "./api.js";
-import { loadHostModules } from "./host-modules.js";
+import { scanHostImports } from "./host-imports.js";
+import { HOST_PACKAGE_ALIASES, HOST_PACKAGES, type HostPackage, loadHostModules } from "./host-modules.js";
 import { ExtensionRuntime } from "./runtime.js";
 import type { Extension, ExtensionFactory, ExtensionLoadError } from "./types.js";
 
@@ -67,18 +69,76 @@ function errorMessage(error: unknown): string {
 	return String(error);
 }
 
-async function importFactory(resolvedPath: string, options: LoadExtensionsOptions): Promise<unknown> {
-	const cacheDir = options.cacheDir ?? getExtensionCacheDir(options.agentDir);
-	// Loaded on first use: runs without extensions never pay for the TypeScript loader.
-	const { createJiti } = await import("jiti");
-	const jiti = createJiti(resolvedPath, {
-		// A reload must see edited code: no module cache across imports; the compile cache keys on content.
-		moduleCache: false,
-		fsCache: cacheDir === false ? false : cacheDir,
-		virtualModules: await loadHostModules(),
-		interopDefault: true,
-	});
-	return jiti.import(resolvedPath, { default: true });
+type CreateJiti = typeof import("jiti")["createJiti"];
+type JitiInstance = ReturnType<CreateJiti>;
+
+/**
+ * jiti, loaded on first use (runs without extensions never pay for it) through `require`: its ESM entry
+ * imports a 300 kB CommonJS bundle, which Node scans for named exports — about as long as loading ten cached
+ * extensions.
+ */
+async function loadJiti(): Promise<CreateJiti> {
+	return (createRequire(import.meta.url)("jiti") as typeof import("jiti")).createJiti;
+}
+
+/**
+ * Host packages an instance was not given are aliased to this (non-existent) path, so an import the scan
+ * missed fails recognizably — and can never resolve to a second copy found in some node_modules. TypeBox is
+ * left out: its subpaths (`@sinclair/typebox/compiler`) are legitimate, and two copies work together.
+ */
+const MISSING_HOST_PACKAGE = "/__agent_host_package_not_loaded__/";
+
+function missingHostAliases(given: ReadonlySet<HostPackage>): Record<string, string> {
+	const aliases: Record<string, string> = {};
+	for (const name of HOST_PACKAGES) {
+		if (given.has(name) || name === "@sinclair/typebox") continue;
+		for (const id of HOST_PACKAGE_ALIASES[name]) aliases[id] = `${MISSING_HOST_PACKAGE}${id}`;
+	}
+	return aliases;
+}
+
+/** True when a load failed on a host package it was not given (the scan missed it). */
+function missedHostPackage(message: string): boolean {
+	return message.includes(MISSING_HOST_PACKAGE);
+}
+
+/**
+ * Imports extension modules for one load: one jiti instance per set of host packages (usually one for all),
+ * sharing the compile cache. Host packages are imported only when some extension uses them.
+ */
+class ExtensionImporter {
+	private readonly instances = new Map<string, Promise<JitiInstance>>();
+
+	constructor(private readonly options: LoadExtensionsOptions) {}
+
+	/** The module's default export, importing the host packages the scan found (or all of them). */
+	async importDefault(resolvedPath: string, allHostPackages = false): Promise<unknown> {
+		const packages = allHostPackages ? new Set(HOST_PACKAGES) : scanHostImports(resolvedPath);
+		return (await this.jiti(packages)).import(resolvedPath, { default: true });
+	}
+
+	private jiti(packages: ReadonlySet<HostPackage>): Promise<JitiInstance> {
+		const key = [...packages].sort().join(",");
+		let instance = this.instances.get(key);
+		if (!instance) {
+			instance = this.create(packages);
+			this.instances.set(key, instance);
+		}
+		return instance;
+	}
+
+	private async create(packages: ReadonlySet<HostPackage>): Promise<JitiInstance> {
+		const cacheDir = this.options.cacheDir ?? getExtensionCacheDir(this.options.agentDir);
+		const [createJiti, virtualModules] = await Promise.all([loadJiti(), loadHostModules(packages)]);
+		return createJiti(join(this.options.cwd ?? process.cwd(), "extension-loader"), {
+			// A reload must see edited code: no module cache across imports; the compile cache keys on content.
+			moduleCache: false,
+			fsCache: cacheDir === false ? false : cacheDir,
+			virtualModules,
+			alias: missingHostAliases(packages),
+			interopDefault: true,
+		});
+	}
 }
 
 async function runFactory(
@@ -99,18 +159,24 @@ export async function loadExtensionModule(
 	path: string,
 	runtime: ExtensionRuntime,
 	options: LoadExtensionsOptions = {},
+	importer: ExtensionImporter = new ExtensionImporter(options),
 ): Promise<{ extension?: Extension; error?: ExtensionLoadError }> {
 	const resolvedPath = resolveExtensionPath(path, options.cwd ?? process.cwd(), options.homeDir);
-	let factory: unknown;
-	try {
-		factory = await importFactory(resolvedPath, options);
-	} catch (error) {
-		return { error: { path, error: failedToLoadText(errorMessage(error)) } };
-	}
-	if (typeof factory !== "function") return { error: { path, error: invalidFactoryText(resolvedPath) } };
-	const extension = createEmptyExtension(path, resolvedPath);
-	const error = await runFactory(factory as ExtensionFactory, extension, runtime);
-	return error ? { error } : { extension };
+	const attempt = async (allHostPackages: boolean) => {
+		let factory: unknown;
+		try {
+			factory = await importer.importDefault(resolvedPath, allHostPackages);
+		} catch (error) {
+			return { error: { path, error: failedToLoadText(errorMessage(error)) } };
+		}
+		if (typeof factory !== "function") return { error: { path, error: invalidFactoryText(resolvedPath) } };
+		const extension = createEmptyExtension(path, resolvedPath);
+		const error = await runFactory(factory as ExtensionFactory, extension, runtime);
+		return error ? { error } : { extension };
+	};
+	const first = await attempt(false);
+	// The scan missed a host package (imported under a computed name, or by a dependency): once more with all.
+	return first.error && missedHostPackage(first.error.error) ? attempt(true) : first;
 }
 
 /**
@@ -126,11 +192,12 @@ export async function loadExtensions(
 	const extensions: Extension[] = [];
 	const errors: ExtensionLoadError[] = [];
 	const seen = new Set<string>();
+	const importer = new ExtensionImporter({ ...options, cwd });
 	for (const path of paths) {
 		const resolvedPath = resolveExtensionPath(path, cwd, options.homeDir);
 		if (seen.has(resolvedPath)) continue;
 		seen.add(resolvedPath);
-		const { extension, error } = await loadExtensionModule(path, runtime, { ...options, cwd });
+		const { extension, error } = await loadExtensionModule(path, runtime, { ...options, cwd }, importer);
 		if (extension) extensions.push(extension);
 		if (error) errors.push(error);
 	}

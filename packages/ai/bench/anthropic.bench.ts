@@ -2,12 +2,13 @@
 // served from a local server, consumed through `stream(...)` versus iterating the raw SDK stream for the
 // same bytes. The difference is what our conversion to assistant-message events costs.
 import Anthropic from "@anthropic-ai/sdk";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { reportBenchmark } from "../../../scripts/bench-report.js";
 import { stream } from "../src/index.js";
-import type { Context, Model } from "../src/types.js";
+import type { Context } from "../src/types.js";
 import { messageDelta, messageStart, messageStop, textBlock, toolUseBlock } from "../test/helpers/anthropic-sse.js";
-import { FakeServer, formatSseChunk, type SseChunk } from "../test/helpers/fake-server.js";
+import { formatSseChunk, type SseChunk } from "../test/helpers/fake-server.js";
+import { claudeSonnet4, useFakeServer } from "../test/helpers/provider-test-harness.js";
 
 const ANSWER_BYTES = 1_000_000;
 const TEXT_DELTA_CHARS = 16;
@@ -16,28 +17,11 @@ const TOOL_DELTA_CHARS = 16;
 const RUNS = 7;
 const WARMUP = 2;
 
-let server: FakeServer;
-beforeAll(async () => {
-	server = await FakeServer.start();
-});
-afterAll(() => server.close());
+const server = useFakeServer();
 
 const context: Context = { messages: [{ role: "user", content: "write a lot", timestamp: 1 }] };
 
-function model(): Model<"anthropic-messages"> {
-	return {
-		id: "claude-sonnet-4-0",
-		name: "Claude Sonnet 4",
-		api: "anthropic-messages",
-		provider: "anthropic",
-		baseUrl: server.url,
-		reasoning: true,
-		input: ["text", "image"],
-		cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-		contextWindow: 200_000,
-		maxTokens: 64_000,
-	};
-}
+const model = () => claudeSonnet4(server.url);
 
 function split(text: string, size: number): string[] {
 	const pieces: string[] = [];

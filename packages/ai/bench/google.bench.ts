@@ -2,12 +2,13 @@
 // function call) served from a local server, consumed through `stream(...)` versus iterating the raw SDK
 // stream for the same bytes. The difference is what our conversion to assistant-message events costs.
 import { GoogleGenAI } from "@google/genai";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { reportBenchmark } from "../../../scripts/bench-report.js";
 import { stream } from "../src/index.js";
-import type { Context, Model } from "../src/types.js";
-import { FakeServer, formatSseChunk, type SseChunk } from "../test/helpers/fake-server.js";
+import type { Context } from "../src/types.js";
+import { formatSseChunk, type SseChunk } from "../test/helpers/fake-server.js";
 import { geminiChunk, geminiTextChunks } from "../test/helpers/google-sse.js";
+import { gemini25Flash, useFakeServer } from "../test/helpers/provider-test-harness.js";
 
 const ANSWER_BYTES = 1_000_000;
 const TEXT_CHUNK_CHARS = 16;
@@ -15,28 +16,11 @@ const TOOL_ARGUMENT_BYTES = 200_000;
 const RUNS = 7;
 const WARMUP = 2;
 
-let server: FakeServer;
-beforeAll(async () => {
-	server = await FakeServer.start();
-});
-afterAll(() => server.close());
+const server = useFakeServer();
 
 const context: Context = { messages: [{ role: "user", content: "write a lot", timestamp: 1 }] };
 
-function model(): Model<"google-generative-ai"> {
-	return {
-		id: "gemini-2.5-flash",
-		name: "Gemini 2.5 Flash",
-		api: "google-generative-ai",
-		provider: "google",
-		baseUrl: `${server.url}/v1beta`,
-		reasoning: true,
-		input: ["text", "image"],
-		cost: { input: 0.3, output: 2.5, cacheRead: 0.075, cacheWrite: 0 },
-		contextWindow: 1_048_576,
-		maxTokens: 65_536,
-	};
-}
+const model = () => gemini25Flash(`${server.url}/v1beta`);
 
 function split(text: string, size: number): string[] {
 	const pieces: string[] = [];

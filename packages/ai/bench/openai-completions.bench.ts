@@ -2,25 +2,21 @@
 // served from a local server, consumed through `stream(...)` versus iterating the raw SDK stream for the
 // same bytes. The difference is what our conversion to assistant-message events costs.
 import OpenAI from "openai";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { reportBenchmark } from "../../../scripts/bench-report.js";
 import { stream } from "../src/index.js";
 import type { Context } from "../src/types.js";
-import { FakeServer, type SseChunk } from "../test/helpers/fake-server.js";
+import type { SseChunk } from "../test/helpers/fake-server.js";
 import { compareRuns, renderSse } from "../test/helpers/openai-bench-timing.js";
 import { chunk, finish, splitText, toolCallChunks } from "../test/helpers/openai-completions-sse.js";
-import { testModel } from "../test/helpers/openai-stream-events.js";
+import { openaiTestModel, useFakeServer } from "../test/helpers/provider-test-harness.js";
 
 const ANSWER_BYTES = 1_000_000;
 const TEXT_DELTA_CHARS = 12;
 const TOOL_ARGUMENT_BYTES = 200_000;
 const TOOL_DELTA_CHARS = 8;
 
-let server: FakeServer;
-beforeAll(async () => {
-	server = await FakeServer.start();
-});
-afterAll(() => server.close());
+const server = useFakeServer();
 
 const context: Context = { messages: [{ role: "user", content: "write a lot", timestamp: 1 }] };
 
@@ -31,7 +27,7 @@ function serve(body: string): void {
 async function throughAdapter(body: string): Promise<number> {
 	serve(body);
 	let events = 0;
-	const s = stream(testModel("openai-completions", server.url), context, { apiKey: "k" });
+	const s = stream(openaiTestModel("openai-completions", server.url), context, { apiKey: "k" });
 	for await (const _event of s) events++;
 	const result = await s.result();
 	if (result.stopReason === "error") throw new Error(result.errorMessage);

@@ -45,38 +45,53 @@ export function formatSseChunk(chunk: SseChunk): string {
 
 /**
  * A local HTTP server on 127.0.0.1 that answers each request with the next queued reply and
- * records every request. Real SDK clients talk to it through `model.baseUrl`.
+ * records every request. Real SDK clients talk to it through `model.baseUrl`. Test files get one with
+ * `useFakeServer()` (provider-test-harness.ts).
  */
 export class FakeServer {
 	readonly requests: RecordedRequest[] = [];
 	private readonly replies: FakeHandler[] = [];
 	private readonly sockets = new Set<Socket>();
 	private readonly openResponses = new Set<ServerResponse>();
+	private readonly server: Server;
+	private address: string | undefined;
 
-	private constructor(
-		private readonly server: Server,
-		readonly url: string,
-	) {}
+	constructor() {
+		this.server = createServer((req, res) => {
+			void this.handle(req, res);
+		});
+		this.server.on("connection", (socket) => {
+			this.sockets.add(socket);
+			socket.on("close", () => this.sockets.delete(socket));
+		});
+	}
 
-	static async start(): Promise<FakeServer> {
-		let instance: FakeServer | undefined;
-		const server = createServer((req, res) => {
-			void instance?.handle(req, res);
-		});
-		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-		const { port } = server.address() as AddressInfo;
-		instance = new FakeServer(server, `http://127.0.0.1:${port}`);
-		server.on("connection", (socket) => {
-			instance?.sockets.add(socket);
-			socket.on("close", () => instance?.sockets.delete(socket));
-		});
-		return instance;
+	/** Listens on a free port of 127.0.0.1. */
+	async listen(): Promise<void> {
+		await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+		const { port } = this.server.address() as AddressInfo;
+		this.address = `http://127.0.0.1:${port}`;
+	}
+
+	get url(): string {
+		if (this.address === undefined) throw new Error("FakeServer: url read before listen() finished");
+		return this.address;
 	}
 
 	/** Queue replies, answered in order. A request with nothing queued gets a 500 naming the problem. */
 	enqueue(...handlers: FakeHandler[]): this {
 		this.replies.push(...handlers);
 		return this;
+	}
+
+	/** Queues a reply that never comes; resolves once its request has arrived. */
+	enqueueHang(): Promise<void> {
+		return new Promise((resolve) => {
+			this.enqueue(() => {
+				resolve();
+				return { kind: "hang" };
+			});
+		});
 	}
 
 	get lastRequest(): RecordedRequest | undefined {

@@ -1,4 +1,5 @@
-import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream, Model } from "../../src/types.js";
+// Reading an adapter's event stream the way every provider test does, whatever the API.
+import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream } from "../../src/types.js";
 
 export interface CollectedStream {
 	events: AssistantMessageEvent[];
@@ -42,24 +43,4 @@ const INTERNAL_FIELDS = ["partialJson", "partialArgs", "index"];
 /** No streaming bookkeeping left on any block of a final message. */
 export function internalFieldsOf(message: AssistantMessage): string[] {
 	return message.content.flatMap((block) => INTERNAL_FIELDS.filter((field) => field in block));
-}
-
-export function testModel<TApi extends "openai-completions" | "openai-responses">(
-	api: TApi,
-	baseUrl: string,
-	overrides: Partial<Model<TApi>> = {},
-): Model<TApi> {
-	return {
-		id: "test-model",
-		name: "Test Model",
-		api,
-		provider: "test-provider",
-		baseUrl,
-		reasoning: false,
-		input: ["text", "image"],
-		cost: { input: 2, output: 10, cacheRead: 0.5, cacheWrite: 0 },
-		contextWindow: 128000,
-		maxTokens: 16000,
-		...overrides,
-	};
 }

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { streamAnthropic, streamSimpleAnthropic } from "../../../src/providers/anthropic/index.js";
-import type { AssistantMessageEvent, Context, Model } from "../../../src/types.js";
+import type { AssistantMessageEvent, Context } from "../../../src/types.js";
 import { isContextOverflow } from "../../../src/utils/overflow.js";
 import {
 	anthropicHttpError,
@@ -11,39 +11,12 @@ import {
 	textBlock,
 	toolUseStart,
 } from "../../helpers/anthropic-sse.js";
-import { FakeServer } from "../../helpers/fake-server.js";
-import { collect, internalFieldsOf } from "../../helpers/openai-stream-events.js";
+import { claudeSonnet4, expectNoUnhandledRejections, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { collect, internalFieldsOf } from "../../helpers/stream-events.js";
 
-// Vitest reports unhandled rejections as failures; this also names the test that leaked one.
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-
-let server: FakeServer;
-beforeAll(async () => {
-	process.on("unhandledRejection", onUnhandled);
-	server = await FakeServer.start();
-});
-afterAll(async () => {
-	process.off("unhandledRejection", onUnhandled);
-	await server.close();
-	expect(unhandled).toEqual([]);
-});
-
-function model(overrides: Partial<Model<"anthropic-messages">> = {}): Model<"anthropic-messages"> {
-	return {
-		id: "claude-sonnet-4-0",
-		name: "Claude Sonnet 4",
-		api: "anthropic-messages",
-		provider: "anthropic",
-		baseUrl: server.url,
-		reasoning: true,
-		input: ["text", "image"],
-		cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-		contextWindow: 200_000,
-		maxTokens: 64_000,
-		...overrides,
-	};
-}
+expectNoUnhandledRejections();
+const server = useFakeServer();
+const model = () => claudeSonnet4(server.url);
 
 const context: Context = { messages: [{ role: "user", content: "hello", timestamp: 1 }] };
 const options = { apiKey: "sk-ant-api-test" };
@@ -215,14 +188,7 @@ describe("abort", () => {
 	});
 
 	it("aborting while waiting for the response ends with aborted and no start event", async () => {
-		let arrived!: () => void;
-		const requestArrived = new Promise<void>((resolve) => {
-			arrived = resolve;
-		});
-		server.enqueue(() => {
-			arrived();
-			return { kind: "hang" };
-		});
+		const requestArrived = server.enqueueHang();
 		const controller = new AbortController();
 		const stream = streamAnthropic(model(), context, { ...options, signal: controller.signal });
 		await requestArrived;

@@ -1,39 +1,20 @@
 import { Type } from "@sinclair/typebox";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { buildRequestParams } from "../../../src/providers/anthropic/build-request.js";
 import { resolveAuth } from "../../../src/providers/anthropic/headers.js";
 import { streamAnthropic, streamSimpleAnthropic } from "../../../src/providers/anthropic/index.js";
 import type { AnthropicOptions, Context, Model, SimpleStreamOptions, ThinkingLevel, Tool } from "../../../src/types.js";
 import { anthropicReply, textBlock, toolUseBlock } from "../../helpers/anthropic-sse.js";
-import { FakeServer, type RecordedRequest } from "../../helpers/fake-server.js";
-import { collect } from "../../helpers/openai-stream-events.js";
+import type { RecordedRequest } from "../../helpers/fake-server.js";
+import { claudeSonnet4, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { collect } from "../../helpers/stream-events.js";
 
-let server: FakeServer;
-beforeAll(async () => {
-	server = await FakeServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
+const server = useFakeServer();
 afterEach(() => {
 	delete process.env.AGENT_CACHE_RETENTION;
 });
 
-function model(overrides: Partial<Model<"anthropic-messages">> = {}): Model<"anthropic-messages"> {
-	return {
-		id: "claude-sonnet-4-0",
-		name: "Claude Sonnet 4",
-		api: "anthropic-messages",
-		provider: "anthropic",
-		baseUrl: server.url,
-		reasoning: true,
-		input: ["text", "image"],
-		cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-		contextWindow: 200_000,
-		maxTokens: 64_000,
-		...overrides,
-	};
-}
+const model = (overrides: Partial<Model<"anthropic-messages">> = {}) => claudeSonnet4(server.url, overrides);
 
 const readTool: Tool = {
 	name: "read",

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { complete, streamSimple } from "../../../src/index.js";
 import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
-import type { Context, Model, Tool } from "../../../src/types.js";
+import type { Context, Tool } from "../../../src/types.js";
 import {
 	anthropicReply,
 	blockStop,
@@ -16,32 +16,11 @@ import {
 	toolUseBlock,
 	toolUseStart,
 } from "../../helpers/anthropic-sse.js";
-import { FakeServer } from "../../helpers/fake-server.js";
-import { collect, deltasOf, expectBalancedBlocks, internalFieldsOf } from "../../helpers/openai-stream-events.js";
+import { claudeSonnet4, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { collect, deltasOf, expectBalancedBlocks, internalFieldsOf } from "../../helpers/stream-events.js";
 
-let server: FakeServer;
-beforeAll(async () => {
-	server = await FakeServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-
-function model(overrides: Partial<Model<"anthropic-messages">> = {}): Model<"anthropic-messages"> {
-	return {
-		id: "claude-sonnet-4-0",
-		name: "Claude Sonnet 4",
-		api: "anthropic-messages",
-		provider: "anthropic",
-		baseUrl: server.url,
-		reasoning: true,
-		input: ["text", "image"],
-		cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-		contextWindow: 200_000,
-		maxTokens: 64_000,
-		...overrides,
-	};
-}
+const server = useFakeServer();
+const model = () => claudeSonnet4(server.url);
 
 const context: Context = { messages: [{ role: "user", content: "hello", timestamp: 1 }] };
 const options = { apiKey: "sk-ant-api-test" };

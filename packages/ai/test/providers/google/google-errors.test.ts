@@ -1,41 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { streamGoogle, streamSimpleGoogle } from "../../../src/providers/google/index.js";
-import type { Context, Model } from "../../../src/types.js";
+import type { Context } from "../../../src/types.js";
 import { isContextOverflow } from "../../../src/utils/overflow.js";
-import { FakeServer } from "../../helpers/fake-server.js";
 import { geminiChunk, geminiHttpError, geminiReply, geminiTextChunks } from "../../helpers/google-sse.js";
-import { collect } from "../../helpers/openai-stream-events.js";
+import { expectNoUnhandledRejections, gemini25Flash, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { collect } from "../../helpers/stream-events.js";
 
-// Vitest reports unhandled rejections as failures; this also names the file that leaked one.
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-
-let server: FakeServer;
-beforeAll(async () => {
-	process.on("unhandledRejection", onUnhandled);
-	server = await FakeServer.start();
-});
-afterAll(async () => {
-	process.off("unhandledRejection", onUnhandled);
-	await server.close();
-	expect(unhandled).toEqual([]);
-});
-
-function model(overrides: Partial<Model<"google-generative-ai">> = {}): Model<"google-generative-ai"> {
-	return {
-		id: "gemini-2.5-flash",
-		name: "Gemini 2.5 Flash",
-		api: "google-generative-ai",
-		provider: "google",
-		baseUrl: `${server.url}/v1beta`,
-		reasoning: true,
-		input: ["text", "image"],
-		cost: { input: 0.3, output: 2.5, cacheRead: 0.075, cacheWrite: 0 },
-		contextWindow: 1_048_576,
-		maxTokens: 65_536,
-		...overrides,
-	};
-}
+expectNoUnhandledRejections();
+const server = useFakeServer();
+const model = () => gemini25Flash(`${server.url}/v1beta`);
 
 const context: Context = { messages: [{ role: "user", content: "hello", timestamp: 1 }] };
 const options = { apiKey: "gemini-key" };
@@ -189,14 +162,7 @@ describe("abort", () => {
 	});
 
 	it("aborting while waiting for the response ends with aborted and no start event", async () => {
-		let arrived!: () => void;
-		const requestArrived = new Promise<void>((resolve) => {
-			arrived = resolve;
-		});
-		server.enqueue(() => {
-			arrived();
-			return { kind: "hang" };
-		});
+		const requestArrived = server.enqueueHang();
 		const controller = new AbortController();
 		const stream = streamGoogle(model(), context, { ...options, signal: controller.signal });
 		await requestArrived;

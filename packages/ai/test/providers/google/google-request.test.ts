@@ -1,35 +1,16 @@
 import { Type } from "@sinclair/typebox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { httpOptionsFor } from "../../../src/providers/google/client.js";
 import { streamGoogle, streamSimpleGoogle } from "../../../src/providers/google/index.js";
 import type { Context, GoogleOptions, Model, SimpleStreamOptions, ThinkingLevel, Tool } from "../../../src/types.js";
-import { FakeServer, type RecordedRequest } from "../../helpers/fake-server.js";
+import type { RecordedRequest } from "../../helpers/fake-server.js";
 import { geminiReply, geminiTextChunks } from "../../helpers/google-sse.js";
-import { collect } from "../../helpers/openai-stream-events.js";
+import { gemini25Pro, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { collect } from "../../helpers/stream-events.js";
 
-let server: FakeServer;
-beforeAll(async () => {
-	server = await FakeServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-
-function model(overrides: Partial<Model<"google-generative-ai">> = {}): Model<"google-generative-ai"> {
-	return {
-		id: "gemini-2.5-pro",
-		name: "Gemini 2.5 Pro",
-		api: "google-generative-ai",
-		provider: "google",
-		baseUrl: `${server.url}/v1beta`,
-		reasoning: true,
-		input: ["text", "image"],
-		cost: { input: 1.25, output: 10, cacheRead: 0.31, cacheWrite: 0 },
-		contextWindow: 1_048_576,
-		maxTokens: 65_536,
-		...overrides,
-	};
-}
+const server = useFakeServer();
+const model = (overrides: Partial<Model<"google-generative-ai">> = {}) =>
+	gemini25Pro(`${server.url}/v1beta`, overrides);
 
 const readTool: Tool = {
 	name: "read",

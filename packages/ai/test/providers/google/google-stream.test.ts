@@ -1,34 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { complete, streamSimple } from "../../../src/index.js";
 import { streamGoogle } from "../../../src/providers/google/index.js";
-import type { Context, Model } from "../../../src/types.js";
-import { FakeServer } from "../../helpers/fake-server.js";
+import type { Context } from "../../../src/types.js";
 import { geminiChunk, geminiReply, geminiTextChunks } from "../../helpers/google-sse.js";
-import { collect, deltasOf, expectBalancedBlocks, internalFieldsOf } from "../../helpers/openai-stream-events.js";
+import { gemini25Pro, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { collect, deltasOf, expectBalancedBlocks, internalFieldsOf } from "../../helpers/stream-events.js";
 
-let server: FakeServer;
-beforeAll(async () => {
-	server = await FakeServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-
-function model(overrides: Partial<Model<"google-generative-ai">> = {}): Model<"google-generative-ai"> {
-	return {
-		id: "gemini-2.5-pro",
-		name: "Gemini 2.5 Pro",
-		api: "google-generative-ai",
-		provider: "google",
-		baseUrl: `${server.url}/v1beta`,
-		reasoning: true,
-		input: ["text", "image"],
-		cost: { input: 1.25, output: 10, cacheRead: 0.31, cacheWrite: 0 },
-		contextWindow: 1_048_576,
-		maxTokens: 65_536,
-		...overrides,
-	};
-}
+const server = useFakeServer();
+const model = () => gemini25Pro(`${server.url}/v1beta`);
 
 const context: Context = { messages: [{ role: "user", content: "hello", timestamp: 1 }] };
 const options = { apiKey: "gemini-key" };

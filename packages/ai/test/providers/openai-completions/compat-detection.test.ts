@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { detectCompletionsCompat, resolveCompletionsCompat } from "../../../src/providers/openai-completions/compat.js";
-import { testModel } from "../../helpers/openai-stream-events.js";
+import { openaiTestModel } from "../../helpers/provider-test-harness.js";
 
 const modelAt = (provider: string, baseUrl: string, id = "m") =>
-	testModel("openai-completions", baseUrl, { provider, id });
+	openaiTestModel("openai-completions", baseUrl, { provider, id });
 
 describe("non-standard endpoints", () => {
 	it.each([
@@ -79,7 +79,7 @@ describe("per-provider defaults", () => {
 
 describe("model compat overrides", () => {
 	it("overrides detected values field by field and leaves unset fields detected", () => {
-		const model = testModel("openai-completions", "https://api.cerebras.ai/v1", {
+		const model = openaiTestModel("openai-completions", "https://api.cerebras.ai/v1", {
 			provider: "cerebras",
 			compat: { supportsStore: true, maxTokensField: "max_tokens", supportsDeveloperRole: undefined },
 		});

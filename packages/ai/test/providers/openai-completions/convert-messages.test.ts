@@ -5,10 +5,10 @@ import {
 } from "../../../src/providers/openai-completions/compat.js";
 import { convertCompletionsMessages } from "../../../src/providers/openai-completions/convert-messages.js";
 import type { AssistantMessage, Context, Message, Model, ToolResultMessage } from "../../../src/types.js";
-import { testModel } from "../../helpers/openai-stream-events.js";
+import { openaiTestModel } from "../../helpers/provider-test-harness.js";
 
 const target = (overrides: Partial<Model<"openai-completions">> = {}) =>
-	testModel("openai-completions", "http://127.0.0.1:1/v1", { provider: "groq", id: "target", ...overrides });
+	openaiTestModel("openai-completions", "http://127.0.0.1:1/v1", { provider: "groq", id: "target", ...overrides });
 
 function convert(
 	messages: Message[],

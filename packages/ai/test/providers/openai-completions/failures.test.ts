@@ -1,20 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { isContextOverflow, stream } from "../../../src/index.js";
 import { OPENAI_API_KEY_REQUIRED } from "../../../src/providers/openai-shared/api-key.js";
 import type { Context } from "../../../src/types.js";
-import { type FakeReply, FakeServer } from "../../helpers/fake-server.js";
+import type { FakeReply } from "../../helpers/fake-server.js";
 import { chunk, DONE, finish, textChunks, toolCallChunks } from "../../helpers/openai-completions-sse.js";
-import { collect, internalFieldsOf, testModel } from "../../helpers/openai-stream-events.js";
+import { openaiTestModel, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { collect, internalFieldsOf } from "../../helpers/stream-events.js";
 
-let server: FakeServer;
-beforeAll(async () => {
-	server = await FakeServer.start();
-});
-afterAll(() => server.close());
+const server = useFakeServer();
 afterEach(() => vi.unstubAllEnvs());
 
 const context: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
-const model = () => testModel("openai-completions", server.url);
+const model = () => openaiTestModel("openai-completions", server.url);
 const run = (options: { signal?: AbortSignal; apiKey?: string } = {}) =>
 	collect(stream(model(), context, { apiKey: "test-key", ...options }));
 
@@ -266,14 +263,7 @@ describe("abort", () => {
 	});
 
 	it("ends a request the server never answers when the signal fires", async () => {
-		let received!: () => void;
-		const requestArrived = new Promise<void>((resolve) => {
-			received = resolve;
-		});
-		server.enqueue(() => {
-			received();
-			return { kind: "hang" };
-		});
+		const requestArrived = server.enqueueHang();
 		const controller = new AbortController();
 		const pending = run({ signal: controller.signal });
 		await requestArrived;
@@ -295,7 +285,7 @@ describe("abort", () => {
 describe("API keys", () => {
 	it("fails with the spec's message when OpenAI itself has no key", async () => {
 		vi.stubEnv("OPENAI_API_KEY", "");
-		const openai = testModel("openai-completions", "https://api.openai.com/v1", { provider: "openai" });
+		const openai = openaiTestModel("openai-completions", "https://api.openai.com/v1", { provider: "openai" });
 		const { result, types } = await collect(stream(openai, context));
 		expect(types).toEqual(["error"]);
 		expect(result.errorMessage).toBe(OPENAI_API_KEY_REQUIRED);
@@ -304,7 +294,7 @@ describe("API keys", () => {
 	it("sends no Authorization header to a keyless local server", async () => {
 		vi.stubEnv("OPENAI_API_KEY", "");
 		server.enqueue({ kind: "sse", chunks: [...textChunks("local"), ...finish()] });
-		const local = testModel("openai-completions", server.url, { provider: "ollama" });
+		const local = openaiTestModel("openai-completions", server.url, { provider: "ollama" });
 		const { result } = await collect(stream(local, context));
 		expect(result.stopReason).toBe("stop");
 		expect(server.lastRequest?.headers.authorization).toBeUndefined();
@@ -313,7 +303,7 @@ describe("API keys", () => {
 	it("falls back to OPENAI_API_KEY when the provider has no key of its own", async () => {
 		vi.stubEnv("OPENAI_API_KEY", "sk-from-env");
 		server.enqueue({ kind: "sse", chunks: [...textChunks("x"), ...finish()] });
-		await collect(stream(testModel("openai-completions", server.url, { provider: "custom" }), context));
+		await collect(stream(openaiTestModel("openai-completions", server.url, { provider: "custom" }), context));
 		expect(server.lastRequest?.headers.authorization).toBe("Bearer sk-from-env");
 	});
 
@@ -321,7 +311,7 @@ describe("API keys", () => {
 		vi.stubEnv("OPENAI_API_KEY", "sk-openai");
 		vi.stubEnv("GROQ_API_KEY", "gsk-groq");
 		server.enqueue({ kind: "sse", chunks: [...textChunks("x"), ...finish()] });
-		await collect(stream(testModel("openai-completions", server.url, { provider: "groq" }), context));
+		await collect(stream(openaiTestModel("openai-completions", server.url, { provider: "groq" }), context));
 		expect(server.lastRequest?.headers.authorization).toBe("Bearer gsk-groq");
 	});
 });

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stream, streamSimple, Type } from "../../../src/index.js";
 import { buildCompletionsPayload } from "../../../src/providers/openai-completions/build-payload.js";
 import { resolveCompletionsCompat } from "../../../src/providers/openai-completions/compat.js";
 import type { Context, Model, OpenAICompletionsOptions, Tool } from "../../../src/types.js";
-import { FakeServer } from "../../helpers/fake-server.js";
 import { finish, textChunks } from "../../helpers/openai-completions-sse.js";
-import { collect, testModel } from "../../helpers/openai-stream-events.js";
+import { openaiTestModel, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { collect } from "../../helpers/stream-events.js";
 
-let server: FakeServer;
-beforeAll(async () => {
-	server = await FakeServer.start();
-});
-afterAll(() => server.close());
+const server = useFakeServer();
 
 const readTool: Tool = {
 	name: "read",
@@ -38,7 +34,7 @@ const payloadFor = (
 
 describe("request on the wire", () => {
 	it("posts to <baseUrl>/chat/completions with model, messages, stream, usage and store flags", async () => {
-		const request = await sent(testModel("openai-completions", `${server.url}/v1`), context, {
+		const request = await sent(openaiTestModel("openai-completions", `${server.url}/v1`), context, {
 			maxTokens: 1234,
 			temperature: 0.2,
 		});
@@ -62,7 +58,7 @@ describe("request on the wire", () => {
 
 	it("sends the payload returned by onPayload instead of the built one", async () => {
 		let seen: unknown;
-		const request = await sent(testModel("openai-completions", server.url), context, {
+		const request = await sent(openaiTestModel("openai-completions", server.url), context, {
 			onPayload: (payload) => {
 				seen = payload;
 				return { ...(payload as object), custom_field: 42 };
@@ -73,7 +69,7 @@ describe("request on the wire", () => {
 	});
 
 	it("merges headers: model headers, then Copilot's dynamic headers, then the caller's", async () => {
-		const model = testModel("openai-completions", server.url, {
+		const model = openaiTestModel("openai-completions", server.url, {
 			provider: "github-copilot",
 			headers: { "User-Agent": "GitHubCopilotChat/0.35.0", "X-Model": "model", "Openai-Intent": "from-model" },
 		});
@@ -93,17 +89,17 @@ describe("request on the wire", () => {
 });
 
 describe("payload fields", () => {
-	const model = testModel("openai-completions", "http://127.0.0.1:1/v1", { provider: "custom" });
+	const model = openaiTestModel("openai-completions", "http://127.0.0.1:1/v1", { provider: "custom" });
 
 	it("omits the max-tokens field unless maxTokens is given, and uses max_tokens where configured", () => {
 		expect(payloadFor(model)).not.toHaveProperty("max_completion_tokens");
 		expect(payloadFor(model)).not.toHaveProperty("max_tokens");
-		const chutes = testModel("openai-completions", "https://llm.chutes.ai/v1");
+		const chutes = openaiTestModel("openai-completions", "https://llm.chutes.ai/v1");
 		expect(payloadFor(chutes, context, { maxTokens: 50 })).toMatchObject({ max_tokens: 50 });
 	});
 
 	it("leaves out store and stream_options where the server does not support them", () => {
-		const cerebras = testModel("openai-completions", "https://api.cerebras.ai/v1", {
+		const cerebras = openaiTestModel("openai-completions", "https://api.cerebras.ai/v1", {
 			provider: "cerebras",
 			compat: { supportsUsageInStreaming: false },
 		});
@@ -120,7 +116,7 @@ describe("payload fields", () => {
 				function: { name: "read", description: "Read a file", parameters: readTool.parameters, strict: false },
 			},
 		]);
-		const noStrict = testModel("openai-completions", "http://x", { compat: { supportsStrictMode: false } });
+		const noStrict = openaiTestModel("openai-completions", "http://x", { compat: { supportsStrictMode: false } });
 		expect(payloadFor(noStrict, withTools).tools?.[0].function).not.toHaveProperty("strict");
 	});
 
@@ -160,7 +156,11 @@ describe("payload fields", () => {
 
 describe("reasoning", () => {
 	const reasoner = (overrides: Partial<Model<"openai-completions">> = {}) =>
-		testModel("openai-completions", "http://127.0.0.1:1/v1", { provider: "custom", reasoning: true, ...overrides });
+		openaiTestModel("openai-completions", "http://127.0.0.1:1/v1", {
+			provider: "custom",
+			reasoning: true,
+			...overrides,
+		});
 
 	it("sends reasoning_effort for reasoning models, mapped through reasoningEffortMap", () => {
 		expect(payloadFor(reasoner(), context, { reasoningEffort: "low" }).reasoning_effort).toBe("low");
@@ -199,25 +199,25 @@ describe("reasoning", () => {
 
 describe("gateways", () => {
 	it("sends OpenRouter routing as provider", () => {
-		const model = testModel("openai-completions", "https://openrouter.ai/api/v1", {
+		const model = openaiTestModel("openai-completions", "https://openrouter.ai/api/v1", {
 			provider: "openrouter",
 			compat: { openRouterRouting: { only: ["anthropic"], order: ["anthropic", "google"] } },
 		});
 		expect(payloadFor(model).provider).toEqual({ only: ["anthropic"], order: ["anthropic", "google"] });
-		expect(payloadFor(testModel("openai-completions", "https://openrouter.ai/api/v1"))).not.toHaveProperty(
+		expect(payloadFor(openaiTestModel("openai-completions", "https://openrouter.ai/api/v1"))).not.toHaveProperty(
 			"provider",
 		);
 	});
 
 	it("sends Vercel AI Gateway routing as providerOptions.gateway", () => {
-		const model = testModel("openai-completions", "https://ai-gateway.vercel.sh/v1", {
+		const model = openaiTestModel("openai-completions", "https://ai-gateway.vercel.sh/v1", {
 			compat: { vercelGatewayRouting: { order: ["bedrock"] } },
 		});
 		expect(payloadFor(model).providerOptions).toEqual({ gateway: { order: ["bedrock"] } });
 	});
 
 	it("marks the last text of the last user message for OpenRouter Anthropic models", () => {
-		const model = testModel("openai-completions", "https://openrouter.ai/api/v1", {
+		const model = openaiTestModel("openai-completions", "https://openrouter.ai/api/v1", {
 			provider: "openrouter",
 			id: "anthropic/claude-sonnet-4.5",
 		});
@@ -230,28 +230,34 @@ describe("gateways", () => {
 	});
 
 	it("adds no cache marker for other OpenRouter models or when caching is off", () => {
-		const other = testModel("openai-completions", "https://openrouter.ai/api/v1", { id: "openai/gpt-5" });
+		const other = openaiTestModel("openai-completions", "https://openrouter.ai/api/v1", { id: "openai/gpt-5" });
 		expect(JSON.stringify(payloadFor(other))).not.toContain("cache_control");
-		const claude = testModel("openai-completions", "https://openrouter.ai/api/v1", { id: "anthropic/claude-opus-4" });
+		const claude = openaiTestModel("openai-completions", "https://openrouter.ai/api/v1", {
+			id: "anthropic/claude-opus-4",
+		});
 		expect(JSON.stringify(payloadFor(claude, context, { cacheRetention: "none" }))).not.toContain("cache_control");
 	});
 });
 
 describe("streamSimple", () => {
 	it("clamps xhigh to high for models without xhigh and keeps it for gpt-5.2", async () => {
-		const clamped = testModel("openai-completions", server.url, { reasoning: true, provider: "custom" });
+		const clamped = openaiTestModel("openai-completions", server.url, { reasoning: true, provider: "custom" });
 		server.enqueue({ kind: "sse", chunks: [...textChunks("ok"), ...finish()] });
 		await collect(streamSimple(clamped, context, { apiKey: "k", reasoning: "xhigh" }));
 		expect(server.lastRequest?.body).toMatchObject({ reasoning_effort: "high", max_completion_tokens: 16000 });
 
-		const xhigh = testModel("openai-completions", server.url, { reasoning: true, id: "gpt-5.2", maxTokens: 128000 });
+		const xhigh = openaiTestModel("openai-completions", server.url, {
+			reasoning: true,
+			id: "gpt-5.2",
+			maxTokens: 128000,
+		});
 		server.enqueue({ kind: "sse", chunks: [...textChunks("ok"), ...finish()] });
 		await collect(streamSimple(xhigh, context, { apiKey: "k", reasoning: "xhigh" }));
 		expect(server.lastRequest?.body).toMatchObject({ reasoning_effort: "xhigh", max_completion_tokens: 32000 });
 	});
 
 	it("forwards toolChoice", async () => {
-		const model = testModel("openai-completions", server.url);
+		const model = openaiTestModel("openai-completions", server.url);
 		server.enqueue({ kind: "sse", chunks: [...textChunks("ok"), ...finish()] });
 		const options = { apiKey: "k", toolChoice: "required" };
 		await collect(streamSimple(model, { ...context, tools: [readTool] }, options));

@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AssistantMessageEventStream, createAssistantOutput, stream } from "../../../src/index.js";
 import { CompletionsStreamParser } from "../../../src/providers/openai-completions/parse-stream.js";
 import type { WireChunk } from "../../../src/providers/openai-completions/wire-types.js";
 import type { Context, ToolCall } from "../../../src/types.js";
-import { FakeServer } from "../../helpers/fake-server.js";
 import { chunk, DONE, finish, splitText, textChunks, toolCallChunks } from "../../helpers/openai-completions-sse.js";
-import {
-	collect,
-	deltasOf,
-	expectBalancedBlocks,
-	internalFieldsOf,
-	testModel,
-} from "../../helpers/openai-stream-events.js";
+import { openaiTestModel, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { collect, deltasOf, expectBalancedBlocks, internalFieldsOf } from "../../helpers/stream-events.js";
 
-let server: FakeServer;
-beforeAll(async () => {
-	server = await FakeServer.start();
-});
-afterAll(() => server.close());
+const server = useFakeServer();
 
 const context: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
-const model = () => testModel("openai-completions", server.url);
+const model = () => openaiTestModel("openai-completions", server.url);
 const run = (ctx: Context = context, m = model()) => collect(stream(m, ctx, { apiKey: "test-key" }));
 
 describe("streamed text", () => {
@@ -279,7 +269,9 @@ describe("tool arguments while streaming", () => {
 
 describe("usage and cost", () => {
 	const pricedModel = () =>
-		testModel("openai-completions", server.url, { cost: { input: 2, output: 10, cacheRead: 0.5, cacheWrite: 0 } });
+		openaiTestModel("openai-completions", server.url, {
+			cost: { input: 2, output: 10, cacheRead: 0.5, cacheWrite: 0 },
+		});
 
 	it("subtracts cached tokens from input and prices every component", async () => {
 		const usage = {

@@ -3,10 +3,10 @@ import { shortHash } from "../../../src/index.js";
 import { convertResponsesInput } from "../../../src/providers/openai-responses/convert-messages.js";
 import { normalizeResponsesToolCallId } from "../../../src/providers/openai-responses/tool-call-id.js";
 import type { AssistantMessage, Context, Message, Model, ToolResultMessage } from "../../../src/types.js";
-import { testModel } from "../../helpers/openai-stream-events.js";
+import { openaiTestModel } from "../../helpers/provider-test-harness.js";
 
 const target = (overrides: Partial<Model<"openai-responses">> = {}) =>
-	testModel("openai-responses", "https://api.openai.com/v1", {
+	openaiTestModel("openai-responses", "https://api.openai.com/v1", {
 		provider: "openai",
 		id: "gpt-5",
 		reasoning: true,

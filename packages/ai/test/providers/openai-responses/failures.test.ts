@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { isContextOverflow, stream } from "../../../src/index.js";
 import { OPENAI_API_KEY_REQUIRED } from "../../../src/providers/openai-shared/api-key.js";
 import type { Context } from "../../../src/types.js";
-import { type FakeReply, FakeServer } from "../../helpers/fake-server.js";
+import type { FakeReply } from "../../helpers/fake-server.js";
 import {
 	completed,
 	created,
@@ -11,17 +11,14 @@ import {
 	messageItem,
 	responsesReply,
 } from "../../helpers/openai-responses-sse.js";
-import { collect, internalFieldsOf, testModel } from "../../helpers/openai-stream-events.js";
+import { openaiTestModel, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { collect, internalFieldsOf } from "../../helpers/stream-events.js";
 
-let server: FakeServer;
-beforeAll(async () => {
-	server = await FakeServer.start();
-});
-afterAll(() => server.close());
+const server = useFakeServer();
 afterEach(() => vi.unstubAllEnvs());
 
 const context: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
-const model = () => testModel("openai-responses", server.url);
+const model = () => openaiTestModel("openai-responses", server.url);
 const run = (options: { signal?: AbortSignal } = {}) => collect(stream(model(), context, { apiKey: "k", ...options }));
 
 async function failWith(reply: FakeReply) {
@@ -181,14 +178,7 @@ describe("abort", () => {
 	});
 
 	it("ends a request the server never answers once the signal fires", async () => {
-		let arrived!: () => void;
-		const requestArrived = new Promise<void>((resolve) => {
-			arrived = resolve;
-		});
-		server.enqueue(() => {
-			arrived();
-			return { kind: "hang" };
-		});
+		const requestArrived = server.enqueueHang();
 		const controller = new AbortController();
 		const pending = run({ signal: controller.signal });
 		await requestArrived;
@@ -202,7 +192,7 @@ describe("abort", () => {
 describe("API keys", () => {
 	it("fails with the spec's message for OpenAI without a key", async () => {
 		vi.stubEnv("OPENAI_API_KEY", "");
-		const openai = testModel("openai-responses", "https://api.openai.com/v1", { provider: "openai" });
+		const openai = openaiTestModel("openai-responses", "https://api.openai.com/v1", { provider: "openai" });
 		const { result } = await collect(stream(openai, context));
 		expect(result.errorMessage).toBe(OPENAI_API_KEY_REQUIRED);
 	});
@@ -211,7 +201,7 @@ describe("API keys", () => {
 		vi.stubEnv("OPENAI_API_KEY", "");
 		server.enqueue(responsesReply([created(), ...messageItem(0, "m", "local"), completed()]));
 		const { result } = await collect(
-			stream(testModel("openai-responses", server.url, { provider: "lmstudio" }), context),
+			stream(openaiTestModel("openai-responses", server.url, { provider: "lmstudio" }), context),
 		);
 		expect(result.stopReason).toBe("stop");
 		expect(server.lastRequest?.headers.authorization).toBeUndefined();

@@ -1,21 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { stream, streamSimple, Type } from "../../../src/index.js";
 import { buildResponsesPayload } from "../../../src/providers/openai-responses/build-payload.js";
 import type { Context, Model, OpenAIResponsesOptions } from "../../../src/types.js";
-import { FakeServer } from "../../helpers/fake-server.js";
 import { completed, created, messageItem, responsesReply } from "../../helpers/openai-responses-sse.js";
-import { collect, testModel } from "../../helpers/openai-stream-events.js";
+import { openaiTestModel, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { collect } from "../../helpers/stream-events.js";
 
-let server: FakeServer;
-beforeAll(async () => {
-	server = await FakeServer.start();
-});
-afterAll(() => server.close());
+const server = useFakeServer();
 afterEach(() => vi.unstubAllEnvs());
 
 const context: Context = { systemPrompt: "Be precise.", messages: [{ role: "user", content: "hi", timestamp: 1 }] };
 const openai = (overrides: Partial<Model<"openai-responses">> = {}) =>
-	testModel("openai-responses", "https://api.openai.com/v1", { provider: "openai", ...overrides });
+	openaiTestModel("openai-responses", "https://api.openai.com/v1", { provider: "openai", ...overrides });
 const payloadFor = (model: Model<"openai-responses">, options: OpenAIResponsesOptions = {}, ctx = context) =>
 	buildResponsesPayload(model, ctx, options);
 
@@ -35,7 +31,7 @@ async function sent(
 
 describe("request on the wire", () => {
 	it("posts model, input, stream and store:false to <baseUrl>/responses", async () => {
-		const request = await sent(testModel("openai-responses", `${server.url}/v1`), {
+		const request = await sent(openaiTestModel("openai-responses", `${server.url}/v1`), {
 			maxTokens: 500,
 			temperature: 0.5,
 		});
@@ -55,7 +51,7 @@ describe("request on the wire", () => {
 	});
 
 	it("lets onPayload replace the body", async () => {
-		const request = await sent(testModel("openai-responses", server.url), {
+		const request = await sent(openaiTestModel("openai-responses", server.url), {
 			onPayload: (payload) => ({ ...(payload as object), truncation: "auto" }),
 		});
 		expect(request.body).toMatchObject({ truncation: "auto", store: false });
@@ -87,7 +83,7 @@ describe("prompt caching", () => {
 	it("asks for 24h retention only for long retention on api.openai.com", () => {
 		expect(payloadFor(openai(), { cacheRetention: "long" }).prompt_cache_retention).toBe("24h");
 		expect(payloadFor(openai(), { cacheRetention: "short" })).not.toHaveProperty("prompt_cache_retention");
-		const proxy = testModel("openai-responses", "https://proxy.example.com/v1");
+		const proxy = openaiTestModel("openai-responses", "https://proxy.example.com/v1");
 		expect(payloadFor(proxy, { cacheRetention: "long" })).not.toHaveProperty("prompt_cache_retention");
 	});
 
@@ -133,17 +129,21 @@ describe("reasoning", () => {
 
 describe("streamSimple", () => {
 	it("clamps xhigh to high unless the model supports it, and defaults maxTokens", async () => {
-		const clamped = testModel("openai-responses", server.url, { reasoning: true, id: "gpt-5", maxTokens: 128000 });
+		const clamped = openaiTestModel("openai-responses", server.url, {
+			reasoning: true,
+			id: "gpt-5",
+			maxTokens: 128000,
+		});
 		expect((await sent(clamped, { reasoning: "xhigh" }, true)).body).toMatchObject({
 			reasoning: { effort: "high", summary: "auto" },
 			max_output_tokens: 32000,
 		});
-		const xhigh = testModel("openai-responses", server.url, { reasoning: true, id: "gpt-5.4" });
+		const xhigh = openaiTestModel("openai-responses", server.url, { reasoning: true, id: "gpt-5.4" });
 		expect((await sent(xhigh, { reasoning: "xhigh" }, true)).body).toMatchObject({ reasoning: { effort: "xhigh" } });
 	});
 
 	it("suppresses reasoning for gpt-5 when no level is given", async () => {
-		const model = testModel("openai-responses", server.url, { reasoning: true, id: "gpt-5-mini" });
+		const model = openaiTestModel("openai-responses", server.url, { reasoning: true, id: "gpt-5-mini" });
 		const body = (await sent(model, {}, true)).body as { input: unknown[] };
 		expect(JSON.stringify(body.input.at(-1))).toContain("# Juice: 0 !important");
 	});

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stream } from "../../../src/index.js";
 import type { Context, ThinkingContent, ToolCall } from "../../../src/types.js";
-import { FakeServer } from "../../helpers/fake-server.js";
 import {
 	completed,
 	created,
@@ -12,22 +11,13 @@ import {
 	reasoningItemJson,
 	responsesReply,
 } from "../../helpers/openai-responses-sse.js";
-import {
-	collect,
-	deltasOf,
-	expectBalancedBlocks,
-	internalFieldsOf,
-	testModel,
-} from "../../helpers/openai-stream-events.js";
+import { openaiTestModel, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { collect, deltasOf, expectBalancedBlocks, internalFieldsOf } from "../../helpers/stream-events.js";
 
-let server: FakeServer;
-beforeAll(async () => {
-	server = await FakeServer.start();
-});
-afterAll(() => server.close());
+const server = useFakeServer();
 
 const context: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
-const model = (overrides = {}) => testModel("openai-responses", `${server.url}/v1`, overrides);
+const model = (overrides = {}) => openaiTestModel("openai-responses", `${server.url}/v1`, overrides);
 const run = (options: { serviceTier?: "flex" | "priority" } = {}, m = model()) =>
 	collect(stream(m, context, { apiKey: "test-key", ...options }));
 

@@ -329,6 +329,10 @@ describe("registration conflicts", () => {
 		// Print and RPC modes have no built-in commands: there the extension's /model runs.
 		const rpc = new ExtensionRunner(loaded, { cwd: world.cwd });
 		expect(rpc.getCommand("model")?.extensionPath).toBe(path);
+		// A mode can declare its commands after the runner exists (the interactive mode binds late).
+		rpc.setBuiltInCommandNames(["model"]);
+		expect(rpc.getCommand("model")).toBeUndefined();
+		expect(rpc.getLoadErrors()).toEqual(interactive.getLoadErrors());
 	});
 
 	it("protects reserved keys, lets other built-in keys and earlier extensions' keys be taken with a warning", async () => {

@@ -81,6 +81,7 @@ export class ExtensionRunner extends EventDispatcher implements ExtensionHooks {
 	private readonly wrappedTools = new WeakMap<ToolDefinition, ExtensionTool>();
 	private readonly commandHandles = new WeakMap<RegisteredCommand, ExtensionCommand>();
 	private shutdownRequested = false;
+	private builtInCommandNames: readonly string[];
 	private mode: ModeBindings = {
 		ui: createNoopUIContext(),
 		hasUI: false,
@@ -96,6 +97,7 @@ export class ExtensionRunner extends EventDispatcher implements ExtensionHooks {
 		private readonly options: ExtensionRunnerOptions,
 	) {
 		super();
+		this.builtInCommandNames = options.builtInCommandNames ?? [];
 		this.runtime = loaded.runtime;
 		this.extensions = loaded.extensions;
 		this.loadErrors = loaded.errors;
@@ -155,7 +157,7 @@ export class ExtensionRunner extends EventDispatcher implements ExtensionHooks {
 	}
 
 	getRegisteredCommands(): RegisteredCommand[] {
-		return [...resolveCommands(this.extensions, this.options.builtInCommandNames ?? [], []).values()];
+		return [...resolveCommands(this.extensions, this.builtInCommandNames, []).values()];
 	}
 
 	/** Extension shortcuts against the mode's effective key bindings (action → keys). */
@@ -186,6 +188,15 @@ export class ExtensionRunner extends EventDispatcher implements ExtensionHooks {
 	/** The mode's UI. Until called, `ctx.ui` is the no-op context and `ctx.hasUI` is false. */
 	setUIContext(ui: ExtensionUIContext, hasUI: boolean): void {
 		this.mode = { ...this.mode, ui, hasUI };
+	}
+
+	/**
+	 * The mode's own slash commands (the interactive mode: `BUILTIN_SLASH_COMMAND_NAMES`). Extension commands
+	 * with these names are skipped from now on, each reported once.
+	 */
+	setBuiltInCommandNames(names: readonly string[]): void {
+		this.builtInCommandNames = [...names];
+		this.collectConflicts();
 	}
 
 	/** What `ctx.shutdown()` does; by default it only records the request (`isShutdownRequested`). */
@@ -238,7 +249,7 @@ export class ExtensionRunner extends EventDispatcher implements ExtensionHooks {
 	}
 
 	getCommand(name: string): ExtensionCommand | undefined {
-		const command = resolveCommands(this.extensions, this.options.builtInCommandNames ?? [], []).get(name);
+		const command = resolveCommands(this.extensions, this.builtInCommandNames, []).get(name);
 		return command ? this.commandHandle(command) : undefined;
 	}
 
@@ -301,7 +312,7 @@ export class ExtensionRunner extends EventDispatcher implements ExtensionHooks {
 		const found: Conflict[] = [];
 		resolveTools(this.extensions, found);
 		resolveFlags(this.extensions, found);
-		resolveCommands(this.extensions, this.options.builtInCommandNames ?? [], found);
+		resolveCommands(this.extensions, this.builtInCommandNames, found);
 		for (const conflict of found) {
 			if (this.reportedConflicts.has(conflict.message)) continue;
 			this.reportedConflicts.add(conflict.message);

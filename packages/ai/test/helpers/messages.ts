@@ -1,4 +1,5 @@
 // Builders for message histories in tests.
+import { emptyUsage } from "../../src/providers/assistant-output.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -8,17 +9,6 @@ import type {
 	ToolResultMessage,
 	UserMessage,
 } from "../../src/types.js";
-
-export function zeroUsage(): AssistantMessage["usage"] {
-	return {
-		input: 0,
-		output: 0,
-		cacheRead: 0,
-		cacheWrite: 0,
-		totalTokens: 0,
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-	};
-}
 
 export function testModel(provider: string, api: Api, id: string): Model {
 	return {
@@ -50,7 +40,7 @@ export function assistant(
 		api: from.api,
 		provider: from.provider,
 		model: from.id,
-		usage: zeroUsage(),
+		usage: emptyUsage(),
 		stopReason,
 		...(stopReason === "error" ? { errorMessage: "boom" } : {}),
 		timestamp: 2,

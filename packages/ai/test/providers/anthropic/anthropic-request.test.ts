@@ -6,6 +6,7 @@ import { streamAnthropic, streamSimpleAnthropic } from "../../../src/providers/a
 import type { AnthropicOptions, Context, Model, SimpleStreamOptions, ThinkingLevel, Tool } from "../../../src/types.js";
 import { anthropicReply, textBlock, toolUseBlock } from "../../helpers/anthropic-sse.js";
 import type { RecordedRequest } from "../../helpers/fake-server.js";
+import { assistant, toolResult, user } from "../../helpers/messages.js";
 import { claudeSonnet4, useFakeServer } from "../../helpers/provider-test-harness.js";
 import { collect } from "../../helpers/stream-events.js";
 
@@ -184,32 +185,9 @@ describe("OAuth tool-name mapping", () => {
 	it("sends Claude Code's canonical casing for its tool names and leaves other names alone", async () => {
 		const context: Context = {
 			messages: [
-				{ role: "user", content: "go", timestamp: 1 },
-				{
-					role: "assistant",
-					content: [{ type: "toolCall", id: "toolu_1", name: "bash", arguments: { command: "ls" } }],
-					api: "anthropic-messages",
-					provider: "anthropic",
-					model: "claude-sonnet-4-0",
-					usage: {
-						input: 0,
-						output: 0,
-						cacheRead: 0,
-						cacheWrite: 0,
-						totalTokens: 0,
-						cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-					},
-					stopReason: "toolUse",
-					timestamp: 2,
-				},
-				{
-					role: "toolResult",
-					toolCallId: "toolu_1",
-					toolName: "bash",
-					content: [{ type: "text", text: "a.txt" }],
-					isError: false,
-					timestamp: 3,
-				},
+				user("go"),
+				assistant(model(), [{ type: "toolCall", id: "toolu_1", name: "bash", arguments: { command: "ls" } }]),
+				toolResult("toolu_1", "a.txt", "bash"),
 			],
 			tools,
 		};
@@ -294,43 +272,13 @@ describe("cache control", () => {
 		const context: Context = {
 			systemPrompt: "sys",
 			messages: [
-				{ role: "user", content: "go", timestamp: 1 },
-				{
-					role: "assistant",
-					content: [
-						{ type: "toolCall", id: "t1", name: "read", arguments: {} },
-						{ type: "toolCall", id: "t2", name: "read", arguments: {} },
-					],
-					api: "anthropic-messages",
-					provider: "anthropic",
-					model: "claude-sonnet-4-0",
-					usage: {
-						input: 0,
-						output: 0,
-						cacheRead: 0,
-						cacheWrite: 0,
-						totalTokens: 0,
-						cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-					},
-					stopReason: "toolUse",
-					timestamp: 2,
-				},
-				{
-					role: "toolResult",
-					toolCallId: "t1",
-					toolName: "read",
-					content: [{ type: "text", text: "one" }],
-					isError: false,
-					timestamp: 3,
-				},
-				{
-					role: "toolResult",
-					toolCallId: "t2",
-					toolName: "read",
-					content: [{ type: "text", text: "two" }],
-					isError: true,
-					timestamp: 4,
-				},
+				user("go"),
+				assistant(model(), [
+					{ type: "toolCall", id: "t1", name: "read", arguments: {} },
+					{ type: "toolCall", id: "t2", name: "read", arguments: {} },
+				]),
+				toolResult("t1", "one"),
+				{ ...toolResult("t2", "two"), isError: true, timestamp: 4 },
 			],
 		};
 		const { body } = await send(context);

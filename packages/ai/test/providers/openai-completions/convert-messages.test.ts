@@ -5,6 +5,7 @@ import {
 } from "../../../src/providers/openai-completions/compat.js";
 import { convertCompletionsMessages } from "../../../src/providers/openai-completions/convert-messages.js";
 import type { AssistantMessage, Context, Message, Model, ToolResultMessage } from "../../../src/types.js";
+import { assistant as assistantOf } from "../../helpers/messages.js";
 import { openaiTestModel } from "../../helpers/provider-test-harness.js";
 
 const target = (overrides: Partial<Model<"openai-completions">> = {}) =>
@@ -25,24 +26,7 @@ function convert(
 }
 
 function assistant(content: AssistantMessage["content"], from: Partial<AssistantMessage> = {}): AssistantMessage {
-	return {
-		role: "assistant",
-		content,
-		api: "openai-completions",
-		provider: "groq",
-		model: "target",
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
-		stopReason: "stop",
-		timestamp: 1,
-		...from,
-	};
+	return { ...assistantOf(target(), content, "stop"), timestamp: 1, ...from };
 }
 
 function toolResult(toolCallId: string, content: ToolResultMessage["content"], toolName = "read"): ToolResultMessage {

@@ -3,6 +3,7 @@ import { stream, streamSimple, Type } from "../../../src/index.js";
 import { buildCompletionsPayload } from "../../../src/providers/openai-completions/build-payload.js";
 import { resolveCompletionsCompat } from "../../../src/providers/openai-completions/compat.js";
 import type { Context, Model, OpenAICompletionsOptions, Tool } from "../../../src/types.js";
+import { assistant } from "../../helpers/messages.js";
 import { finish, textChunks } from "../../helpers/openai-completions-sse.js";
 import { openaiTestModel, useFakeServer } from "../../helpers/provider-test-harness.js";
 import { collect } from "../../helpers/stream-events.js";
@@ -124,23 +125,9 @@ describe("payload fields", () => {
 		const ctx: Context = {
 			messages: [
 				{ role: "user", content: "q", timestamp: 1 },
-				{
-					role: "assistant",
-					content: [{ type: "toolCall", id: "c1", name: "ls", arguments: {} }],
-					api: "openai-completions",
-					provider: "custom",
-					model: "test-model",
-					usage: {
-						input: 0,
-						output: 0,
-						cacheRead: 0,
-						cacheWrite: 0,
-						totalTokens: 0,
-						cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-					},
-					stopReason: "toolUse",
-					timestamp: 2,
-				},
+				assistant({ api: "openai-completions", provider: "custom", id: "test-model" }, [
+					{ type: "toolCall", id: "c1", name: "ls", arguments: {} },
+				]),
 				{ role: "toolResult", toolCallId: "c1", toolName: "ls", content: [], isError: false, timestamp: 3 },
 			],
 		};

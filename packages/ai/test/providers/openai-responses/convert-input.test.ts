@@ -3,6 +3,7 @@ import { shortHash } from "../../../src/index.js";
 import { convertResponsesInput } from "../../../src/providers/openai-responses/convert-messages.js";
 import { normalizeResponsesToolCallId } from "../../../src/providers/openai-responses/tool-call-id.js";
 import type { AssistantMessage, Context, Message, Model, ToolResultMessage } from "../../../src/types.js";
+import { assistant as assistantOf } from "../../helpers/messages.js";
 import { openaiTestModel } from "../../helpers/provider-test-harness.js";
 
 const target = (overrides: Partial<Model<"openai-responses">> = {}) =>
@@ -17,24 +18,7 @@ const convert = (messages: Message[], model = target(), systemPrompt?: string) =
 	convertResponsesInput(model, { systemPrompt, messages } satisfies Context);
 
 function assistant(content: AssistantMessage["content"], from: Partial<AssistantMessage> = {}): AssistantMessage {
-	return {
-		role: "assistant",
-		content,
-		api: "openai-responses",
-		provider: "openai",
-		model: "gpt-5",
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
-		stopReason: "stop",
-		timestamp: 1,
-		...from,
-	};
+	return { ...assistantOf(target(), content, "stop"), timestamp: 1, ...from };
 }
 
 const user = (content: string | (Message & { role: "user" })["content"]): Message => ({

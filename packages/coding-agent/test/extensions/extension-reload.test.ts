@@ -2,7 +2,7 @@
 // SDK, as the CLI does it.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FauxProvider, fauxText } from "@agent/ai";
+import { FauxProvider } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { AuthStorage } from "../../src/core/config/auth-storage.js";
 import { ModelRegistry } from "../../src/core/config/model-registry.js";

@@ -44,3 +44,18 @@ const INTERNAL_FIELDS = ["partialJson", "partialArgs", "index"];
 export function internalFieldsOf(message: AssistantMessage): string[] {
 	return message.content.flatMap((block) => INTERNAL_FIELDS.filter((field) => field in block));
 }
+
+/** Drains a stream started with `controller.signal`, aborting the request once `shouldAbort(event)` is true. */
+export async function collectAbortingWhen(
+	stream: AssistantMessageEventStream,
+	controller: AbortController,
+	shouldAbort: (event: AssistantMessageEvent) => boolean,
+): Promise<CollectedStream> {
+	const events: AssistantMessageEvent[] = [];
+	for await (const event of stream) {
+		events.push(event);
+		if (!controller.signal.aborted && shouldAbort(event)) controller.abort();
+	}
+	const result = await stream.result();
+	return { events, types: events.map((e) => e.type), result };
+}

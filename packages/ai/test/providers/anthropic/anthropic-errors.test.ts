@@ -12,7 +12,7 @@ import {
 	toolUseStart,
 } from "../../helpers/anthropic-sse.js";
 import { claudeSonnet4, expectNoUnhandledRejections, useFakeServer } from "../../helpers/provider-test-harness.js";
-import { collect, internalFieldsOf } from "../../helpers/stream-events.js";
+import { collect, collectAbortingWhen, internalFieldsOf } from "../../helpers/stream-events.js";
 
 expectNoUnhandledRejections();
 const server = useFakeServer();
@@ -174,13 +174,11 @@ describe("abort", () => {
 			holdOpen: true,
 		});
 		const controller = new AbortController();
-		const stream = streamAnthropic(model(), context, { ...options, signal: controller.signal });
-		const types: string[] = [];
-		for await (const event of stream) {
-			types.push(event.type);
-			if (event.type === "text_delta") controller.abort();
-		}
-		const result = await stream.result();
+		const { types, result } = await collectAbortingWhen(
+			streamAnthropic(model(), context, { ...options, signal: controller.signal }),
+			controller,
+			(event) => event.type === "text_delta",
+		);
 		expect(types).toEqual(["start", "text_start", "text_delta", "error"]);
 		expect(result.stopReason).toBe("aborted");
 		expect(result.errorMessage).toBe("Request was aborted");

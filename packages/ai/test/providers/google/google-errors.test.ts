@@ -4,7 +4,7 @@ import type { Context } from "../../../src/types.js";
 import { isContextOverflow } from "../../../src/utils/overflow.js";
 import { geminiChunk, geminiHttpError, geminiReply, geminiTextChunks } from "../../helpers/google-sse.js";
 import { expectNoUnhandledRejections, gemini25Flash, useFakeServer } from "../../helpers/provider-test-harness.js";
-import { collect } from "../../helpers/stream-events.js";
+import { collect, collectAbortingWhen } from "../../helpers/stream-events.js";
 
 expectNoUnhandledRejections();
 const server = useFakeServer();
@@ -148,13 +148,11 @@ describe("abort", () => {
 	it("aborting mid-stream ends with stopReason aborted and keeps the partial content", async () => {
 		server.enqueue(geminiReply([geminiChunk([{ text: "partial" }])], { holdOpen: true }));
 		const controller = new AbortController();
-		const stream = streamGoogle(model(), context, { ...options, signal: controller.signal });
-		const types: string[] = [];
-		for await (const event of stream) {
-			types.push(event.type);
-			if (event.type === "text_delta") controller.abort();
-		}
-		const result = await stream.result();
+		const { types, result } = await collectAbortingWhen(
+			streamGoogle(model(), context, { ...options, signal: controller.signal }),
+			controller,
+			(event) => event.type === "text_delta",
+		);
 		expect(types).toEqual(["start", "text_start", "text_delta", "error"]);
 		expect(result.stopReason).toBe("aborted");
 		expect(result.errorMessage).toBe("Request was aborted");

@@ -5,7 +5,7 @@ import type { Context } from "../../../src/types.js";
 import type { FakeReply } from "../../helpers/fake-server.js";
 import { chunk, DONE, finish, textChunks, toolCallChunks } from "../../helpers/openai-completions-sse.js";
 import { openaiTestModel, useFakeServer } from "../../helpers/provider-test-harness.js";
-import { collect, internalFieldsOf } from "../../helpers/stream-events.js";
+import { collect, collectAbortingWhen, internalFieldsOf } from "../../helpers/stream-events.js";
 
 const server = useFakeServer();
 afterEach(() => vi.unstubAllEnvs());
@@ -245,17 +245,15 @@ describe("abort", () => {
 			holdOpen: true,
 		});
 		const controller = new AbortController();
-		const s = stream(model(), context, { apiKey: "k", signal: controller.signal });
-		const types: string[] = [];
 		let text = "";
-		for await (const event of s) {
-			types.push(event.type);
-			if (event.type === "text_delta") {
-				text += event.delta;
-				if (text === "Hello wor") controller.abort();
-			}
-		}
-		const result = await s.result();
+		const { types, result } = await collectAbortingWhen(
+			stream(model(), context, { apiKey: "k", signal: controller.signal }),
+			controller,
+			(event) => {
+				if (event.type === "text_delta") text += event.delta;
+				return text === "Hello wor";
+			},
+		);
 		expect(result.stopReason).toBe("aborted");
 		expect(result.errorMessage).toBe("Request was aborted");
 		expect(result.content).toEqual([{ type: "text", text: "Hello wor" }]);

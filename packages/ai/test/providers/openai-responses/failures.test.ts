@@ -12,7 +12,7 @@ import {
 	responsesReply,
 } from "../../helpers/openai-responses-sse.js";
 import { openaiTestModel, useFakeServer } from "../../helpers/provider-test-harness.js";
-import { collect, internalFieldsOf } from "../../helpers/stream-events.js";
+import { collect, collectAbortingWhen, internalFieldsOf } from "../../helpers/stream-events.js";
 
 const server = useFakeServer();
 afterEach(() => vi.unstubAllEnvs());
@@ -163,15 +163,15 @@ describe("abort", () => {
 			}),
 		);
 		const controller = new AbortController();
-		const s = stream(model(), context, { apiKey: "k", signal: controller.signal });
 		let text = "";
-		for await (const e of s) {
-			if (e.type === "text_delta") {
-				text += e.delta;
-				if (text === "Hello worl") controller.abort();
-			}
-		}
-		const result = await s.result();
+		const { result } = await collectAbortingWhen(
+			stream(model(), context, { apiKey: "k", signal: controller.signal }),
+			controller,
+			(event) => {
+				if (event.type === "text_delta") text += event.delta;
+				return text === "Hello worl";
+			},
+		);
 		expect(result.stopReason).toBe("aborted");
 		expect(result.errorMessage).toBe("Request was aborted");
 		expect(result.content).toEqual([{ type: "text", text: "Hello worl" }]);

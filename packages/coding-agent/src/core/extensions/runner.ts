@@ -199,9 +199,15 @@ export class ExtensionRunner extends EventDispatcher implements ExtensionHooks {
 		this.collectConflicts();
 	}
 
-	/** What `ctx.shutdown()` does; by default it only records the request (`isShutdownRequested`). */
+	/** What `ctx.shutdown()` does besides recording the request (`isShutdownRequested`). */
 	setShutdownHandler(handler: () => void): void {
-		this.mode = { ...this.mode, shutdown: handler };
+		this.mode = {
+			...this.mode,
+			shutdown: () => {
+				this.shutdownRequested = true;
+				handler();
+			},
+		};
 	}
 
 	isShutdownRequested(): boolean {

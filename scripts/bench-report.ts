@@ -11,6 +11,13 @@ export interface BenchFigure {
 	note?: string;
 }
 
+/** The middle value of a set of timings (the mean of the two middle ones for an even count). */
+export function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 function meetsTarget(figure: BenchFigure): boolean | undefined {
 	if (!figure.target) return undefined;
 	if (figure.target.max !== undefined && figure.value > figure.target.max) return false;

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { expect, it } from "vitest";
-import { reportBenchmark } from "../../../scripts/bench-report.js";
+import { median, reportBenchmark } from "../../../scripts/bench-report.js";
 import { AI_BUILT_ENTRY, loadedSdkPackages, traceModuleLoads } from "../test/helpers/module-trace.js";
 
 const run = promisify(execFile);
@@ -31,14 +31,6 @@ async function timeInFreshProcesses(script: string): Promise<number[]> {
 		times.push(Number(stdout));
 	}
 	return times;
-}
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2
-		? (sorted[middle] as number)
-		: ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 it("imports @agent/ai quickly and without any provider SDK", async () => {

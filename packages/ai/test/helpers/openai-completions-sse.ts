@@ -1,4 +1,5 @@
 import type { FakeReply, SseChunk } from "./fake-server.js";
+import { splitText } from "./split-text.js";
 
 /** One Chat Completions stream chunk (the fields a server sends; choices omitted when `choice` is null). */
 export function chunk(
@@ -21,12 +22,6 @@ export function chunk(
 }
 
 export const DONE: SseChunk = "data: [DONE]\n\n";
-
-export function splitText(text: string, size: number): string[] {
-	const parts: string[] = [];
-	for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
-	return parts;
-}
 
 export function textChunks(text: string, size = 5): SseChunk[] {
 	return splitText(text, size).map((part) => chunk({ content: part }));

@@ -1,5 +1,5 @@
 import type { FakeReply, SseChunk } from "./fake-server.js";
-import { splitText } from "./openai-completions-sse.js";
+import { splitText } from "./split-text.js";
 
 let sequence = 0;
 

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { REPARSE_EVERY_DELTA_UP_TO, StreamedArguments } from "../../../src/providers/anthropic/partial-arguments.js";
-
-function pieces(text: string, size: number): string[] {
-	const out: string[] = [];
-	for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-	return out;
-}
+import { splitText } from "../../helpers/split-text.js";
 
 describe("small arguments", () => {
 	it("are re-parsed after every delta", () => {
@@ -25,7 +20,7 @@ describe("large arguments", () => {
 		// A clock that advances 1 ms per reading: every parse "takes" 1 ms.
 		let clock = 0;
 		const args = new StreamedArguments(() => clock++);
-		const results = pieces(json, 16).map((piece) => args.append(piece));
+		const results = splitText(json, 16).map((piece) => args.append(piece));
 		const reparsed = results.filter((result) => result !== undefined);
 		const largeAppends = results.length - Math.floor(REPARSE_EVERY_DELTA_UP_TO / 16);
 		expect(reparsed.length).toBeLessThan(results.length);
@@ -40,7 +35,7 @@ describe("large arguments", () => {
 		// Parses "take" 1 ms; deltas arrive 100 ms apart, as at model speed.
 		let clock = 0;
 		const args = new StreamedArguments(() => clock++);
-		const results = pieces(json, 16).map((piece) => {
+		const results = splitText(json, 16).map((piece) => {
 			clock += 100;
 			return args.append(piece);
 		});

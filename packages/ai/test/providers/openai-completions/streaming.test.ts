@@ -3,8 +3,9 @@ import { AssistantMessageEventStream, createAssistantOutput, stream } from "../.
 import { CompletionsStreamParser } from "../../../src/providers/openai-completions/parse-stream.js";
 import type { WireChunk } from "../../../src/providers/openai-completions/wire-types.js";
 import type { Context, ToolCall } from "../../../src/types.js";
-import { chunk, DONE, finish, splitText, textChunks, toolCallChunks } from "../../helpers/openai-completions-sse.js";
+import { chunk, DONE, finish, textChunks, toolCallChunks } from "../../helpers/openai-completions-sse.js";
 import { openaiTestModel, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { splitText } from "../../helpers/split-text.js";
 import { collect, deltasOf, expectBalancedBlocks, internalFieldsOf } from "../../helpers/stream-events.js";
 
 const server = useFakeServer();

@@ -196,7 +196,7 @@ let sandbox: CliSandbox;
 const canUsePty = existsSync("/usr/bin/script") && existsSync("/proc/self/stat");
 
 beforeAll(async () => {
-	if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (pnpm exec tsc -b)`);
+	if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (pnpm build)`);
 	server = await FakeModelServer.start();
 	server.setFallback(textReply("ok"));
 	sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { RpcClient } from "../../src/modes/rpc/rpc-client.js";
 
 /** The built entry point; `pnpm test` builds first (in a loop: `pnpm exec tsc -b`). */
-export const CLI_PATH = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const CLI_PATH = fileURLToPath(new URL("../../dist/agent.js", import.meta.url));
 
 export const FAKE_PROVIDER = "fake";
 export const FAKE_MODEL = "fake-model";

@@ -16,7 +16,7 @@ let sandbox: CliSandbox | undefined;
 let tmux: TmuxSession | undefined;
 
 beforeAll(async () => {
-	if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (pnpm exec tsc -b)`);
+	if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (pnpm build)`);
 	server = await FakeModelServer.start();
 });
 afterAll(async () => {

@@ -146,6 +146,17 @@ describe("print mode", () => {
 		expect(result.stderr).toMatch(/Error: handler exploded\n\s+at explode \(.*broken\.ts/);
 	});
 
+	it("reports a failing session_start handler too (the mode listens before extensions are bound)", async () => {
+		newSandbox({
+			"starts-badly.ts": `export default (pi: any) => { pi.on("session_start", () => { throw new Error("start failed"); }); };`,
+		});
+		server.enqueue(textReply("answered anyway"));
+		const result = await runCli(sandbox, ["-e", "starts-badly.ts", ...MODEL_ARGS, "-p", "hi"]);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("answered anyway\n");
+		expect(result.stderr).toContain(`Extension error (${join(sandbox.cwd, "starts-badly.ts")}): start failed`);
+	});
+
 	it("reports an extension that fails to load on stderr and runs without it", async () => {
 		newSandbox({ "bad.ts": "export default 'not a function';" });
 		server.enqueue(textReply("fine"));

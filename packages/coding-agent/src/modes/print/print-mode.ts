@@ -43,7 +43,7 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
 	const isJson = options.output === "json";
 
 	if (isJson) writer.write(session.sessionManager.getHeader());
-	await session.bindExtensions();
+	// Subscribed before extensions are bound, so failures of their session_start handlers are reported too.
 	const unsubscribe = session.subscribe((event) => {
 		if (event.type === "extension_error") {
 			stderr.write(`Extension error (${event.extensionPath}): ${event.error}\n`);
@@ -51,6 +51,7 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
 		}
 		if (isJson) writer.write(event);
 	});
+	await session.bindExtensions();
 
 	let signalExitCode: number | undefined;
 	const onSignal = (code: number) => {

@@ -1,5 +1,5 @@
 import { AssistantMessageEventStream } from "../event-stream.js";
-import type { AssistantMessage, Model, Usage } from "../types.js";
+import type { AssistantMessage, Model, TextContent, ThinkingContent, Usage } from "../types.js";
 
 export function emptyUsage(): Usage {
 	return {
@@ -24,6 +24,20 @@ export function createAssistantOutput(model: Model): AssistantMessage {
 		stopReason: "stop",
 		timestamp: Date.now(),
 	};
+}
+
+/** Emits the `text_end` or `thinking_end` event that closes `block`, carrying its whole text. */
+export function endTextOrThinkingBlock(
+	stream: Pick<AssistantMessageEventStream, "push">,
+	output: AssistantMessage,
+	contentIndex: number,
+	block: TextContent | ThinkingContent,
+): void {
+	if (block.type === "thinking") {
+		stream.push({ type: "thinking_end", contentIndex, content: block.thinking, partial: output });
+	} else {
+		stream.push({ type: "text_end", contentIndex, content: block.text, partial: output });
+	}
 }
 
 /** Error text for any thrown value: an Error's message, otherwise its JSON. */

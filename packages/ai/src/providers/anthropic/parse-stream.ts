@@ -1,5 +1,6 @@
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import type { AssistantMessage, AssistantMessageEventStream, Model, ToolCall } from "../../types.js";
+import { endTextOrThinkingBlock } from "../assistant-output.js";
 import { mapStopReason } from "./map-stop-reason.js";
 import { StreamedArguments } from "./partial-arguments.js";
 import { applyDeltaUsage, applyStartUsage } from "./usage.js";
@@ -154,13 +155,11 @@ export class AnthropicStreamParser {
 		const output = this.output;
 		const contentIndex = open.contentIndex;
 		const block = output.content[contentIndex];
-		if (block.type === "text") {
-			this.stream.push({ type: "text_end", contentIndex, content: block.text, partial: output });
-		} else if (block.type === "thinking") {
-			this.stream.push({ type: "thinking_end", contentIndex, content: block.thinking, partial: output });
-		} else {
+		if (block.type === "toolCall") {
 			if (open.args?.json) block.arguments = open.args.complete();
 			this.stream.push({ type: "toolcall_end", contentIndex, toolCall: block satisfies ToolCall, partial: output });
+		} else {
+			endTextOrThinkingBlock(this.stream, output, contentIndex, block);
 		}
 	}
 }

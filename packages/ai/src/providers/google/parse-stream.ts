@@ -7,6 +7,7 @@ import type {
 	ThinkingContent,
 	ToolCall,
 } from "../../types.js";
+import { endTextOrThinkingBlock } from "../assistant-output.js";
 import { mapFinishReason } from "./map-stop-reason.js";
 import { applyUsageMetadata } from "./usage.js";
 
@@ -104,12 +105,7 @@ export class GoogleStreamParser {
 		const open = this.current;
 		if (!open) return;
 		this.current = undefined;
-		const { block, contentIndex } = open;
-		if (block.type === "thinking") {
-			this.stream.push({ type: "thinking_end", contentIndex, content: block.thinking, partial: this.output });
-		} else {
-			this.stream.push({ type: "text_end", contentIndex, content: block.text, partial: this.output });
-		}
+		endTextOrThinkingBlock(this.stream, this.output, open.contentIndex, open.block);
 	}
 
 	private handleFunctionCall(part: Part): void {

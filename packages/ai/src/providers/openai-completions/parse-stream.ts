@@ -1,5 +1,6 @@
 import type { AssistantMessageEventStream } from "../../event-stream.js";
 import type { AssistantMessage, Model, TextContent, ThinkingContent, ToolCall } from "../../types.js";
+import { endTextOrThinkingBlock } from "../assistant-output.js";
 import type { StreamEventProcessor } from "../openai-shared/run-stream.js";
 import { StreamedToolArguments } from "../openai-shared/streamed-tool-arguments.js";
 import { CONTENT_FILTER_MESSAGE, mapFinishReason } from "./map-stop-reason.js";
@@ -129,12 +130,7 @@ export class CompletionsStreamParser implements StreamEventProcessor<WireChunk> 
 		const open = this.openText;
 		if (!open) return;
 		this.openText = undefined;
-		const { block, contentIndex } = open;
-		if (block.type === "text") {
-			this.stream.push({ type: "text_end", contentIndex, content: block.text, partial: this.output });
-		} else {
-			this.stream.push({ type: "thinking_end", contentIndex, content: block.thinking, partial: this.output });
-		}
+		endTextOrThinkingBlock(this.stream, this.output, open.contentIndex, open.block);
 	}
 
 	private findToolCall(delta: WireToolCallDelta): OpenToolCall | undefined {

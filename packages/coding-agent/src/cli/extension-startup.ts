@@ -22,15 +22,22 @@ export interface LoadCliExtensionsOptions {
 	trustProject: boolean;
 	/** Interactive start: ask on the terminal whether to trust the project's extensions. */
 	asksTrust: boolean;
+	/**
+	 * Interactive start: extension commands named like the interactive mode's own slash commands are skipped
+	 * and reported (extensions.md §4); other modes have no built-in commands to collide with.
+	 */
+	hasBuiltInCommands: boolean;
 	io: CliIo;
 }
 
 export async function loadCliExtensions(options: LoadCliExtensionsOptions): Promise<CliExtensions> {
 	if (options.resourceLoader.getExtensionPaths().extensions.length === 0) return { flags: new Map() };
-	const [{ extensionLoadFailureText, setupExtensions }, { promptProjectTrust }] = await Promise.all([
-		import("../core/extensions/setup.js"),
-		import("../core/extensions/trust.js"),
-	]);
+	const [{ extensionLoadFailureText, setupExtensions }, { promptProjectTrust }, { BUILTIN_SLASH_COMMAND_NAMES }] =
+		await Promise.all([
+			import("../core/extensions/setup.js"),
+			import("../core/extensions/trust.js"),
+			import("../core/extensions/registrations.js"),
+		]);
 	const { cwd, io } = options;
 	const result = await setupExtensions({
 		cwd,
@@ -38,6 +45,7 @@ export async function loadCliExtensions(options: LoadCliExtensionsOptions): Prom
 		resourceLoader: options.resourceLoader,
 		modelRegistry: options.modelRegistry,
 		...(options.trustProject ? { trustProject: true } : {}),
+		...(options.hasBuiltInCommands ? { builtInCommandNames: BUILTIN_SLASH_COMMAND_NAMES } : {}),
 		...(options.asksTrust
 			? { promptTrust: (files) => promptProjectTrust({ input: process.stdin, output: io.stderr, cwd, files }) }
 			: {}),

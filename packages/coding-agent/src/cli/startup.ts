@@ -112,6 +112,7 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		modelRegistry,
 		trustProject: args.trustProject,
 		asksTrust: mayBeInteractive,
+		hasBuiltInCommands: mayBeInteractive,
 		io,
 	});
 	// Second pass: flags of loaded extensions are known now; anything still unknown is a mistake.

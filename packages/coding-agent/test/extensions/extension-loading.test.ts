@@ -1,11 +1,15 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { loadCliExtensions } from "../../src/cli/extension-startup.js";
+import type { CliIo } from "../../src/cli/help.js";
 import { AuthStorage } from "../../src/core/config/auth-storage.js";
 import { ModelRegistry } from "../../src/core/config/model-registry.js";
+import { SettingsManager } from "../../src/core/config/settings-manager.js";
 import { loadExtensions } from "../../src/core/extensions/loader.js";
 import { ExtensionRunner } from "../../src/core/extensions/runner.js";
 import { RUNTIME_NOT_INITIALIZED_TEXT, SET_MODEL_NOT_INITIALIZED_TEXT } from "../../src/core/extensions/runtime.js";
+import { DefaultResourceLoader } from "../../src/core/resources/resource-loader.js";
 import { createExtensionWorld, type ExtensionWorld, loadWorldExtensions } from "../helpers/extension-harness.js";
 
 let world: ExtensionWorld;
@@ -435,5 +439,46 @@ describe("providers", () => {
 		expect(registry.getAll().find((m) => m.provider === "anthropic")?.baseUrl).toBe(builtinBaseUrl);
 		runner.runtime.providers.clear();
 		expect(registry.find("corp", "c1")).toBeUndefined();
+	});
+});
+
+describe("loading at CLI startup", () => {
+	async function loadAtStartup(interactive: boolean) {
+		world = createExtensionWorld();
+		const path = world.write({
+			"builtin.ts": `export default (pi: any) => { pi.registerCommand("model", { handler() {} }); };`,
+		});
+		const resourceLoader = new DefaultResourceLoader({
+			cwd: world.cwd,
+			agentDir: world.agentDir,
+			settingsManager: SettingsManager.inMemory(),
+			additionalExtensionPaths: [path],
+		});
+		await resourceLoader.reload();
+		let stderr = "";
+		const io = { stdout: process.stdout, stderr: { write: (text: string) => (stderr += text) } } as unknown as CliIo;
+		const { runner } = await loadCliExtensions({
+			cwd: world.cwd,
+			agentDir: world.agentDir,
+			resourceLoader,
+			modelRegistry: new ModelRegistry(AuthStorage.inMemory()),
+			trustProject: false,
+			asksTrust: false,
+			hasBuiltInCommands: interactive,
+			io,
+		});
+		return { path, stderr, runner };
+	}
+
+	it("skips and reports an extension command named like a built-in when the start is interactive", async () => {
+		const { path, stderr, runner } = await loadAtStartup(true);
+		expect(stderr).toContain(`Extension command 'model' from ${path} conflicts with built-in commands. Skipping.`);
+		expect(runner?.getCommand("model")).toBeUndefined();
+	});
+
+	it("keeps it in modes without built-in commands (print, RPC)", async () => {
+		const { path, stderr, runner } = await loadAtStartup(false);
+		expect(stderr).not.toContain("conflicts with built-in commands");
+		expect(runner?.getCommand("model")?.extensionPath).toBe(path);
 	});
 });

@@ -1,5 +1,5 @@
 import { type AgentEvent, SKIPPED_FOR_ABORT_TEXT } from "@agent/agent-core";
-import { type AssistantMessage, fauxText, type Message, type ToolResultMessage } from "@agent/ai";
+import { type AssistantMessage, fauxText, type Message } from "@agent/ai";
 import { describe, expect, it, vi } from "vitest";
 import {
 	createEchoTool,
@@ -10,15 +10,13 @@ import {
 	expectWellPairedToolCalls,
 	requestRoles,
 	textOf,
+	toolCallsReply,
+	toolResultsOf,
 	userMessage,
 	waitForEvent,
 } from "./helpers/harness.js";
 
 const never = new Promise<never>(() => {});
-
-function results(messages: readonly unknown[]): ToolResultMessage[] {
-	return (messages as Message[]).filter((m): m is ToolResultMessage => m.role === "toolResult");
-}
 
 describe("abort during streaming", () => {
 	it("keeps a partial reply that has content, marked aborted, and ends the run", async () => {
@@ -102,19 +100,14 @@ describe("abort during tool execution", () => {
 	it("fires every running tool's signal, answers every call, and ends without another model call", async () => {
 		const gated = createGatedTool("bash");
 		const { faux, agent, events } = createHarness({ tools: [gated.tool] });
-		faux.enqueue({
-			content: [
-				{ type: "toolCall", id: "a", name: "bash", arguments: {} },
-				{ type: "toolCall", id: "b", name: "bash", arguments: {} },
-			],
-		});
+		faux.enqueue(toolCallsReply("bash", ["a", "b"]));
 		const run = agent.prompt("Run two commands");
 		await gated.whenStarted(2);
 		agent.abort();
 		await run;
 
 		expect([...gated.signals.values()].map((signal) => signal?.aborted)).toEqual([true, true]);
-		expect(results(agent.state.messages).map((r) => [r.toolCallId, textOf(r), r.isError])).toEqual([
+		expect(toolResultsOf(agent.state.messages).map((r) => [r.toolCallId, textOf(r), r.isError])).toEqual([
 			["a", "bash aborted", true],
 			["b", "bash aborted", true],
 		]);
@@ -136,7 +129,7 @@ describe("abort during tool execution", () => {
 		await run;
 
 		expect(gated.startedIds).toEqual(["a"]);
-		expect(results(agent.state.messages).map((r) => [r.toolCallId, textOf(r)])).toEqual([
+		expect(toolResultsOf(agent.state.messages).map((r) => [r.toolCallId, textOf(r)])).toEqual([
 			["a", "bash aborted"],
 			["b", SKIPPED_FOR_ABORT_TEXT],
 			["c", SKIPPED_FOR_ABORT_TEXT],
@@ -158,7 +151,7 @@ describe("abort during tool execution", () => {
 		});
 		await agent.prompt("Go");
 		expect(execute).not.toHaveBeenCalled();
-		expect(results(agent.state.messages).map((r) => [r.toolCallId, textOf(r), r.isError])).toEqual([
+		expect(toolResultsOf(agent.state.messages).map((r) => [r.toolCallId, textOf(r), r.isError])).toEqual([
 			["b", SKIPPED_FOR_ABORT_TEXT, true],
 			["a", SKIPPED_FOR_ABORT_TEXT, true],
 		]);
@@ -167,15 +160,7 @@ describe("abort during tool execution", () => {
 	it("leaves a history the next request can use as is", async () => {
 		const gated = createGatedTool("bash");
 		const { faux, agent } = createHarness({ tools: [gated.tool] });
-		faux.enqueue(
-			{
-				content: [
-					{ type: "toolCall", id: "a", name: "bash", arguments: {} },
-					{ type: "toolCall", id: "b", name: "bash", arguments: {} },
-				],
-			},
-			fauxText("What next?"),
-		);
+		faux.enqueue(toolCallsReply("bash", ["a", "b"]), fauxText("What next?"));
 		const run = agent.prompt("Run two commands");
 		await gated.whenStarted(2);
 		gated.release("a", "first finished");
@@ -186,7 +171,7 @@ describe("abort during tool execution", () => {
 		await agent.prompt("Never mind");
 		const sent = faux.requests[1].context.messages;
 		expect(requestRoles(faux.requests[1])).toEqual(["user", "assistant", "toolResult", "toolResult", "user"]);
-		expect(results(sent).map((r) => [r.toolCallId, textOf(r)])).toEqual([
+		expect(toolResultsOf(sent).map((r) => [r.toolCallId, textOf(r)])).toEqual([
 			["a", "first finished"],
 			["b", "bash aborted"],
 		]);
@@ -218,7 +203,7 @@ describe("abort during tool execution", () => {
 		await idle;
 		await run;
 		expect(log).toEqual(["tool settled", "idle"]);
-		expect(textOf(results(agent.state.messages)[0])).toBe("Command aborted");
+		expect(textOf(toolResultsOf(agent.state.messages)[0])).toBe("Command aborted");
 	});
 });
 

@@ -20,7 +20,9 @@ import {
 	deferred,
 	expectWellPairedToolCalls,
 	requestRoles,
+	rolesOf,
 	textOf,
+	toolCallsReply,
 	userMessage,
 	waitForEvent,
 } from "./helpers/harness.js";
@@ -53,8 +55,6 @@ const lastToolResultText = (request: FauxRequest) => {
 	const results = request.context.messages.filter((m): m is ToolResultMessage => m.role === "toolResult");
 	return textOf(results.at(-1));
 };
-
-const roles = (messages: readonly unknown[]) => (messages as Message[]).map((m) => m.role);
 
 describe("1. pipeline", () => {
 	it("1.1 smoke: a configured agent answers a text prompt without error", async () => {
@@ -183,7 +183,7 @@ describe("1. pipeline", () => {
 		await agent.prompt("Read notes.md");
 		await agent.prompt("What do I need to buy?");
 		const sent = faux.requests[2].context.messages;
-		expect(roles(sent)).toEqual(["user", "assistant", "toolResult", "assistant", "user"]);
+		expect(rolesOf(sent)).toEqual(["user", "assistant", "toolResult", "assistant", "user"]);
 		expect(textOf(sent[2])).toBe("remember the milk");
 	});
 });
@@ -269,15 +269,7 @@ describe("4. reference bug regressions", () => {
 	it("4.2 (#1454/#1455) a call interrupted after its sibling finished still leaves a valid next request", async () => {
 		const bash = createGatedTool("bash");
 		const { faux, agent } = createHarness({ tools: [bash.tool] });
-		faux.enqueue(
-			{
-				content: [
-					{ type: "toolCall", id: "done", name: "bash", arguments: {} },
-					{ type: "toolCall", id: "cut", name: "bash", arguments: {} },
-				],
-			},
-			fauxText("ok"),
-		);
+		faux.enqueue(toolCallsReply("bash", ["done", "cut"]), fauxText("ok"));
 		const run = agent.prompt("Two commands");
 		await bash.whenStarted(2);
 		bash.release("done");
@@ -307,7 +299,7 @@ describe("4. reference bug regressions", () => {
 		await agent.prompt("hi");
 		expect(faux.requests).toHaveLength(1);
 		expect(agent.state.error).toBe("429 Too Many Requests: rate_limit_error");
-		expect(roles(agent.state.messages)).toEqual(["user", "user", "user", "assistant"]);
+		expect(rolesOf(agent.state.messages)).toEqual(["user", "user", "user", "assistant"]);
 	});
 
 	it("4.4 (#1312) messages queued while the agent is busy are never lost", async () => {

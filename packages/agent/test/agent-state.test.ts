@@ -15,12 +15,12 @@ import {
 	eventLabels,
 	expectWellPairedToolCalls,
 	requestRoles,
+	rolesOf,
 	textOf,
+	toolCallsReply,
 	userMessage,
 	waitForEvent,
 } from "./helpers/harness.js";
-
-const roles = (messages: readonly unknown[]) => (messages as Message[]).map((m) => m.role);
 
 describe("one run at a time", () => {
 	it("rejects a second prompt in the same tick and never interleaves it", async () => {
@@ -46,7 +46,7 @@ describe("one run at a time", () => {
 		await expect(agent.continue()).rejects.toThrow(CONTINUE_WHILE_RUNNING_TEXT);
 		gated.release("a");
 		await run;
-		expect(roles(agent.state.messages)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+		expect(rolesOf(agent.state.messages)).toEqual(["user", "assistant", "toolResult", "assistant"]);
 	});
 
 	it("lets an agent_end listener start the next run without the finished run resetting it", async () => {
@@ -105,15 +105,7 @@ describe("state during a run", () => {
 	it("tracks the streaming message, pending tool calls and the streaming flag", async () => {
 		const gated = createGatedTool();
 		const { faux, agent } = createHarness({ tools: [gated.tool] });
-		faux.enqueue(
-			{
-				content: [
-					{ type: "toolCall", id: "a", name: "gated", arguments: {} },
-					{ type: "toolCall", id: "b", name: "gated", arguments: {} },
-				],
-			},
-			fauxText("done"),
-		);
+		faux.enqueue(toolCallsReply("gated", ["a", "b"]), fauxText("done"));
 		const snapshots: string[] = [];
 		agent.subscribe((event) => {
 			if (event.type === "message_update" && agent.state.streamMessage) snapshots.push("streaming");
@@ -272,15 +264,7 @@ describe("a run that fails outside the model stream", () => {
 				throw new Error("renderer crashed");
 			}
 		});
-		faux.enqueue(
-			{
-				content: [
-					{ type: "toolCall", id: "a", name: "gated", arguments: {} },
-					{ type: "toolCall", id: "b", name: "gated", arguments: {} },
-				],
-			},
-			fauxText("recovered"),
-		);
+		faux.enqueue(toolCallsReply("gated", ["a", "b"]), fauxText("recovered"));
 		const run = agent.prompt("go");
 		await gated.whenStarted(2);
 		gated.release("a");
@@ -289,7 +273,7 @@ describe("a run that fails outside the model stream", () => {
 		// The loop died reporting call a; b was still running and has been told to stop.
 		expect(gated.signals.get("b")?.aborted).toBe(true);
 		const messages = agent.state.messages as Message[];
-		expect(roles(messages)).toEqual(["user", "assistant", "toolResult", "toolResult", "assistant"]);
+		expect(rolesOf(messages)).toEqual(["user", "assistant", "toolResult", "toolResult", "assistant"]);
 		expect(messages.slice(2, 4).map((m) => [(m as { toolCallId: string }).toolCallId, textOf(m)])).toEqual([
 			["a", INTERRUPTED_TOOL_CALL_TEXT],
 			["b", INTERRUPTED_TOOL_CALL_TEXT],

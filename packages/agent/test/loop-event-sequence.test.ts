@@ -9,11 +9,17 @@ import {
 } from "@agent/agent-core";
 import { type AssistantMessage, FauxProvider, fauxText, fauxToolCall } from "@agent/ai";
 import { describe, expect, it } from "vitest";
-import { createEchoTool, createGatedTool, createHarness, eventLabels, textOf, userMessage } from "./helpers/harness.js";
+import {
+	createEchoTool,
+	createGatedTool,
+	createHarness,
+	eventLabels,
+	textOf,
+	toolCallsReply,
+	userMessage,
+} from "./helpers/harness.js";
 
-const threeCalls = (name: string) => ({
-	content: ["a", "b", "c"].map((id) => ({ type: "toolCall" as const, id, name, arguments: { label: id } })),
-});
+const threeCalls = (name: string) => toolCallsReply(name, ["a", "b", "c"], (id) => ({ label: id }));
 
 describe("text-only prompt", () => {
 	it("emits agent_start, one turn with the prompt and the reply, then agent_end", async () => {

@@ -1,5 +1,5 @@
 import { SKIPPED_FOR_STEERING_TEXT } from "@agent/agent-core";
-import { fauxText, fauxToolCall, type Message, type ToolResultMessage } from "@agent/ai";
+import { fauxText, fauxToolCall } from "@agent/ai";
 import { describe, expect, it } from "vitest";
 import {
 	createEchoTool,
@@ -8,22 +8,16 @@ import {
 	eventLabels,
 	expectWellPairedToolCalls,
 	textOf,
+	toolCallsReply,
+	toolResultsOf,
 	userMessage,
 } from "./helpers/harness.js";
-
-const calls = (name: string, ids: string[]) => ({
-	content: ids.map((id) => ({ type: "toolCall" as const, id, name, arguments: {} })),
-});
-
-function results(messages: readonly unknown[]): ToolResultMessage[] {
-	return (messages as Message[]).filter((m): m is ToolResultMessage => m.role === "toolResult");
-}
 
 describe("steering during sequential tools", () => {
 	it("skips the remaining calls with the skip result and delivers the message before the next model call", async () => {
 		const gated = createGatedTool("slow");
 		const { faux, agent, events } = createHarness({ tools: [gated.tool], toolExecution: "sequential" });
-		faux.enqueue(calls("slow", ["a", "b", "c"]), fauxText("Switching to the new request"));
+		faux.enqueue(toolCallsReply("slow", ["a", "b", "c"]), fauxText("Switching to the new request"));
 		const run = agent.prompt("Do three things");
 		await gated.whenStarted(1);
 		agent.steer(userMessage("Stop, do this instead"));
@@ -31,7 +25,7 @@ describe("steering during sequential tools", () => {
 		await run;
 
 		expect(gated.startedIds).toEqual(["a"]);
-		const toolResults = results(agent.state.messages);
+		const toolResults = toolResultsOf(agent.state.messages);
 		expect(toolResults.map((r) => [r.toolCallId, textOf(r), r.isError])).toEqual([
 			["a", "slow done a", false],
 			["b", SKIPPED_FOR_STEERING_TEXT, true],
@@ -85,7 +79,7 @@ describe("steering during parallel tools", () => {
 				return undefined;
 			},
 		});
-		faux.enqueue(calls("slow", ["a", "b", "c"]), fauxText("Stopped"));
+		faux.enqueue(toolCallsReply("slow", ["a", "b", "c"]), fauxText("Stopped"));
 		await agent.prompt("Go");
 
 		expect(gated.startedIds).toEqual([]);
@@ -97,16 +91,16 @@ describe("steering during parallel tools", () => {
 			"tool_execution_start:c",
 			"tool_execution_end:c",
 		]);
-		expect(results(agent.state.messages).every((r) => textOf(r) === SKIPPED_FOR_STEERING_TEXT && r.isError)).toBe(
-			true,
-		);
+		expect(
+			toolResultsOf(agent.state.messages).every((r) => textOf(r) === SKIPPED_FOR_STEERING_TEXT && r.isError),
+		).toBe(true);
 		expect(textOf(faux.requests[1].context.messages.at(-1))).toBe("Actually, stop");
 	});
 
 	it("queued while the calls run, lets them all finish and is delivered next", async () => {
 		const gated = createGatedTool("slow");
 		const { faux, agent } = createHarness({ tools: [gated.tool] });
-		faux.enqueue(calls("slow", ["a", "b"]), fauxText("Noted"));
+		faux.enqueue(toolCallsReply("slow", ["a", "b"]), fauxText("Noted"));
 		const run = agent.prompt("Go");
 		await gated.whenStarted(2);
 		agent.steer(userMessage("Also check the tests"));
@@ -114,7 +108,7 @@ describe("steering during parallel tools", () => {
 		gated.release("a");
 		await run;
 
-		expect(results(agent.state.messages).map((r) => [r.toolCallId, r.isError])).toEqual([
+		expect(toolResultsOf(agent.state.messages).map((r) => [r.toolCallId, r.isError])).toEqual([
 			["a", false],
 			["b", false],
 		]);

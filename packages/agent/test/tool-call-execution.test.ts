@@ -1,5 +1,5 @@
 import type { AgentEvent, AgentTool, AgentToolResult } from "@agent/agent-core";
-import { fauxText, fauxToolCall, type Message, type ToolResultMessage, Type } from "@agent/ai";
+import { fauxText, fauxToolCall, Type } from "@agent/ai";
 import { describe, expect, it, vi } from "vitest";
 import {
 	createEchoTool,
@@ -10,11 +10,8 @@ import {
 	eventLabels,
 	expectWellPairedToolCalls,
 	textOf,
+	toolResultsOf,
 } from "./helpers/harness.js";
-
-function toolResults(messages: readonly unknown[]): ToolResultMessage[] {
-	return (messages as Message[]).filter((m): m is ToolResultMessage => m.role === "toolResult");
-}
 
 const readTool = (
 	execute = vi.fn(async (_id: string, _params: unknown) => ({
@@ -42,7 +39,7 @@ describe("argument validation", () => {
 		);
 		await agent.prompt("Read a.txt");
 
-		const [invalid, valid] = toolResults(agent.state.messages);
+		const [invalid, valid] = toolResultsOf(agent.state.messages);
 		expect(invalid.isError).toBe(true);
 		expect(textOf(invalid)).toBe(
 			'Validation failed for tool "read":\n  - path: must have required property \'path\'\n\nReceived arguments:\n{\n  "file": "a.txt"\n}',
@@ -75,7 +72,7 @@ describe("unknown tool", () => {
 		const { faux, agent } = createHarness({ tools: [createEchoTool()] });
 		faux.enqueue(fauxToolCall("nope", {}, { id: "c1" }), fauxText("Sorry"));
 		await agent.prompt("Go");
-		const [result] = toolResults(agent.state.messages);
+		const [result] = toolResultsOf(agent.state.messages);
 		expect(result).toMatchObject({ toolCallId: "c1", toolName: "nope", isError: true, details: {} });
 		expect(textOf(result)).toBe("Tool nope not found");
 		expect(faux.requests).toHaveLength(2);
@@ -93,7 +90,7 @@ describe("a tool that throws", () => {
 		const { faux, agent, events } = createHarness({ tools: [tool] });
 		faux.enqueue(fauxToolCall("fragile", {}, { id: "c1" }), fauxText("It failed"));
 		await agent.prompt("Go");
-		const [result] = toolResults(agent.state.messages);
+		const [result] = toolResultsOf(agent.state.messages);
 		expect(result).toMatchObject({ isError: true, details: {} });
 		expect(textOf(result)).toBe("ENOENT: file vanished between stat and read");
 		const end = events.find((e) => e.type === "tool_execution_end");
@@ -111,7 +108,7 @@ describe("a tool that throws", () => {
 		const { faux, agent } = createHarness({ tools: [tool] });
 		faux.enqueue(fauxToolCall("odd", {}, { id: "c1" }), fauxText("ok"));
 		await agent.prompt("Go");
-		expect(textOf(toolResults(agent.state.messages)[0])).toBe("plain string failure");
+		expect(textOf(toolResultsOf(agent.state.messages)[0])).toBe("plain string failure");
 	});
 });
 
@@ -136,7 +133,7 @@ describe("tools returning odd content", () => {
 		const { faux, agent } = createHarness({ tools: [oddTool(value)] });
 		faux.enqueue(fauxToolCall("odd", {}, { id: "c1" }), fauxText("ok"));
 		await agent.prompt("Go");
-		const [result] = toolResults(agent.state.messages);
+		const [result] = toolResultsOf(agent.state.messages);
 		expect(result.content).toEqual(expected);
 		expect(result.isError).toBe(false);
 		expect(faux.requests[1].context.messages.at(-1)).toMatchObject({ role: "toolResult", content: expected });
@@ -170,14 +167,14 @@ describe("result attribution", () => {
 		await run;
 
 		expect(endedIds).toEqual(["call_A", "call_B", "call_C"]);
-		const results = toolResults(agent.state.messages);
+		const results = toolResultsOf(agent.state.messages);
 		expect(results.map((r) => [r.toolCallId, textOf(r)])).toEqual([
 			["call_A", "contents of A"],
 			["call_B", "contents of B"],
 			["call_C", "contents of C"],
 		]);
 		const sent = faux.requests[1].context.messages;
-		expect(toolResults(sent).map((r) => [r.toolCallId, textOf(r)])).toEqual([
+		expect(toolResultsOf(sent).map((r) => [r.toolCallId, textOf(r)])).toEqual([
 			["call_A", "contents of A"],
 			["call_B", "contents of B"],
 			["call_C", "contents of C"],
@@ -214,7 +211,7 @@ describe("result attribution", () => {
 			"tool_execution_end:a",
 			"tool_execution_end:c",
 		]);
-		expect(toolResults(agent.state.messages).map((r) => [r.toolCallId, r.isError])).toEqual([
+		expect(toolResultsOf(agent.state.messages).map((r) => [r.toolCallId, r.isError])).toEqual([
 			["b", true],
 			["a", false],
 			["c", false],
@@ -289,7 +286,7 @@ describe("beforeToolCall", () => {
 		);
 		await agent.prompt("Go");
 		expect(execute).not.toHaveBeenCalled();
-		expect(toolResults(agent.state.messages).map((r) => [textOf(r), r.isError])).toEqual([
+		expect(toolResultsOf(agent.state.messages).map((r) => [textOf(r), r.isError])).toEqual([
 			["Writes outside the project are not allowed", true],
 			["Tool execution was blocked", true],
 		]);
@@ -309,7 +306,7 @@ describe("beforeToolCall", () => {
 		await agent.prompt("Go");
 		expect(seen).toEqual([{ path: "a", limit: 3 }, "assistant", true]);
 		expect(execute).not.toHaveBeenCalled();
-		expect(textOf(toolResults(agent.state.messages)[0])).toBe("policy service unavailable");
+		expect(textOf(toolResultsOf(agent.state.messages)[0])).toBe("policy service unavailable");
 	});
 });
 
@@ -328,7 +325,7 @@ describe("afterToolCall", () => {
 		});
 		faux.enqueue(fauxToolCall("t", {}, { id: "c1" }), fauxText("ok"));
 		await agent.prompt("Go");
-		const [result] = toolResults(agent.state.messages);
+		const [result] = toolResultsOf(agent.state.messages);
 		expect(result).toMatchObject({
 			content: [{ type: "text", text: "rewritten" }],
 			details: { kept: true },
@@ -345,7 +342,7 @@ describe("afterToolCall", () => {
 		});
 		faux.enqueue(fauxToolCall("echo", {}, { id: "c1" }), fauxText("ok"));
 		await agent.prompt("Go");
-		const [result] = toolResults(agent.state.messages);
+		const [result] = toolResultsOf(agent.state.messages);
 		expect([textOf(result), result.isError]).toEqual(["audit log unavailable", true]);
 		expect(textOf(agent.state.messages.at(-1))).toBe("ok");
 	});

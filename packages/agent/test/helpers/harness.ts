@@ -3,7 +3,9 @@ import {
 	type AssistantMessage,
 	FauxProvider,
 	type FauxRequest,
+	type FauxResponse,
 	type Message,
+	type ToolResultMessage,
 	type TSchema,
 	Type,
 	type UserMessage,
@@ -92,6 +94,23 @@ export function textOf(message: AgentMessage | Message | undefined): string {
 		.filter((block): block is { type: "text"; text: string } => block.type === "text")
 		.map((block) => block.text)
 		.join("");
+}
+
+/** A scripted reply calling tool `name` once per id, in order. */
+export function toolCallsReply(
+	name: string,
+	ids: string[],
+	argumentsFor: (id: string) => Record<string, unknown> = () => ({}),
+): FauxResponse {
+	return { content: ids.map((id) => ({ type: "toolCall", id, name, arguments: argumentsFor(id) })) };
+}
+
+export function rolesOf(messages: readonly unknown[]): string[] {
+	return (messages as Message[]).map((message) => message.role);
+}
+
+export function toolResultsOf(messages: readonly unknown[]): ToolResultMessage[] {
+	return (messages as Message[]).filter((message): message is ToolResultMessage => message.role === "toolResult");
 }
 
 /** Role sequence of what the provider received for one request. */

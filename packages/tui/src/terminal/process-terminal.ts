@@ -1,7 +1,7 @@
 import { appendFileSync, writeSync } from "node:fs";
 import { setKittyProtocolActive } from "../keys/kitty-state.js";
 import { PASTE_END, PASTE_START, StdinBuffer } from "./stdin-buffer.js";
-import { KITTY_QUERY_REPLY, TerminalSequences as Seq, type Terminal } from "./terminal.js";
+import { KITTY_QUERY_REPLY, TerminalSequences as Seq, type Terminal, TerminalOutput } from "./terminal.js";
 
 /** How long to wait for the Kitty query reply before falling back to xterm modifyOtherKeys. */
 const KITTY_REPLY_TIMEOUT_MS = 150;
@@ -18,7 +18,7 @@ type OutputStream = NodeJS.WriteStream;
  * Windows: the reference enables VT input through kernel32 so Shift+Tab and similar keys arrive as
  * sequences; that needs a native FFI module, so here Windows relies on the console's default VT input.
  */
-export class ProcessTerminal implements Terminal {
+export class ProcessTerminal extends TerminalOutput implements Terminal {
 	private stdinBuffer: StdinBuffer | undefined;
 	private onInput: ((data: string) => void) | undefined;
 	private onResize: (() => void) | undefined;
@@ -35,6 +35,7 @@ export class ProcessTerminal implements Terminal {
 		private readonly stdout: OutputStream = process.stdout,
 		env: Record<string, string | undefined> = process.env,
 	) {
+		super();
 		this.writeLogPath = env.AGENT_TUI_WRITE_LOG || undefined;
 	}
 
@@ -133,7 +134,7 @@ export class ProcessTerminal implements Terminal {
 		this.onInput = previousHandler;
 	}
 
-	write(data: string): void {
+	override write(data: string): void {
 		if (data.length === 0) return;
 		this.stdout.write(data);
 		if (this.writeLogPath) {
@@ -143,34 +144,6 @@ export class ProcessTerminal implements Terminal {
 				// The write log is a debugging aid; failing to write it must not break the UI.
 			}
 		}
-	}
-
-	moveBy(lines: number): void {
-		this.write(Seq.moveBy(lines));
-	}
-
-	hideCursor(): void {
-		this.write(Seq.hideCursor);
-	}
-
-	showCursor(): void {
-		this.write(Seq.showCursor);
-	}
-
-	clearLine(): void {
-		this.write(Seq.clearLine);
-	}
-
-	clearFromCursor(): void {
-		this.write(Seq.clearFromCursor);
-	}
-
-	clearScreen(): void {
-		this.write(Seq.clearScreen);
-	}
-
-	setTitle(title: string): void {
-		this.write(Seq.setTitle(title));
 	}
 
 	private disableSequences(): string {

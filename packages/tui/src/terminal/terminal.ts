@@ -47,5 +47,41 @@ export const TerminalSequences = {
 	},
 } as const;
 
+/**
+ * The output half of a `Terminal`: its cursor and screen operations, as escape sequences passed to
+ * `write`. Terminals extend it and supply `write`, input and size.
+ */
+export abstract class TerminalOutput {
+	abstract write(data: string): void;
+
+	moveBy(lines: number): void {
+		this.write(TerminalSequences.moveBy(lines));
+	}
+
+	hideCursor(): void {
+		this.write(TerminalSequences.hideCursor);
+	}
+
+	showCursor(): void {
+		this.write(TerminalSequences.showCursor);
+	}
+
+	clearLine(): void {
+		this.write(TerminalSequences.clearLine);
+	}
+
+	clearFromCursor(): void {
+		this.write(TerminalSequences.clearFromCursor);
+	}
+
+	clearScreen(): void {
+		this.write(TerminalSequences.clearScreen);
+	}
+
+	setTitle(title: string): void {
+		this.write(TerminalSequences.setTitle(title));
+	}
+}
+
 /** Kitty's reply to the keyboard-protocol query: ESC [ ? flags u */
 export const KITTY_QUERY_REPLY = /^\x1b\[\?(\d+)u$/;

@@ -1,5 +1,5 @@
 import { PASTE_END, PASTE_START, StdinBuffer } from "./stdin-buffer.js";
-import { TerminalSequences as Seq, type Terminal } from "./terminal.js";
+import { type Terminal, TerminalOutput } from "./terminal.js";
 
 /** One row of an emulator's buffer (the subset of @xterm/headless's IBufferLine used here). */
 export interface EmulatorLine {
@@ -34,7 +34,7 @@ export interface TerminalEmulator {
  * A `Terminal` backed by an in-memory emulator, for tests and for rendering without a TTY. It records
  * every write so tests can assert how many bytes an update cost.
  */
-export class VirtualTerminal<E extends TerminalEmulator = TerminalEmulator> implements Terminal {
+export class VirtualTerminal<E extends TerminalEmulator = TerminalEmulator> extends TerminalOutput implements Terminal {
 	private onInput: ((data: string) => void) | undefined;
 	private onResize: (() => void) | undefined;
 	private readonly stdinBuffer: StdinBuffer;
@@ -44,6 +44,7 @@ export class VirtualTerminal<E extends TerminalEmulator = TerminalEmulator> impl
 	title = "";
 
 	constructor(readonly emulator: E) {
+		super();
 		this.stdinBuffer = new StdinBuffer({
 			onSequence: (sequence) => this.onInput?.(sequence),
 			onPaste: (text) => this.onInput?.(PASTE_START + text + PASTE_END),
@@ -75,39 +76,15 @@ export class VirtualTerminal<E extends TerminalEmulator = TerminalEmulator> impl
 
 	async drainInput(): Promise<void> {}
 
-	write(data: string): void {
+	override write(data: string): void {
 		if (data.length === 0) return;
 		this.writes.push(data);
 		this.emulator.write(data);
 	}
 
-	moveBy(lines: number): void {
-		this.write(Seq.moveBy(lines));
-	}
-
-	hideCursor(): void {
-		this.write(Seq.hideCursor);
-	}
-
-	showCursor(): void {
-		this.write(Seq.showCursor);
-	}
-
-	clearLine(): void {
-		this.write(Seq.clearLine);
-	}
-
-	clearFromCursor(): void {
-		this.write(Seq.clearFromCursor);
-	}
-
-	clearScreen(): void {
-		this.write(Seq.clearScreen);
-	}
-
-	setTitle(title: string): void {
+	override setTitle(title: string): void {
 		this.title = title;
-		this.write(Seq.setTitle(title));
+		super.setTitle(title);
 	}
 
 	/**

@@ -129,12 +129,7 @@ export class DifferentialRenderer {
 			if (i > 0) this.output += "\r\n";
 			this.output += this.formatLine(frameLine(frame, i), i);
 		}
-		this.workingHeight = frame.length;
-		this.cursorRow = Math.max(0, frame.length - 1);
-		this.cursorCol = -1;
-		this.copyToScreen(frame, 0);
-		this.placeCursor(frame);
-		this.output += SYNC_END;
+		this.endWholeFrame(frame);
 	}
 
 	/**
@@ -152,6 +147,11 @@ export class DifferentialRenderer {
 			this.output += CLEAR_LINE + this.formatLine(frameLine(frame, i), i);
 		}
 		this.output += "\x1b[J";
+		this.endWholeFrame(frame);
+	}
+
+	/** After a whole frame was written: the cursor is on its last line and the screen copy is the frame. */
+	private endWholeFrame(frame: Frame): void {
 		this.workingHeight = frame.length;
 		this.cursorRow = Math.max(0, frame.length - 1);
 		this.cursorCol = -1;

@@ -36,13 +36,9 @@ export class AutocompleteSession {
 	 * none. `forced` is the Tab path completion (kept while the list stays open).
 	 */
 	refresh(text: EditorText, forced = this.isForced): boolean {
-		const provider = this.provider;
-		if (!provider) return false;
-		const lines = [...text.lines];
-		const suggestions = forced
-			? (provider.getForceFileSuggestions?.(lines, text.cursorLine, text.cursorCol) ?? null)
-			: provider.getSuggestions(lines, text.cursorLine, text.cursorCol);
-		if (!suggestions || suggestions.items.length === 0) {
+		if (!this.provider) return false;
+		const suggestions = this.peek(text, forced);
+		if (!suggestions) {
 			this.close();
 			return false;
 		}

@@ -214,6 +214,31 @@ describe("overflow recovery", () => {
 		expect(harness.session.isStreaming).toBe(false);
 	});
 
+	it("keeps the failed reply as the last message when there is nothing to compact, and does not recover it again before the next prompt", async () => {
+		harness = await compactingHarness();
+		harness.faux.enqueue(fauxError(OVERFLOW), fauxText("shorter answer"));
+		await harness.session.prompt(LONG);
+		expect(harness.eventsOf("auto_compaction_end")).toEqual([
+			{ type: "auto_compaction_end", aborted: false, willRetry: false },
+		]);
+		const last = harness.session.messages.at(-1);
+		expect(last).toMatchObject({ role: "assistant", stopReason: "error", errorMessage: OVERFLOW });
+
+		await harness.session.prompt("shorter");
+		expect(harness.eventsOf("auto_compaction_start")).toHaveLength(1);
+		expect(harness.eventsOf("auto_compaction_end")).toHaveLength(1);
+		expect(harness.session.getLastAssistantText()).toBe("shorter answer");
+	});
+
+	it("keeps the failed reply as the last message when the summary fails", async () => {
+		harness = await compactingHarness();
+		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
+		harness.faux.enqueue(fauxError(OVERFLOW), fauxError("503 overloaded"));
+		await harness.session.prompt("first");
+		await harness.session.prompt(LONG);
+		expect(harness.session.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
+	});
+
 	it("reports a failed summary as a failed recovery and does not retry", async () => {
 		harness = await compactingHarness();
 		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));

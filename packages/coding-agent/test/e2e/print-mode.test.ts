@@ -229,6 +229,15 @@ describe("automatic compaction", () => {
 		const text = await runCli(sandbox, ["-c", "-p"]);
 		expect(text.stdout).toBe("answer after compaction\n");
 	});
+
+	it("exits 1 with the provider's error when an overflow leaves nothing to compact", async () => {
+		newSandbox();
+		server.enqueue(errorReply(400, "This model's maximum context length is 128000 tokens."));
+		const result = await runCli(sandbox, ["-p", "a prompt too long for the model"]);
+		expect(result.stdout).toBe("");
+		expect(result.stderr).toContain("maximum context length is 128000 tokens");
+		expect(result.code).toBe(1);
+	});
 });
 
 describe("sessions", () => {

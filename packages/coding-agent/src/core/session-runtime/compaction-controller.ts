@@ -70,6 +70,8 @@ export class CompactionController {
 	private running: "manual" | "auto" | undefined;
 	private abortController: AbortController | undefined;
 	private overflowRecoveryAttempted = false;
+	/** The overflowed reply last handled: checked again before the next prompt, it is not recovered twice. */
+	private overflowHandled: AssistantMessage | undefined;
 
 	constructor(private readonly host: CompactionHost) {}
 
@@ -114,6 +116,8 @@ export class CompactionController {
 
 		const sameModel = message.provider === model.provider && message.model === model.id;
 		if (sameModel && isContextOverflow(message, model.contextWindow)) {
+			if (message === this.overflowHandled) return;
+			this.overflowHandled = message;
 			if (this.overflowRecoveryAttempted) {
 				this.host.emit({
 					type: "auto_compaction_end",
@@ -125,7 +129,9 @@ export class CompactionController {
 			}
 			this.overflowRecoveryAttempted = true;
 			const failed = message.stopReason === "error";
-			if (failed) this.dropTrailingFailure();
+			// Ours: the reference removed the failed reply from the context before compacting, so when there was
+			// nothing to compact (or the summary failed) the failure vanished: print mode exited 0 without a
+			// word. It stays until a compacted context is retried (runAuto drops it then).
 			// A reply that succeeded although its input exceeded the window needs no retry, just room.
 			await this.runAuto("overflow", failed && options.allowResume === true, options.allowResume === true);
 			return;

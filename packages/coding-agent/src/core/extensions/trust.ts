@@ -4,9 +4,10 @@
 // by answering the prompt of an interactive start, or with `--trust-project`. The answer is remembered per
 // project path in `<agentDir>/trusted-projects.json`. User-level extensions and `-e` paths load as before.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { createInterface } from "node:readline/promises";
+import { realPathOf } from "../resources/input-paths.js";
 import type { ExtensionPath } from "../resources/resource-loader.js";
 
 export const TRUSTED_PROJECTS_FILE_NAME = "trusted-projects.json";
@@ -15,14 +16,6 @@ export const TRUST_PROJECT_FLAG = "--trust-project";
 
 export function getTrustedProjectsPath(agentDir: string): string {
 	return join(agentDir, TRUSTED_PROJECTS_FILE_NAME);
-}
-
-function canonicalPath(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return path;
-	}
 }
 
 interface TrustedProjectsFile {
@@ -41,12 +34,12 @@ export function readTrustedProjects(agentDir: string): string[] {
 }
 
 export function isProjectTrusted(cwd: string, agentDir: string): boolean {
-	return readTrustedProjects(agentDir).includes(canonicalPath(cwd));
+	return readTrustedProjects(agentDir).includes(realPathOf(cwd));
 }
 
 /** Remembers the project (its real path) as trusted; written atomically, readable only by the user. */
 export function trustProject(cwd: string, agentDir: string): void {
-	const project = canonicalPath(cwd);
+	const project = realPathOf(cwd);
 	const trusted = readTrustedProjects(agentDir);
 	if (trusted.includes(project)) return;
 	const path = getTrustedProjectsPath(agentDir);

@@ -1,7 +1,8 @@
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { getAgentDir } from "../config/paths.js";
 import { describeError, type ResourceDiagnostic } from "./diagnostics.js";
+import { realPathOf } from "./input-paths.js";
 
 /** A project instruction file (`AGENTS.md` / `CLAUDE.md`) as it goes into the system prompt. */
 export interface ContextFile {
@@ -24,14 +25,6 @@ function isFile(path: string): boolean {
 		return statSync(path).isFile();
 	} catch {
 		return false;
-	}
-}
-
-function realPathOf(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return path;
 	}
 }
 

@@ -1,10 +1,10 @@
-import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { getAgentDir } from "../config/paths.js";
 import { SettingsManager } from "../config/settings-manager.js";
 import { type ContextFile, loadContextFiles } from "./context-files.js";
 import type { ResourceDiagnostic } from "./diagnostics.js";
+import { realPathOf } from "./input-paths.js";
 import { createDefaultPackageLocator, type PackageLocator } from "./package-sources.js";
 import { type PromptTemplate, PromptTemplateCollection } from "./prompt-templates.js";
 import { collectResourceFiles, type ResourceFile } from "./resource-files.js";
@@ -78,14 +78,6 @@ interface RuntimePaths {
 	prompts: ResourceFile[];
 	themes: ResourceFile[];
 	diagnostics: ResourceDiagnostic[];
-}
-
-function realPathOf(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return path;
-	}
 }
 
 export class DefaultResourceLoader implements ResourceLoader {

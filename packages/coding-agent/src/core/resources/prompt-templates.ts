@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { CONFIG_DIR_NAME, getAgentDir } from "../config/paths.js";
 import { describeError, type ResourceDiagnostic } from "./diagnostics.js";
 import { collectDirectFiles } from "./directory-scan.js";
 import { normalizeLineEndings, parseFrontmatter } from "./frontmatter.js";
 import { resolveInputPath } from "./input-paths.js";
+import { NamedResourceCollection } from "./named-resource-collection.js";
 import { collectResourceFiles } from "./resource-files.js";
 
 /** A Markdown file the user invokes as `/name args`. */
@@ -90,53 +91,29 @@ export function loadPromptTemplateFile(
 	return { template: { name, description, content, source, filePath }, diagnostics };
 }
 
-function realPathOf(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return path;
-	}
-}
-
 /** Templates gathered in priority order; the first with a name wins, later ones are reported as collisions. */
-export class PromptTemplateCollection {
-	private readonly byName = new Map<string, PromptTemplate>();
-	private readonly firstPathByRealPath = new Map<string, string>();
-	readonly diagnostics: ResourceDiagnostic[] = [];
+export class PromptTemplateCollection extends NamedResourceCollection<PromptTemplate> {
+	constructor() {
+		super("prompt");
+	}
 
 	get prompts(): PromptTemplate[] {
-		return [...this.byName.values()];
+		return this.resources;
+	}
+
+	protected pathOf(template: PromptTemplate): string {
+		return template.filePath;
+	}
+
+	protected override collisionMessage(name: string): string {
+		return `name "/${name}" collision`;
 	}
 
 	addFile(filePath: string, source: string, originPath: string = filePath): void {
-		const realPath = realPathOf(filePath);
-		const firstPath = this.firstPathByRealPath.get(realPath);
-		if (firstPath !== undefined) {
-			if (firstPath !== filePath) {
-				this.diagnostics.push({ type: "duplicate", message: `same file as ${firstPath}`, path: filePath });
-			}
-			return;
-		}
-		this.firstPathByRealPath.set(realPath, filePath);
-		const { template, diagnostics } = loadPromptTemplateFile(filePath, source, originPath);
-		this.diagnostics.push(...diagnostics);
-		if (!template) return;
-		const existing = this.byName.get(template.name);
-		if (existing) {
-			this.diagnostics.push({
-				type: "collision",
-				message: `name "/${template.name}" collision`,
-				path: filePath,
-				collision: {
-					resourceType: "prompt",
-					name: template.name,
-					winnerPath: existing.filePath,
-					loserPath: filePath,
-				},
-			});
-			return;
-		}
-		this.byName.set(template.name, template);
+		this.addLoadedFile(filePath, () => {
+			const { template, diagnostics } = loadPromptTemplateFile(filePath, source, originPath);
+			return { resource: template, diagnostics };
+		});
 	}
 
 	/** Adds the direct `*.md` files of `dir` (no recursion). A missing directory is not an error. */

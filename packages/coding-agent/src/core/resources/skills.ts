@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { CONFIG_DIR_NAME, getAgentDir } from "../config/paths.js";
@@ -6,6 +6,7 @@ import { describeError, type ResourceDiagnostic } from "./diagnostics.js";
 import { collectSkillFiles, type SkillScanMode } from "./directory-scan.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { resolveInputPath } from "./input-paths.js";
+import { NamedResourceCollection } from "./named-resource-collection.js";
 import { collectResourceFiles } from "./resource-files.js";
 import { validateSkillDescription, validateSkillName } from "./skill-validation.js";
 
@@ -86,52 +87,25 @@ export function loadSkillFromFile(
 	};
 }
 
-function realPathOf(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return path;
+/** Skills gathered from several sources in priority order: the first skill with a name wins. */
+export class SkillCollection extends NamedResourceCollection<Skill> {
+	constructor() {
+		super("skill");
 	}
-}
-
-/**
- * Skills gathered from several sources in priority order: the first skill with a name wins (later ones are
- * reported as collisions), and a file reached a second time through another path (a symbolic link) is read
- * only once.
- */
-export class SkillCollection {
-	private readonly byName = new Map<string, Skill>();
-	private readonly firstPathByRealPath = new Map<string, string>();
-	readonly diagnostics: ResourceDiagnostic[] = [];
 
 	get skills(): Skill[] {
-		return [...this.byName.values()];
+		return this.resources;
+	}
+
+	protected pathOf(skill: Skill): string {
+		return skill.filePath;
 	}
 
 	addFile(filePath: string, source: string): void {
-		const realPath = realPathOf(filePath);
-		const firstPath = this.firstPathByRealPath.get(realPath);
-		if (firstPath !== undefined) {
-			if (firstPath !== filePath) {
-				this.diagnostics.push({ type: "duplicate", message: `same file as ${firstPath}`, path: filePath });
-			}
-			return;
-		}
-		this.firstPathByRealPath.set(realPath, filePath);
-		const { skill, diagnostics } = loadSkillFromFile(filePath, source);
-		this.diagnostics.push(...diagnostics);
-		if (!skill) return;
-		const existing = this.byName.get(skill.name);
-		if (existing) {
-			this.diagnostics.push({
-				type: "collision",
-				message: `name "${skill.name}" collision`,
-				path: filePath,
-				collision: { resourceType: "skill", name: skill.name, winnerPath: existing.filePath, loserPath: filePath },
-			});
-			return;
-		}
-		this.byName.set(skill.name, skill);
+		this.addLoadedFile(filePath, () => {
+			const { skill, diagnostics } = loadSkillFromFile(filePath, source);
+			return { resource: skill, diagnostics };
+		});
 	}
 
 	/** Adds the skills of a directory scanned with `mode`. A missing directory is not an error. */

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseJsonObjectText } from "../config/settings-file.js";
 import { describeError, type ResourceDiagnostic } from "./diagnostics.js";
 import { collectDirectFiles } from "./directory-scan.js";
+import { NamedResourceCollection } from "./named-resource-collection.js";
 import { collectResourceFiles } from "./resource-files.js";
 
 /**
@@ -44,41 +45,24 @@ export function loadThemeFile(
 }
 
 /** Themes in priority order: the first with a name wins. */
-export class ThemeCollection {
-	private readonly byName = new Map<string, ThemeResource>();
-	private readonly seenRealPaths = new Map<string, string>();
-	readonly diagnostics: ResourceDiagnostic[] = [];
+export class ThemeCollection extends NamedResourceCollection<ThemeResource> {
+	constructor() {
+		super("theme");
+	}
 
 	get themes(): ThemeResource[] {
-		return [...this.byName.values()];
+		return this.resources;
+	}
+
+	protected pathOf(theme: ThemeResource): string {
+		return theme.path;
 	}
 
 	addFile(path: string, source: string): void {
-		let realPath = path;
-		try {
-			realPath = realpathSync(path);
-		} catch {}
-		const firstPath = this.seenRealPaths.get(realPath);
-		if (firstPath !== undefined) {
-			if (firstPath !== path)
-				this.diagnostics.push({ type: "duplicate", message: `same file as ${firstPath}`, path });
-			return;
-		}
-		this.seenRealPaths.set(realPath, path);
-		const { theme, diagnostics } = loadThemeFile(path, source);
-		this.diagnostics.push(...diagnostics);
-		if (!theme) return;
-		const existing = this.byName.get(theme.name);
-		if (existing) {
-			this.diagnostics.push({
-				type: "collision",
-				message: `name "${theme.name}" collision`,
-				path,
-				collision: { resourceType: "theme", name: theme.name, winnerPath: existing.path, loserPath: path },
-			});
-			return;
-		}
-		this.byName.set(theme.name, theme);
+		this.addLoadedFile(path, () => {
+			const { theme, diagnostics } = loadThemeFile(path, source);
+			return { resource: theme, diagnostics };
+		});
 	}
 
 	addDirectory(dir: string, source: string): void {

@@ -1,19 +1,8 @@
 // One-time startup migration of credentials kept by older versions (config.md §2.1): `apiKeys` in the global
 // settings.json and a separate oauth.json move into auth.json — only while auth.json does not exist yet.
-import { randomUUID } from "node:crypto";
-import {
-	closeSync,
-	existsSync,
-	fsyncSync,
-	mkdirSync,
-	openSync,
-	readFileSync,
-	renameSync,
-	statSync,
-	unlinkSync,
-	writeSync,
-} from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { replaceFileAtomically } from "./atomic-file.js";
 import type { AuthCredential, AuthData } from "./auth-storage.js";
 import { getAuthPath, getSettingsPath } from "./paths.js";
 
@@ -25,27 +14,6 @@ function readObject(path: string): Loose | undefined {
 		return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Loose) : undefined;
 	} catch {
 		return undefined; // Missing or unreadable: nothing to migrate from it (and never rewritten).
-	}
-}
-
-function writeAtomically(path: string, text: string, mode: number): void {
-	const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
-	try {
-		const fd = openSync(temp, "wx", mode);
-		try {
-			writeSync(fd, text);
-			fsyncSync(fd);
-		} finally {
-			closeSync(fd);
-		}
-		renameSync(temp, path);
-	} catch (error) {
-		try {
-			unlinkSync(temp);
-		} catch {
-			// Not created.
-		}
-		throw error;
 	}
 }
 
@@ -83,11 +51,11 @@ export function migrateLegacyCredentials(agentDir: string): CredentialMigrationR
 	if (providers.length === 0) return { providers };
 
 	mkdirSync(dirname(authPath), { recursive: true, mode: 0o700 });
-	writeAtomically(authPath, JSON.stringify(data, null, 2), 0o600);
+	replaceFileAtomically(authPath, JSON.stringify(data, null, 2), 0o600);
 	if (legacyOAuth) renameSync(oauthPath, `${oauthPath}.migrated`);
 	if (settings && "apiKeys" in settings) {
 		const { apiKeys: _moved, ...rest } = settings;
-		writeAtomically(settingsPath, JSON.stringify(rest, null, 2), statSync(settingsPath).mode & 0o777);
+		replaceFileAtomically(settingsPath, JSON.stringify(rest, null, 2), statSync(settingsPath).mode & 0o777);
 	}
 	return { providers };
 }

@@ -1,18 +1,8 @@
 // Credentials per provider in `<agentDir>/auth.json` (config.md §3) and API key resolution (§3.2).
-import { randomUUID } from "node:crypto";
-import {
-	chmodSync,
-	closeSync,
-	fsyncSync,
-	mkdirSync,
-	openSync,
-	readFileSync,
-	renameSync,
-	unlinkSync,
-	writeSync,
-} from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 import { getEnvApiKey } from "@agent/ai";
+import { replaceFileAtomically } from "./atomic-file.js";
 import { resolveConfigValue } from "./config-value.js";
 import { acquireFileLock, type FileLock, tryAcquireFileLock } from "./file-lock.js";
 import { getAuthPath } from "./paths.js";
@@ -90,28 +80,6 @@ function parseAuthData(text: string): AuthData {
 	const value: unknown = JSON.parse(text);
 	if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("expected a JSON object");
 	return value as AuthData;
-}
-
-function writeFileAtomically(path: string, text: string): void {
-	const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
-	try {
-		const fd = openSync(temp, "wx", FILE_MODE);
-		try {
-			writeSync(fd, text);
-			fsyncSync(fd);
-		} finally {
-			closeSync(fd);
-		}
-		chmodSync(temp, FILE_MODE);
-		renameSync(temp, path);
-	} catch (error) {
-		try {
-			unlinkSync(temp);
-		} catch {
-			// Not created.
-		}
-		throw error;
-	}
 }
 
 const REFRESH_LOCK_ATTEMPTS = 12;
@@ -376,6 +344,6 @@ export class AuthStorage {
 		}
 		change(onDisk);
 		mkdirSync(dirname(authPath), { recursive: true, mode: DIR_MODE });
-		writeFileAtomically(authPath, JSON.stringify(onDisk, null, 2));
+		replaceFileAtomically(authPath, JSON.stringify(onDisk, null, 2), FILE_MODE);
 	}
 }

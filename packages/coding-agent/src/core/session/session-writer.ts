@@ -1,19 +1,8 @@
 // Writing one session file: append-only lines under a lock naming this process, and the atomic rewrite a
 // migration needs. Every append is one write call of whole lines, so a kill -9 loses at most the line in flight.
-import { randomUUID } from "node:crypto";
-import {
-	closeSync,
-	fstatSync,
-	fsyncSync,
-	mkdirSync,
-	openSync,
-	readSync,
-	renameSync,
-	statSync,
-	unlinkSync,
-	writeSync,
-} from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import { replaceFileAtomically } from "../config/atomic-file.js";
 import { type FileLock, FileLockedError, type LockHolder, tryAcquireFileLock } from "../config/file-lock.js";
 
 /** Another process (or another session object of this process) has the session file open for writing. */
@@ -161,30 +150,13 @@ export class SessionFileWriter {
 	 */
 	rewrite(text: string): void {
 		this.acquireLock();
-		const temp = join(dirname(this.sessionFile), `.${basename(this.sessionFile)}.${randomUUID()}.tmp`);
 		let mode = 0o600;
 		try {
 			mode = statSync(this.sessionFile).mode & 0o777;
 		} catch {
 			// New file: private by default.
 		}
-		try {
-			const fd = openSync(temp, "wx", mode);
-			try {
-				writeAll(fd, Buffer.from(text, "utf8"));
-				fsyncSync(fd);
-			} finally {
-				closeSync(fd);
-			}
-			renameSync(temp, this.sessionFile);
-			this.mayEndMidLine = false;
-		} catch (error) {
-			try {
-				unlinkSync(temp);
-			} catch {
-				// Never created, or already renamed.
-			}
-			throw error;
-		}
+		replaceFileAtomically(this.sessionFile, text, mode);
+		this.mayEndMidLine = false;
 	}
 }

@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { OPERATION_ABORTED } from "./abort.js";
+import { runExternalTool } from "./external-tool-run.js";
 import { fdSupportsNoRequireGit, findExternalTool } from "./external-tools.js";
 import { visitDirectory, walkDirectory } from "./file-walker.js";
 import { createFindMatcher, isSmartCaseInsensitive, parseFindPattern } from "./glob-match.js";
@@ -115,44 +115,20 @@ export async function findWithFd(fdPath: string, request: FindSearchRequest): Pr
 	const { signal } = request;
 	if (signal?.aborted) throw new Error(OPERATION_ABORTED);
 	const args = await fdArguments(fdPath, request);
-	return new Promise<FindSearchResult>((resolve, reject) => {
-		const child = spawn(fdPath, args, { stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
-		let stdout = "";
-		let stderr = "";
-		let aborted = false;
-		let settled = false;
-		const onAbort = () => {
-			aborted = true;
-			child.kill();
-		};
-		signal?.addEventListener("abort", onAbort, { once: true });
-		const settle = (action: () => void) => {
-			if (settled) return;
-			settled = true;
-			signal?.removeEventListener("abort", onAbort);
-			action();
-		};
-		child.stdout.setEncoding("utf8");
-		child.stdout.on("data", (chunk: string) => {
+	let stdout = "";
+	const { code, stderr } = await runExternalTool(fdPath, args, {
+		label: "fd",
+		signal,
+		onStdout: (chunk) => {
 			stdout += chunk;
-		});
-		child.stderr.setEncoding("utf8");
-		child.stderr.on("data", (chunk: string) => {
-			if (stderr.length < 8192) stderr += chunk;
-		});
-		child.once("error", (error) => settle(() => reject(new Error(`Failed to run fd: ${error.message}`))));
-		child.once("close", (code) => {
-			settle(() => {
-				if (aborted) return reject(new Error(OPERATION_ABORTED));
-				if (code !== 0 && !stdout.trim()) return reject(new Error(stderr.trim() || `fd exited with code ${code}`));
-				const paths = stdout
-					.split("\n")
-					.map((line) => toRelativeResult(line, request.searchPath))
-					.filter((path): path is string => path !== undefined);
-				resolve(finish(paths, request.limit));
-			});
-		});
+		},
 	});
+	if (code !== 0 && !stdout.trim()) throw new Error(stderr.trim() || `fd exited with code ${code}`);
+	const paths = stdout
+		.split("\n")
+		.map((line) => toRelativeResult(line, request.searchPath))
+		.filter((path): path is string => path !== undefined);
+	return finish(paths, request.limit);
 }
 
 /** Runs the search with the engine chosen: under `auto`, fd when installed and able to honour ignore files. */

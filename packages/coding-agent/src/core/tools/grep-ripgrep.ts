@@ -1,11 +1,9 @@
-import { spawn } from "node:child_process";
 import { dirname, relative, sep } from "node:path";
 import { OPERATION_ABORTED } from "./abort.js";
+import { runExternalTool } from "./external-tool-run.js";
 import { createGrepGlobFilter } from "./glob-match.js";
 import { compareMatches, type GrepMatch, type GrepSearchRequest, type GrepSearchResult } from "./grep-search.js";
 import { IgnoreRuleCache } from "./ignore-rules.js";
-
-const MAX_STDERR_CHARS = 8192;
 
 interface RipgrepEvent {
 	type?: string;
@@ -47,73 +45,45 @@ export async function searchWithRipgrep(rgPath: string, request: GrepSearchReque
 		return !ignoreRules?.isIgnored(filePath);
 	};
 
-	return new Promise<GrepSearchResult>((resolve, reject) => {
-		const child = spawn(rgPath, ripgrepArguments(request), {
-			cwd: isDirectory ? searchPath : dirname(searchPath),
-			stdio: ["ignore", "pipe", "pipe"],
-			windowsHide: true,
-		});
-		const matches: GrepMatch[] = [];
-		let limitReached = false;
-		let aborted = false;
-		let settled = false;
-		let stderr = "";
-		let pendingLine = "";
+	const matches: GrepMatch[] = [];
+	let limitReached = false;
+	let pendingLine = "";
+	const handleLine = (line: string, stop: () => void) => {
+		if (limitReached || !line.startsWith('{"type":"match"')) return;
+		let event: RipgrepEvent;
+		try {
+			event = JSON.parse(line) as RipgrepEvent;
+		} catch {
+			return;
+		}
+		const filePath = event.data?.path?.text;
+		const lineNumber = event.data?.line_number;
+		// Paths that are not valid UTF-8 come as base64 bytes; they cannot be shown, so they are skipped.
+		if (event.type !== "match" || filePath === undefined || lineNumber === undefined) return;
+		if (!accepts(filePath)) return;
+		if (matches.length >= limit) {
+			limitReached = true;
+			stop();
+			return;
+		}
+		matches.push({ filePath, lineNumber });
+	};
 
-		const onAbort = () => {
-			aborted = true;
-			child.kill();
-		};
-		signal?.addEventListener("abort", onAbort, { once: true });
-		const settle = (action: () => void) => {
-			if (settled) return;
-			settled = true;
-			signal?.removeEventListener("abort", onAbort);
-			action();
-		};
-
-		const handleLine = (line: string) => {
-			if (limitReached || !line.startsWith('{"type":"match"')) return;
-			let event: RipgrepEvent;
-			try {
-				event = JSON.parse(line) as RipgrepEvent;
-			} catch {
-				return;
-			}
-			const filePath = event.data?.path?.text;
-			const lineNumber = event.data?.line_number;
-			// Paths that are not valid UTF-8 come as base64 bytes; they cannot be shown, so they are skipped.
-			if (event.type !== "match" || filePath === undefined || lineNumber === undefined) return;
-			if (!accepts(filePath)) return;
-			if (matches.length >= limit) {
-				limitReached = true;
-				child.kill();
-				return;
-			}
-			matches.push({ filePath, lineNumber });
-		};
-
-		child.stdout.setEncoding("utf8");
-		child.stdout.on("data", (chunk: string) => {
+	const { code, stderr } = await runExternalTool(rgPath, ripgrepArguments(request), {
+		label: "ripgrep",
+		cwd: isDirectory ? searchPath : dirname(searchPath),
+		signal,
+		onStdout: (chunk, stop) => {
 			const lines = (pendingLine + chunk).split("\n");
 			pendingLine = lines.pop() ?? "";
-			for (const line of lines) handleLine(line);
-		});
-		child.stderr.setEncoding("utf8");
-		child.stderr.on("data", (chunk: string) => {
-			if (stderr.length < MAX_STDERR_CHARS) stderr += chunk;
-		});
-		child.once("error", (error) => settle(() => reject(new Error(`Failed to run ripgrep: ${error.message}`))));
-		child.once("close", (code) => {
-			if (pendingLine) handleLine(pendingLine);
-			settle(() => {
-				if (aborted) return reject(new Error(OPERATION_ABORTED));
-				// Exit code 2 also reports unreadable files next to real matches; only fail when nothing was found.
-				if (!limitReached && code !== 0 && code !== 1 && matches.length === 0) {
-					return reject(new Error(stderr.trim() || `ripgrep exited with code ${code}`));
-				}
-				resolve({ matches: matches.sort(compareMatches), limitReached });
-			});
-		});
+			for (const line of lines) handleLine(line, stop);
+		},
 	});
+	// rg has exited: nothing left to stop.
+	if (pendingLine) handleLine(pendingLine, () => {});
+	// Exit code 2 also reports unreadable files next to real matches; only fail when nothing was found.
+	if (!limitReached && code !== 0 && code !== 1 && matches.length === 0) {
+		throw new Error(stderr.trim() || `ripgrep exited with code ${code}`);
+	}
+	return { matches: matches.sort(compareMatches), limitReached };
 }

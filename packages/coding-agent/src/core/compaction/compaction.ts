@@ -195,28 +195,8 @@ export async function compact(
 ): Promise<CompactionResult<CompactionDetails>> {
 	const { reserveTokens } = preparation.settings;
 	const streamFn = options.streamFn ?? streamSimple;
-	let summary: string;
-	if (preparation.isSplitTurn && preparation.turnPrefixMessages.length > 0) {
-		const [history, prefix] = await Promise.all([
-			preparation.messagesToSummarize.length > 0
-				? generateSummary(
-						preparation.messagesToSummarize,
-						model,
-						reserveTokens,
-						apiKey,
-						signal,
-						customInstructions,
-						preparation.previousSummary,
-						{ streamFn },
-					)
-				: // Ours: the reference wrote "No prior history." here even after an earlier compaction, dropping
-					// that summary; it is still the history before this turn.
-					Promise.resolve(preparation.previousSummary ?? NO_PRIOR_HISTORY),
-			generateTurnPrefixSummary(preparation.turnPrefixMessages, model, reserveTokens, apiKey, signal, streamFn),
-		]);
-		summary = `${history}\n\n---\n\n**Turn Context (split turn):**\n\n${prefix}`;
-	} else {
-		summary = await generateSummary(
+	const summarizeHistory = () =>
+		generateSummary(
 			preparation.messagesToSummarize,
 			model,
 			reserveTokens,
@@ -226,6 +206,19 @@ export async function compact(
 			preparation.previousSummary,
 			{ streamFn },
 		);
+	let summary: string;
+	if (preparation.isSplitTurn && preparation.turnPrefixMessages.length > 0) {
+		const [history, prefix] = await Promise.all([
+			preparation.messagesToSummarize.length > 0
+				? summarizeHistory()
+				: // Ours: the reference wrote "No prior history." here even after an earlier compaction, dropping
+					// that summary; it is still the history before this turn.
+					Promise.resolve(preparation.previousSummary ?? NO_PRIOR_HISTORY),
+			generateTurnPrefixSummary(preparation.turnPrefixMessages, model, reserveTokens, apiKey, signal, streamFn),
+		]);
+		summary = `${history}\n\n---\n\n**Turn Context (split turn):**\n\n${prefix}`;
+	} else {
+		summary = await summarizeHistory();
 	}
 	const details = computeFileLists(preparation.fileOps);
 	summary += formatFileOperations(details.readFiles, details.modifiedFiles);

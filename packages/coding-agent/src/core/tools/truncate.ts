@@ -36,6 +36,16 @@ export function formatSize(bytes: number): string {
 	return `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
 }
 
+/** The budget (defaults filled in), the content's lines and size, and whether it fits as it is. */
+function measure(content: string, options: TruncationOptions) {
+	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
+	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+	const totalBytes = Buffer.byteLength(content, "utf8");
+	const lines = content.split("\n");
+	const totalLines = lines.length;
+	return { lines, totalLines, totalBytes, maxLines, maxBytes, fits: totalLines <= maxLines && totalBytes <= maxBytes };
+}
+
 function untruncated(content: string, totalLines: number, totalBytes: number, maxLines: number, maxBytes: number) {
 	return {
 		content,
@@ -58,14 +68,8 @@ function untruncated(content: string, totalLines: number, totalBytes: number, ma
  * content is empty and `firstLineExceedsLimit` is set.
  */
 export function truncateHead(content: string, options: TruncationOptions = {}): TruncationResult {
-	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
-	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-	const totalBytes = Buffer.byteLength(content, "utf8");
-	const lines = content.split("\n");
-	const totalLines = lines.length;
-	if (totalLines <= maxLines && totalBytes <= maxBytes) {
-		return untruncated(content, totalLines, totalBytes, maxLines, maxBytes);
-	}
+	const { lines, totalLines, totalBytes, maxLines, maxBytes, fits } = measure(content, options);
+	if (fits) return untruncated(content, totalLines, totalBytes, maxLines, maxBytes);
 
 	const base = { truncated: true, totalLines, totalBytes, lastLinePartial: false, maxLines, maxBytes };
 	if (Buffer.byteLength(lines[0], "utf8") > maxBytes) {
@@ -115,14 +119,8 @@ function nextCharBoundary(bytes: Buffer, start: number): number {
  * (`lastLinePartial`).
  */
 export function truncateTail(content: string, options: TruncationOptions = {}): TruncationResult {
-	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
-	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-	const totalBytes = Buffer.byteLength(content, "utf8");
-	const lines = content.split("\n");
-	const totalLines = lines.length;
-	if (totalLines <= maxLines && totalBytes <= maxBytes) {
-		return untruncated(content, totalLines, totalBytes, maxLines, maxBytes);
-	}
+	const { lines, totalLines, totalBytes, maxLines, maxBytes, fits } = measure(content, options);
+	if (fits) return untruncated(content, totalLines, totalBytes, maxLines, maxBytes);
 
 	const base = { truncated: true, totalLines, totalBytes, firstLineExceedsLimit: false, maxLines, maxBytes };
 	let outputBytes = 0;

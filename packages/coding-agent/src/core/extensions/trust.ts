@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { realPathOf } from "../resources/input-paths.js";
+import { realPathOf } from "../resources/path-probes.js";
 import type { ExtensionPath } from "../resources/resource-loader.js";
 
 export const TRUSTED_PROJECTS_FILE_NAME = "trusted-projects.json";

@@ -1,8 +1,8 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { getAgentDir } from "../config/paths.js";
 import { describeError, type ResourceDiagnostic } from "./diagnostics.js";
-import { realPathOf } from "./input-paths.js";
+import { isFile, realPathOf } from "./path-probes.js";
 
 /** A project instruction file (`AGENTS.md` / `CLAUDE.md`) as it goes into the system prompt. */
 export interface ContextFile {
@@ -18,14 +18,6 @@ export const CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
 export interface LoadContextFilesOptions {
 	cwd?: string;
 	agentDir?: string;
-}
-
-function isFile(path: string): boolean {
-	try {
-		return statSync(path).isFile();
-	} catch {
-		return false;
-	}
 }
 
 function readContextFileOfDirectory(dir: string, diagnostics: ResourceDiagnostic[]): ContextFile | undefined {

@@ -1,4 +1,3 @@
-import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve, sep } from "node:path";
 
@@ -24,13 +23,4 @@ export function isPathInside(path: string, root: string): boolean {
 	if (path === root) return true;
 	const prefix = root.endsWith(sep) ? root : `${root}${sep}`;
 	return path.startsWith(prefix);
-}
-
-/** `path` with symbolic links resolved, or `path` as given when that fails (a missing file, a dangling link). */
-export function realPathOf(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return path;
-	}
 }

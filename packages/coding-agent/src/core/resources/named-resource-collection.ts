@@ -1,5 +1,5 @@
 import type { ResourceDiagnostic, ResourceKind } from "./diagnostics.js";
-import { realPathOf } from "./input-paths.js";
+import { realPathOf } from "./path-probes.js";
 
 /** What loading one resource file gives: the resource (absent when it can't load) and what was wrong with it. */
 export interface LoadedResource<T> {

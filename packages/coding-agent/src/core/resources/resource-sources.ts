@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import { join } from "node:path";
 import { CONFIG_DIR_NAME } from "../config/paths.js";
 import type { PackageSource, Settings } from "../config/settings-schema.js";
@@ -13,6 +12,7 @@ import {
 	packageSourceString,
 	parsePackageSource,
 } from "./package-sources.js";
+import { isDirectory, isFile } from "./path-probes.js";
 import { collectDirectoryResourceFiles, collectResourceFiles, type ResourceFile } from "./resource-files.js";
 import { applyResourcePatterns, isOverridePattern, isResourcePattern } from "./resource-patterns.js";
 import { getProjectSkillDirs, getUserSkillDirs } from "./skills.js";
@@ -48,22 +48,6 @@ const emptyByType = <T>(make: () => T): Record<ResourceType, T> => ({
 	prompts: make(),
 	themes: make(),
 });
-
-function isDirectory(path: string): boolean {
-	try {
-		return statSync(path).isDirectory();
-	} catch {
-		return false;
-	}
-}
-
-function isFile(path: string): boolean {
-	try {
-		return statSync(path).isFile();
-	} catch {
-		return false;
-	}
-}
 
 function packageIdentity(source: ParsedPackageSource, resolvedPath: string | undefined): string {
 	if (source.type === "npm") return `npm:${source.name}`;

@@ -1,18 +1,11 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CONFIG_DIR_NAME } from "../config/paths.js";
 import { describeError, type ResourceDiagnostic } from "./diagnostics.js";
+import { isFile } from "./path-probes.js";
 
 export const SYSTEM_PROMPT_FILE_NAME = "SYSTEM.md";
 export const APPEND_SYSTEM_PROMPT_FILE_NAME = "APPEND_SYSTEM.md";
-
-function isFile(path: string): boolean {
-	try {
-		return statSync(path).isFile();
-	} catch {
-		return false;
-	}
-}
 
 /**
  * A `--system-prompt`/`--append-system-prompt` value, or a discovered file: a value that names an existing

@@ -165,7 +165,7 @@ export class AgentSession implements ExtensionSessionBinding {
 			...parts,
 			models: this.models,
 			getApiKey: (model) => this.modelRegistry.getApiKey(model),
-			stopRun: () => this.stopRunDetached(),
+			stopRun: () => this.stopRunWithoutFollowOn(),
 			resetRuntime: () => this.resetRuntime(),
 			rebuildAgentMessages: () => this.rebuildAgentMessages(),
 		});
@@ -421,7 +421,7 @@ export class AgentSession implements ExtensionSessionBinding {
 	/** `/compact [instructions]`: stops the current run, summarizes the branch, returns the result. */
 	async compact(customInstructions?: string): Promise<CompactionResult> {
 		if (this.isCompacting) throw new Error(COMPACTION_IN_PROGRESS_TEXT);
-		await this.stopRunDetached({ keepAutoCompaction: true });
+		await this.stopRunWithoutFollowOn({ keepAutoCompaction: true });
 		return this.compaction.compactNow(customInstructions);
 	}
 
@@ -610,12 +610,12 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.agent.replaceMessages(this.sessionManager.buildSessionContext().messages);
 	}
 
-	/** Aborts the run with its remaining events detached: they are neither forwarded nor persisted. */
-	private async stopRunDetached(options: { keepAutoCompaction?: boolean } = {}): Promise<void> {
+	/** Aborts the run and waits until its events are recorded; no retry or compaction follows it. */
+	private async stopRunWithoutFollowOn(options: { keepAutoCompaction?: boolean } = {}): Promise<void> {
 		this.events.cancelPendingResume();
 		this.retry.abortRetry();
 		if (!options.keepAutoCompaction) this.compaction.abortAuto();
-		await this.events.withDetached(async () => {
+		await this.events.withoutFollowOnWork(async () => {
 			this.agent.abort();
 			await this.agent.waitForIdle();
 		});

@@ -1,4 +1,5 @@
 // Commands sent while a run streams (rpc.md §4.2–§4.4, §10): they are served at once, correlated by id.
+import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RpcEvent, RpcResponseFor } from "../../src/modes/rpc/protocol.js";
 import type { RpcClient } from "../../src/modes/rpc/rpc-client.js";
@@ -144,6 +145,40 @@ describe("every run ends with agent_end", () => {
 		await agent.promptAndWait("fail", { timeoutMs: 10_000 });
 		expect(events.filter((e) => e.type === "agent_start")).toHaveLength(1);
 		expect(events.filter((e) => e.type === "agent_end")).toHaveLength(1);
+	});
+
+	it("after compact stops a run mid-tool: waitForIdle returns and the aborted tool result is kept", async () => {
+		const agent = await start();
+		const events = collectEvents(agent);
+		server.enqueue(toolCallReply([{ name: "bash", arguments: { command: "sleep 30" } }]));
+		await agent.send({ type: "prompt", message: "run something slow" });
+		await agent.waitForEvent((event) => event.type === "tool_execution_start");
+		const compacted = await agent.send({ id: "c", type: "compact" });
+		expect(compacted).toMatchObject({ id: "c", success: false, error: "Nothing to compact (session too small)" });
+		await agent.waitForIdle(5_000);
+		const types = events.map((e) => e.type);
+		expect(types.filter((t) => t === "agent_end")).toHaveLength(1);
+		expect(events.find((e) => e.type === "tool_execution_end")).toMatchObject({ isError: true });
+		const messages = await agent.getMessages();
+		expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult"]);
+	});
+
+	it("after new_session stops a run: the old session file keeps the aborted tool result", async () => {
+		const agent = await start();
+		const events = collectEvents(agent);
+		server.enqueue(toolCallReply([{ name: "bash", arguments: { command: "sleep 30" } }]));
+		await agent.send({ type: "prompt", message: "run something slow" });
+		await agent.waitForEvent((event) => event.type === "tool_execution_start");
+		const oldFile = (await agent.getState()).sessionFile as string;
+		expect(await agent.send({ type: "new_session" })).toMatchObject({ success: true });
+		expect(events.map((e) => e.type).filter((t) => t === "agent_end")).toHaveLength(1);
+		const roles = readFileSync(oldFile, "utf8")
+			.trimEnd()
+			.split("\n")
+			.map((line) => JSON.parse(line) as { type: string; message?: { role: string } })
+			.flatMap((entry) => (entry.type === "message" && entry.message ? [entry.message.role] : []));
+		expect(roles).toEqual(["user", "assistant", "toolResult"]);
+		expect(await agent.getMessages()).toEqual([]);
 	});
 
 	it("after automatic retries, each attempt's run ends", async () => {

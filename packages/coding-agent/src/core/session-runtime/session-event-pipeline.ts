@@ -49,7 +49,7 @@ export class SessionEventPipeline {
 	private readonly listeners = new Set<AgentSessionEventListener>();
 	private queue: Promise<void> = Promise.resolve();
 	private readonly followOns = new Set<Promise<void>>();
-	private detached = 0;
+	private followOnSuppressed = 0;
 	private turnIndex = 0;
 	/** Bumped by an abort: a continuation scheduled before it does not start. */
 	private abortGeneration = 0;
@@ -101,13 +101,19 @@ export class SessionEventPipeline {
 		}
 	}
 
-	/** Runs `action` with agent events ignored (a run aborted for a session switch is not recorded). */
-	async withDetached(action: () => Promise<void>): Promise<void> {
-		this.detached++;
+	/**
+	 * Runs `action` (stopping a run for `/compact`, a session switch, tree navigation) with the run's events
+	 * recorded and forwarded as usual, but without the follow-on work of its end: no retry, no compaction.
+	 * Ours differs: the reference detached the session from the agent meanwhile, so the stopped run's
+	 * `agent_end` never reached clients (an RPC client waiting for it hung) and its last messages (the
+	 * aborted tool results) were never written.
+	 */
+	async withoutFollowOnWork(action: () => Promise<void>): Promise<void> {
+		this.followOnSuppressed++;
 		try {
 			await action();
 		} finally {
-			this.detached--;
+			this.followOnSuppressed--;
 		}
 	}
 
@@ -181,12 +187,11 @@ export class SessionEventPipeline {
 	}
 
 	private onAgentEvent(event: AgentEvent): void {
-		if (this.detached > 0) return;
 		this.queue = this.queue.then(
 			() => this.process(event),
 			() => this.process(event),
 		);
-		if (event.type === "agent_end") {
+		if (event.type === "agent_end" && this.followOnSuppressed === 0) {
 			// Registered now, synchronously, so a prompt that awaits the run also awaits its retry or compaction.
 			const lastAssistant = lastAssistantOf(event.messages);
 			this.track(this.drain().then(() => this.host.afterRun(lastAssistant)));

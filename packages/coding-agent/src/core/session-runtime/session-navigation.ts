@@ -34,7 +34,7 @@ export interface NavigationHost {
 	readonly models: ModelController;
 	readonly streamFn: StreamFn;
 	getApiKey(model: Model): Promise<string | undefined>;
-	/** Aborts the current run with its remaining events detached (not forwarded, not persisted). */
+	/** Aborts the current run; its events are recorded, no retry or compaction follows it. */
 	stopRun(): Promise<void>;
 	/** Clears the agent (messages, queues) and the session's own pending state (queued texts, held bash). */
 	resetRuntime(): void;

@@ -12,7 +12,8 @@ const registerHooks = `data:text/javascript,import { register } from "node:modul
 
 /** The package's source entry and its built entry (`pnpm build` / `pnpm bench` produce the latter). */
 export const AI_SOURCE_ENTRY = fileURLToPath(new URL("../../src/index.ts", import.meta.url));
-export const AI_BUILT_ENTRY = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
+/** What `import("@agent/ai")` loads: the package's bundled entry (package.json "exports"; built by `pnpm build`). */
+export const AI_BUILT_ENTRY = fileURLToPath(new URL("../../dist/bundle/index.js", import.meta.url));
 
 /** The npm packages of the provider SDKs, as they appear in resolved module paths. */
 export const PROVIDER_SDK_PACKAGES = ["@anthropic-ai/sdk", "openai", "@google/genai"] as const;

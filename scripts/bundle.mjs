@@ -1,0 +1,72 @@
+// Build-time bundles (run by `pnpm build` after `tsc -b`). Each entry is the tsc output of a package; the
+// bundle gathers its hundreds of small modules into a few files, so importing the package reads a few files
+// instead of hundreds (module loading, not code, dominated start-up). Dynamic imports stay lazy chunks.
+// Externals are resolved at run time from the package's own folder, so they must be its dependencies.
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+const bundles = [
+	{
+		// The library entry of @agent/ai (package.json "exports" → dist/bundle/index.js); TypeBox and the adapters'
+		// own code are inlined, the provider SDKs stay external and load with their adapter's chunk.
+		packageDir: join(root, "packages/ai"),
+		entryPoints: { index: "dist/index.js" },
+		outdir: "dist/bundle",
+		external: [
+			"@anthropic-ai/sdk",
+			"@anthropic-ai/sdk/*",
+			"openai",
+			"openai/*",
+			"@google/genai",
+			"ajv",
+			"ajv-formats",
+		],
+	},
+	{
+		// The `agent` bin: dist/agent.js plus chunks; provider SDKs, the TUI and ACP are inlined into lazy chunks.
+		// sharp is native, jiti loads itself lazily, ajv is required on first validation, highlight.js loads
+		// languages by name: those stay external.
+		packageDir: join(root, "packages/coding-agent"),
+		entryPoints: { agent: "dist/cli.js" },
+		outdir: "dist",
+		external: ["sharp", "jiti", "ajv", "ajv-formats", "highlight.js", "highlight.js/*"],
+		// Built from @agent/ai's tsc output, not from its bundle (one bundle inside another would repeat its banner).
+		alias: { "@agent/ai": join(root, "packages/ai/dist/index.js") },
+		// Which source modules each output holds, so tests can tell what a start loaded.
+		metaFile: "dist/agent.meta.json",
+	},
+];
+
+for (const bundle of bundles) {
+	rmSync(join(bundle.packageDir, bundle.outdir, "chunks"), { recursive: true, force: true });
+	const result = await build({
+		absWorkingDir: bundle.packageDir,
+		entryPoints: bundle.entryPoints,
+		outdir: bundle.outdir,
+		bundle: true,
+		splitting: true,
+		format: "esm",
+		platform: "node",
+		target: "node20",
+		chunkNames: "chunks/[name]-[hash]",
+		external: bundle.external,
+		alias: bundle.alias,
+		// Bundled CommonJS dependencies call require() for Node built-ins; give the ESM bundle one.
+		banner: {
+			js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);",
+		},
+		legalComments: "none",
+		metafile: true,
+		logLevel: "warning",
+	});
+	if (bundle.metaFile) {
+		const chunks = Object.fromEntries(
+			Object.entries(result.metafile.outputs).map(([output, { inputs }]) => [output, Object.keys(inputs)]),
+		);
+		writeFileSync(join(bundle.packageDir, bundle.metaFile), `${JSON.stringify(chunks)}\n`);
+	}
+}

@@ -2,26 +2,24 @@
 // (`terminal/*`), and its permission prompt for an extension's confirmation (`session/request_permission`).
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { type CliSandbox, createCliSandbox } from "../helpers/cli-sandbox.js";
-import { FakeModelServer, type RecordedModelRequest, textReply, toolCallReply } from "../helpers/fake-model-server.js";
+import {
+	type RecordedModelRequest,
+	startFakeModelServerForFile,
+	textReply,
+	toolCallReply,
+} from "../helpers/fake-model-server.js";
 import { AcpTestClient, type AcpTestClientOptions } from "./acp-test-client.js";
 
-let server: FakeModelServer;
+const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
 let client: AcpTestClient | undefined;
 
-beforeAll(async () => {
-	server = await FakeModelServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
 afterEach(async () => {
 	client?.kill();
 	client = undefined;
 	sandbox?.cleanup();
-	server.reset();
 });
 
 async function startSession(

@@ -3,26 +3,19 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RequestError, SessionUpdate } from "@agentclientprotocol/sdk";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { type CliSandbox, createCliSandbox } from "../helpers/cli-sandbox.js";
-import { errorReply, FakeModelServer, textReply, toolCallReply } from "../helpers/fake-model-server.js";
+import { errorReply, startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
 import { AcpTestClient, chunkText } from "./acp-test-client.js";
 
-let server: FakeModelServer;
+const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
 let client: AcpTestClient | undefined;
 
-beforeAll(async () => {
-	server = await FakeModelServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
 afterEach(async () => {
 	client?.kill();
 	client = undefined;
 	sandbox?.cleanup();
-	server.reset();
 });
 
 async function startSession(): Promise<{ agent: AcpTestClient; sessionId: string }> {

@@ -3,25 +3,18 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RequestError, SessionUpdate } from "@agentclientprotocol/sdk";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { type CliSandbox, createCliSandbox } from "../helpers/cli-sandbox.js";
-import { FakeModelServer, textReply, toolCallReply } from "../helpers/fake-model-server.js";
+import { startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
 import { AcpTestClient, chunkText } from "./acp-test-client.js";
 
-let server: FakeModelServer;
+const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
 const clients: AcpTestClient[] = [];
 
-beforeAll(async () => {
-	server = await FakeModelServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
 afterEach(async () => {
 	for (const client of clients.splice(0)) client.kill();
 	sandbox?.cleanup();
-	server.reset();
 });
 
 async function connect(): Promise<AcpTestClient> {

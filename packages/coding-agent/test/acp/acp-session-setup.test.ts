@@ -3,27 +3,20 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/config.js";
 import { type CliSandbox, createCliSandbox, FAKE_MODEL, FAKE_PROVIDER } from "../helpers/cli-sandbox.js";
-import { FakeModelServer, textReply } from "../helpers/fake-model-server.js";
+import { startFakeModelServerForFile, textReply } from "../helpers/fake-model-server.js";
 import { AcpTestClient } from "./acp-test-client.js";
 
-let server: FakeModelServer;
+const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
 let client: AcpTestClient | undefined;
 
-beforeAll(async () => {
-	server = await FakeModelServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
 afterEach(async () => {
 	client?.kill();
 	client = undefined;
 	sandbox?.cleanup();
-	server.reset();
 });
 
 async function start(args: string[] = [], options: { models?: boolean } = {}): Promise<AcpTestClient> {

@@ -1,22 +1,15 @@
 // The built `agent` binary's flags (cli.md §1–§9), against a local fake model server.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { type CliSandbox, createCliSandbox, FAKE_PROVIDER, parseJsonLines, runCli } from "../helpers/cli-sandbox.js";
-import { FakeModelServer, lastUserText, textReply } from "../helpers/fake-model-server.js";
+import { lastUserText, startFakeModelServerForFile, textReply } from "../helpers/fake-model-server.js";
 
-let server: FakeModelServer;
+const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
 
-beforeAll(async () => {
-	server = await FakeModelServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
 afterEach(() => {
 	sandbox?.cleanup();
-	server.reset();
 });
 
 function newSandbox(): CliSandbox {

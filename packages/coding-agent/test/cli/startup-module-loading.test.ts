@@ -3,9 +3,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { type CliSandbox, createCliSandbox, runCli } from "../helpers/cli-sandbox.js";
-import { FakeModelServer, textReply } from "../helpers/fake-model-server.js";
+import { startFakeModelServerForFile, textReply } from "../helpers/fake-model-server.js";
 
 const TRACE_HOOK = fileURLToPath(new URL("../helpers/cli-module-trace.mjs", import.meta.url));
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
@@ -25,18 +25,11 @@ function expandBundleChunks(modules: string[]): string[] {
 	});
 }
 
-let server: FakeModelServer;
+const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
 
-beforeAll(async () => {
-	server = await FakeModelServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
 afterEach(() => {
 	sandbox?.cleanup();
-	server.reset();
 });
 
 async function tracedRun(args: string[], stdin?: string): Promise<string[]> {

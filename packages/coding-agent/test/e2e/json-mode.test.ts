@@ -1,19 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { type CliSandbox, createCliSandbox, parseJsonLines, runCli } from "../helpers/cli-sandbox.js";
-import { errorReply, FakeModelServer, textReply, toolCallReply } from "../helpers/fake-model-server.js";
+import { errorReply, startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
 
-let server: FakeModelServer;
+const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
 
-beforeAll(async () => {
-	server = await FakeModelServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
 afterEach(() => {
 	sandbox?.cleanup();
-	server.reset();
 });
 
 describe("the event stream", () => {

@@ -1,22 +1,21 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { type CliSandbox, createCliSandbox, parseJsonLines, runCli } from "../helpers/cli-sandbox.js";
-import { errorReply, FakeModelServer, lastUserText, textReply, toolCallReply } from "../helpers/fake-model-server.js";
+import {
+	errorReply,
+	lastUserText,
+	startFakeModelServerForFile,
+	textReply,
+	toolCallReply,
+} from "../helpers/fake-model-server.js";
 
-let server: FakeModelServer;
+const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
 
-beforeAll(async () => {
-	server = await FakeModelServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
 afterEach(() => {
 	sandbox?.cleanup();
-	server.reset();
 });
 
 function newSandbox(settings?: Record<string, unknown>): CliSandbox {

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
 	RPC_CUSTOM_UI_UNAVAILABLE_TEXT,
 	RPC_THEME_UNSUPPORTED_TEXT,
@@ -11,27 +11,20 @@ import {
 import { getTrustedProjectsPath } from "../../src/core/extensions/trust.js";
 import { type CliSandbox, createCliSandbox, FAKE_MODEL, FAKE_PROVIDER, runCli } from "../helpers/cli-sandbox.js";
 import { type RawRpcAgent, startRawRpcAgent } from "../helpers/extension-cli.js";
-import { FakeModelServer, textReply, toolCallReply } from "../helpers/fake-model-server.js";
+import { startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
 
 const EXAMPLES = fileURLToPath(new URL("../../examples/extensions/", import.meta.url));
 const PERMISSION_GATE = join(EXAMPLES, "permission-gate.ts");
 const MODEL_ARGS = ["--model", `${FAKE_PROVIDER}/${FAKE_MODEL}`];
 
-let server: FakeModelServer;
+const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
 let agent: RawRpcAgent | undefined;
 
-beforeAll(async () => {
-	server = await FakeModelServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
 afterEach(async () => {
 	await agent?.stop();
 	agent = undefined;
 	sandbox?.cleanup();
-	server.reset();
 });
 
 function newSandbox(files: Record<string, string> = {}): CliSandbox {

@@ -2,6 +2,7 @@
 // Replies are scripted in order; every request is recorded so tests can assert on what the agent sent.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 export interface FakeToolCall {
 	name: string;
@@ -72,6 +73,18 @@ export function lastUserText(request: RecordedModelRequest): string {
 	return "";
 }
 
+/**
+ * The fake server of an end-to-end test file, called at its top level: listening before the first test, emptied
+ * (queued replies, fallback, recorded requests) after each test, closed after the last.
+ */
+export function startFakeModelServerForFile(): FakeModelServer {
+	const server = new FakeModelServer();
+	beforeAll(() => server.listen());
+	afterEach(() => server.reset());
+	afterAll(() => server.close());
+	return server;
+}
+
 function chunk(delta: Record<string, unknown>, finishReason: string | null = null, usage?: object): string {
 	const data: Record<string, unknown> = {
 		id: "chatcmpl-fake",
@@ -94,26 +107,38 @@ export class FakeModelServer {
 	private readonly requestWaiters: { count: number; resolve: () => void }[] = [];
 	private toolCallCounter = 0;
 
-	private constructor(
-		private readonly server: Server,
-		/** `http://127.0.0.1:<port>` */
-		readonly url: string,
-	) {}
+	private readonly server: Server;
+	private address: string | undefined;
+
+	/** A server that does not listen yet: `listen()`, or use `FakeModelServer.start()`. */
+	constructor() {
+		this.server = createServer((req, res) => {
+			void this.handle(req, res);
+		});
+		this.server.keepAliveTimeout = 60_000;
+		this.server.on("connection", (socket) => {
+			this.sockets.add(socket);
+			socket.on("close", () => this.sockets.delete(socket));
+		});
+	}
 
 	static async start(): Promise<FakeModelServer> {
-		let instance: FakeModelServer | undefined;
-		const server = createServer((req, res) => {
-			void instance?.handle(req, res);
-		});
-		server.keepAliveTimeout = 60_000;
-		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-		const { port } = server.address() as AddressInfo;
-		instance = new FakeModelServer(server, `http://127.0.0.1:${port}`);
-		server.on("connection", (socket) => {
-			instance?.sockets.add(socket);
-			socket.on("close", () => instance?.sockets.delete(socket));
-		});
+		const instance = new FakeModelServer();
+		await instance.listen();
 		return instance;
+	}
+
+	/** Listens on a free port of 127.0.0.1. */
+	async listen(): Promise<void> {
+		await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+		const { port } = this.server.address() as AddressInfo;
+		this.address = `http://127.0.0.1:${port}`;
+	}
+
+	/** `http://127.0.0.1:<port>` */
+	get url(): string {
+		if (this.address === undefined) throw new Error("the fake model server is not listening yet");
+		return this.address;
 	}
 
 	/** The `baseUrl` for models.json. */

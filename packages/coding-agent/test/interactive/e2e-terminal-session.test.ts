@@ -2,32 +2,27 @@
 // session, and the session file it leaves behind.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CLI_PATH, type CliSandbox, createCliSandbox, FAKE_PROVIDER, fakeModelsJson } from "../helpers/cli-sandbox.js";
-import { FakeModelServer, lastUserText, textReply, toolCallReply } from "../helpers/fake-model-server.js";
+import { lastUserText, startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
 import { isTmuxAvailable, TmuxSession } from "../helpers/tmux-session.js";
 
 const hasTmux = isTmuxAvailable();
 const SKIP_REASON = "tmux is not installed (apt-get install tmux) — end-to-end terminal tests skipped";
 if (!hasTmux) console.warn(SKIP_REASON);
 
-let server: FakeModelServer;
+const server = startFakeModelServerForFile();
 let sandbox: CliSandbox | undefined;
 let tmux: TmuxSession | undefined;
 
-beforeAll(async () => {
+beforeAll(() => {
 	if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (pnpm build)`);
-	server = await FakeModelServer.start();
-});
-afterAll(async () => {
-	await server?.close();
 });
 afterEach(() => {
 	tmux?.kill();
 	tmux = undefined;
 	sandbox?.cleanup();
 	sandbox = undefined;
-	server.reset();
 });
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {

@@ -1,7 +1,7 @@
 // Every command of rpc.md §4.1 against the built binary and a local fake model server.
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { RpcClient } from "../../src/modes/rpc/rpc-client.js";
 import {
 	type CliSandbox,
@@ -11,23 +11,16 @@ import {
 	FAKE_REASONING_MODEL,
 	startRpcAgent,
 } from "../helpers/cli-sandbox.js";
-import { FakeModelServer, lastUserText, textReply, toolCallReply } from "../helpers/fake-model-server.js";
+import { lastUserText, startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
 
-let server: FakeModelServer;
+const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
 let client: RpcClient | undefined;
 
-beforeAll(async () => {
-	server = await FakeModelServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
 afterEach(async () => {
 	if (client) await client.stop();
 	client = undefined;
 	sandbox?.cleanup();
-	server.reset();
 });
 
 async function start(args: string[] = [], settings?: Record<string, unknown>): Promise<RpcClient> {

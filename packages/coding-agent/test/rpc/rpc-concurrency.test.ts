@@ -1,25 +1,18 @@
 // Commands sent while a run streams (rpc.md §4.2–§4.4, §10): they are served at once, correlated by id.
 import { readFileSync } from "node:fs";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { RpcEvent, RpcResponseFor } from "../../src/modes/rpc/protocol.js";
 import type { RpcClient } from "../../src/modes/rpc/rpc-client.js";
 import { type CliSandbox, createCliSandbox, startRpcAgent } from "../helpers/cli-sandbox.js";
-import { FakeModelServer, lastUserText, textReply, toolCallReply } from "../helpers/fake-model-server.js";
+import { lastUserText, startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
 
-let server: FakeModelServer;
+const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
 let client: RpcClient;
 
-beforeAll(async () => {
-	server = await FakeModelServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
 afterEach(async () => {
 	await client?.stop();
 	sandbox?.cleanup();
-	server.reset();
 });
 
 function deferred(): { promise: Promise<void>; release: () => void } {

@@ -2,11 +2,11 @@
 // runs from a prompt, its dialogs reach the client as extension_ui_request records and the answers come back.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { RpcExtensionUiRequest } from "../../src/modes/rpc/protocol.js";
 import type { RpcClient } from "../../src/modes/rpc/rpc-client.js";
 import { type CliSandbox, createCliSandbox, runCli, startRpcAgent } from "../helpers/cli-sandbox.js";
-import { FakeModelServer, textReply } from "../helpers/fake-model-server.js";
+import { startFakeModelServerForFile, textReply } from "../helpers/fake-model-server.js";
 
 const EXTENSION = `
 export default function (pi: any) {
@@ -24,21 +24,14 @@ export default function (pi: any) {
 }
 `;
 
-let server: FakeModelServer;
+const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
 let client: RpcClient | undefined;
 
-beforeAll(async () => {
-	server = await FakeModelServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
 afterEach(async () => {
 	if (client) await client.stop();
 	client = undefined;
 	sandbox?.cleanup();
-	server.reset();
 });
 
 function sandboxWithExtension(): CliSandbox {

@@ -2,26 +2,19 @@
 // loses at most what was in flight, and startup errors never reach the command loop.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { RpcClient } from "../../src/modes/rpc/rpc-client.js";
 import { type CliSandbox, createCliSandbox, runCli, startRpcAgent } from "../helpers/cli-sandbox.js";
-import { FakeModelServer, textReply } from "../helpers/fake-model-server.js";
+import { startFakeModelServerForFile, textReply } from "../helpers/fake-model-server.js";
 
-let server: FakeModelServer;
+const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
 let client: RpcClient | undefined;
 
-beforeAll(async () => {
-	server = await FakeModelServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
 afterEach(async () => {
 	if (client) await client.stop();
 	client = undefined;
 	sandbox?.cleanup();
-	server.reset();
 });
 
 async function start(args: string[] = []): Promise<RpcClient> {

@@ -1,23 +1,16 @@
 // Bad input never stops the server: every line gets an answer and the next command is served (rpc.md §2, §5, §6).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { RpcClient } from "../../src/modes/rpc/rpc-client.js";
 import { type CliSandbox, createCliSandbox, startRpcAgent } from "../helpers/cli-sandbox.js";
-import { FakeModelServer, textReply } from "../helpers/fake-model-server.js";
+import { startFakeModelServerForFile, textReply } from "../helpers/fake-model-server.js";
 
-let server: FakeModelServer;
+const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
 let client: RpcClient;
 
-beforeAll(async () => {
-	server = await FakeModelServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
 afterEach(async () => {
 	await client?.stop();
 	sandbox?.cleanup();
-	server.reset();
 });
 
 async function start(): Promise<RpcClient> {

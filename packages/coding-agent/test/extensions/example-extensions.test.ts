@@ -5,33 +5,33 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fauxText, fauxToolCall } from "@agent/ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dangerOf } from "../../examples/extensions/permission-gate.js";
 import { isProtected } from "../../examples/extensions/protected-paths.js";
 import { redactSecrets } from "../../examples/extensions/redact-secrets.js";
 import { plainTheme } from "../../src/core/extensions/ui-context.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
-import { type ExtensionSession, startExtensionSession } from "../helpers/extension-harness.js";
+import {
+	createExtensionSessionStarter,
+	type ExtensionSession,
+	type ExtensionSessionOptions,
+} from "../helpers/extension-harness.js";
 
 const EXAMPLES = fileURLToPath(new URL("../../examples/extensions/", import.meta.url));
 
-let active: ExtensionSession | undefined;
-afterEach(() => {
-	active?.dispose();
-	active = undefined;
-});
+const start = createExtensionSessionStarter();
 
 async function startWith(
 	examples: string[],
-	options: Omit<Parameters<typeof startExtensionSession>[0], "extensions" | "load"> = {},
+	options: Omit<ExtensionSessionOptions, "extensions" | "load"> = {},
 ): Promise<ExtensionSession> {
-	active = await startExtensionSession({
+	const session = await start({
 		...options,
 		extensions: {},
 		load: examples.map((name) => join(EXAMPLES, name)),
 	});
-	expect(active.loaded.errors).toEqual([]);
-	return active;
+	expect(session.loaded.errors).toEqual([]);
+	return session;
 }
 
 function toolResultTexts(s: ExtensionSession): string[] {

@@ -1,28 +1,16 @@
 // What an extension can do once the session runs: tools, commands, and the API's action methods.
 import { fauxText, fauxToolCall } from "@agent/ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { STREAMING_WITHOUT_BEHAVIOR_TEXT } from "../../src/core/agent-session.js";
 import type { ExtensionAPI } from "../../src/core/extensions/types.js";
 import {
+	createExtensionSessionStarter,
 	type ExtensionSession,
 	extensionLog,
 	LOG_PRELUDE,
-	resetExtensionLog,
-	startExtensionSession,
 } from "../helpers/extension-harness.js";
 
-let active: ExtensionSession | undefined;
-afterEach(() => {
-	active?.dispose();
-	active = undefined;
-	resetExtensionLog();
-});
-
-async function start(options: Parameters<typeof startExtensionSession>[0]): Promise<ExtensionSession> {
-	resetExtensionLog();
-	active = await startExtensionSession(options);
-	return active;
-}
+const start = createExtensionSessionStarter();
 
 /** Exposes the extension's `pi` to the test as `globalThis.__pi`. */
 const EXPOSE_PI = `export default (pi: any) => { (globalThis as any).__pi = pi; };`;
@@ -354,7 +342,7 @@ describe("actions", () => {
 		const originalError = console.error;
 		console.error = (message: string) => logged.push(message);
 		try {
-			await start({
+			const s = await start({
 				extensions: {
 					"a.ts": `${LOG_PRELUDE} export default (pi: any) => {
 						pi.events.on("build", () => { throw new Error("subscriber broke"); });
@@ -365,7 +353,7 @@ describe("actions", () => {
 					};`,
 				},
 			});
-			await active?.harness.session.prompt("/build");
+			await s.harness.session.prompt("/build");
 		} finally {
 			console.error = originalError;
 		}

@@ -1,25 +1,13 @@
 import { fauxText, fauxToolCall } from "@agent/ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-	type ExtensionSession,
+	createExtensionSessionStarter,
 	extensionLog,
 	LOG_PRELUDE,
 	resetExtensionLog,
-	startExtensionSession,
 } from "../helpers/extension-harness.js";
 
-let active: ExtensionSession | undefined;
-afterEach(() => {
-	active?.dispose();
-	active = undefined;
-	resetExtensionLog();
-});
-
-async function start(options: Parameters<typeof startExtensionSession>[0]): Promise<ExtensionSession> {
-	resetExtensionLog();
-	active = await startExtensionSession(options);
-	return active;
-}
+const start = createExtensionSessionStarter();
 
 type Logged = Record<string, unknown> & { type: string };
 
@@ -128,7 +116,7 @@ describe("a prompt cycle", () => {
 	});
 
 	it("delivers an event in extension load order, and in registration order within an extension", async () => {
-		await start({
+		const s = await start({
 			extensions: {
 				"a.ts": `${LOG_PRELUDE} export default (pi: any) => {
 					pi.on("agent_start", () => { log.push("a1"); });
@@ -138,8 +126,8 @@ describe("a prompt cycle", () => {
 			},
 			load: ["b.ts", "a.ts"],
 		});
-		active?.harness.faux.enqueue(fauxText("ok"));
-		await active?.harness.session.prompt("go");
+		s.harness.faux.enqueue(fauxText("ok"));
+		await s.harness.session.prompt("go");
 		expect(extensionLog()).toEqual(["b1", "a1", "a2"]);
 	});
 

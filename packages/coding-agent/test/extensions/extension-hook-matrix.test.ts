@@ -13,30 +13,20 @@ import { handlerTimedOutText } from "../../src/core/extensions/event-dispatch.js
 import { setupExtensions } from "../../src/core/extensions/setup.js";
 import { DefaultResourceLoader } from "../../src/core/resources/resource-loader.js";
 import {
+	createExtensionSessionStarter,
 	createExtensionWorld,
 	type ExtensionSession,
 	type ExtensionWorld,
 	extensionLog,
 	LOG_PRELUDE,
-	resetExtensionLog,
-	startExtensionSession,
 } from "../helpers/extension-harness.js";
 
-let active: ExtensionSession | undefined;
+const start = createExtensionSessionStarter();
 let world: ExtensionWorld | undefined;
 afterEach(() => {
-	active?.dispose();
-	active = undefined;
 	world?.cleanup();
 	world = undefined;
-	resetExtensionLog();
 });
-
-async function start(options: Parameters<typeof startExtensionSession>[0]): Promise<ExtensionSession> {
-	resetExtensionLog();
-	active = await startExtensionSession(options);
-	return active;
-}
 
 function messageText(message: { content: unknown }): string {
 	if (typeof message.content === "string") return message.content;

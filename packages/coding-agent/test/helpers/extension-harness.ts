@@ -3,6 +3,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { afterEach } from "vitest";
 import type { ExtensionError } from "../../src/core/extensions/hooks.js";
 import { type LoadExtensionsResult, loadExtensions } from "../../src/core/extensions/loader.js";
 import { ExtensionRunner, type ExtensionRunnerOptions } from "../../src/core/extensions/runner.js";
@@ -152,6 +153,24 @@ export async function startExtensionSession(options: ExtensionSessionOptions): P
 			harness.dispose();
 			world.cleanup();
 		},
+	};
+}
+
+/**
+ * Call at a test file's top level. The returned `start` empties the extension log and starts a session; after
+ * each test the session started last is disposed and the log emptied.
+ */
+export function createExtensionSessionStarter(): (options: ExtensionSessionOptions) => Promise<ExtensionSession> {
+	let active: ExtensionSession | undefined;
+	afterEach(() => {
+		active?.dispose();
+		active = undefined;
+		resetExtensionLog();
+	});
+	return async (options) => {
+		resetExtensionLog();
+		active = await startExtensionSession(options);
+		return active;
 	};
 }
 

@@ -8,8 +8,8 @@ import {
 	NOTHING_TO_COMPACT_TEXT,
 	OVERFLOW_RECOVERY_FAILED_TEXT,
 } from "../../src/core/session-runtime/compaction-controller.js";
+import { deferred } from "../helpers/deferred.js";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime-harness.js";
-import { deferred } from "../helpers/runtime-tools.js";
 
 let harness: RuntimeHarness | undefined;
 afterEach(() => {

@@ -3,6 +3,7 @@ import { fauxText, fauxToolCall } from "@agent/ai";
 import { describe, expect, it } from "vitest";
 import { STREAMING_WITHOUT_BEHAVIOR_TEXT } from "../../src/core/agent-session.js";
 import type { ExtensionAPI } from "../../src/core/extensions/types.js";
+import { deferred } from "../helpers/deferred.js";
 import {
 	createExtensionSessionStarter,
 	type ExtensionSession,
@@ -17,14 +18,6 @@ const EXPOSE_PI = `export default (pi: any) => { (globalThis as any).__pi = pi; 
 
 function pi(): ExtensionAPI {
 	return (globalThis as Record<string, unknown>).__pi as ExtensionAPI;
-}
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-	let resolve!: () => void;
-	const promise = new Promise<void>((r) => {
-		resolve = r;
-	});
-	return { promise, resolve };
 }
 
 function roles(s: ExtensionSession): string[] {

@@ -25,11 +25,3 @@ export function createCountingTool(
 		},
 	};
 }
-
-export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
-	let resolve!: (value: T) => void;
-	const promise = new Promise<T>((r) => {
-		resolve = r;
-	});
-	return { promise, resolve };
-}

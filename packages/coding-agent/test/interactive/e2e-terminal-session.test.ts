@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CLI_PATH, type CliSandbox, createCliSandbox, FAKE_PROVIDER, fakeModelsJson } from "../helpers/cli-sandbox.js";
+import { deferred } from "../helpers/deferred.js";
 import { lastUserText, startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
 import { isTmuxAvailable, TmuxSession } from "../helpers/tmux-session.js";
 
@@ -24,14 +25,6 @@ afterEach(() => {
 	sandbox?.cleanup();
 	sandbox = undefined;
 });
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-	let resolve = () => {};
-	const promise = new Promise<void>((r) => {
-		resolve = r;
-	});
-	return { promise, resolve };
-}
 
 /** A sandbox whose models.json offers two models of the fake provider. */
 function start(): { sandbox: CliSandbox; tmux: TmuxSession } {

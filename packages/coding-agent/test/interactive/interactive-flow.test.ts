@@ -2,6 +2,7 @@
 // what they then see, and what the session records.
 import { type FauxRequest, fauxText, fauxToolCall } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
+import { deferred } from "../helpers/deferred.js";
 import { createInteractiveHarness, type InteractiveHarness, KEYS } from "../helpers/interactive-harness.js";
 import { waitFor } from "../helpers/interactive-terminal.js";
 
@@ -10,14 +11,6 @@ afterEach(async () => {
 	await harness?.dispose();
 	harness = undefined;
 });
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-	let resolve = () => {};
-	const promise = new Promise<void>((r) => {
-		resolve = r;
-	});
-	return { promise, resolve };
-}
 
 function lastUserText(request: FauxRequest): string {
 	const user = [...request.context.messages].reverse().find((message) => message.role === "user");

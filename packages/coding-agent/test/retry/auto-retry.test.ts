@@ -1,7 +1,8 @@
 import { fauxError, fauxText, fauxToolCall } from "@agent/ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { deferred } from "../helpers/deferred.js";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime-harness.js";
-import { createCountingTool, deferred } from "../helpers/runtime-tools.js";
+import { createCountingTool } from "../helpers/runtime-tools.js";
 
 let harness: RuntimeHarness | undefined;
 beforeEach(() => {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RpcEvent, RpcResponseFor } from "../../src/modes/rpc/protocol.js";
 import type { RpcClient } from "../../src/modes/rpc/rpc-client.js";
 import { type CliSandbox, createCliSandbox, startRpcAgent } from "../helpers/cli-sandbox.js";
+import { deferred } from "../helpers/deferred.js";
 import { lastUserText, startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
 
 const server = startFakeModelServerForFile();
@@ -14,14 +15,6 @@ afterEach(async () => {
 	await client?.stop();
 	sandbox?.cleanup();
 });
-
-function deferred(): { promise: Promise<void>; release: () => void } {
-	let release!: () => void;
-	const promise = new Promise<void>((resolve) => {
-		release = resolve;
-	});
-	return { promise, release };
-}
 
 async function start(): Promise<RpcClient> {
 	sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
@@ -61,7 +54,7 @@ describe("while a run is streaming", () => {
 		expect(state).toMatchObject({ command: "get_state", success: true, data: { isStreaming: true } });
 		expect(stats).toMatchObject({ command: "get_session_stats", success: true });
 
-		gate.release();
+		gate.resolve();
 		await agent.waitForIdle(10_000);
 		expect((await agent.getState()).isStreaming).toBe(false);
 		expect(await agent.getLastAssistantText()).toBe("slow answer");
@@ -82,7 +75,7 @@ describe("while a run is streaming", () => {
 			success: false,
 			error: "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.",
 		});
-		gate.release();
+		gate.resolve();
 		await agent.waitForIdle(10_000);
 		expect(responses.map((r) => r.success)).toEqual([false, true]);
 		expect(server.requests).toHaveLength(1);
@@ -104,7 +97,7 @@ describe("while a run is streaming", () => {
 		await agent.send({ type: "prompt", message: "do two things" });
 		await agent.steer("stop, do this instead");
 		await agent.send({ type: "prompt", message: "then this", streamingBehavior: "followUp" });
-		gate.release();
+		gate.resolve();
 		await agent.waitForIdle(10_000);
 
 		expect(server.requests.slice(1).map(lastUserText)).toEqual(["stop, do this instead", "then this"]);

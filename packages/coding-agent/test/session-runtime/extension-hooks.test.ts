@@ -3,9 +3,10 @@ import { fauxText, fauxToolCall } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { extensionCommandCannotBeQueuedText } from "../../src/core/agent-session.js";
 import type { ExtensionNotification } from "../../src/core/extensions/hooks.js";
+import { deferred } from "../helpers/deferred.js";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime-harness.js";
 import { TestHooks } from "../helpers/runtime-hooks.js";
-import { createCountingTool, deferred } from "../helpers/runtime-tools.js";
+import { createCountingTool } from "../helpers/runtime-tools.js";
 
 let harness: RuntimeHarness | undefined;
 afterEach(() => {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fauxText } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { STREAMING_WITHOUT_BEHAVIOR_TEXT } from "../../src/core/agent-session.js";
+import { deferred } from "../helpers/deferred.js";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime-harness.js";
 
 let harness: RuntimeHarness | undefined;
@@ -9,14 +10,6 @@ afterEach(() => {
 	harness?.dispose();
 	harness = undefined;
 });
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-	let resolve!: () => void;
-	const promise = new Promise<void>((r) => {
-		resolve = r;
-	});
-	return { promise, resolve };
-}
 
 function userTexts(h: RuntimeHarness): string[][] {
 	return h.faux.requests.map((request) =>

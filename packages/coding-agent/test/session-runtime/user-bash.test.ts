@@ -3,8 +3,8 @@ import { fauxText } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseUserBashCommand } from "../../src/core/session-runtime/prompt-input.js";
 import { sanitizeCommandOutput } from "../../src/core/session-runtime/user-bash.js";
+import { deferred } from "../helpers/deferred.js";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime-harness.js";
-import { deferred } from "../helpers/runtime-tools.js";
 
 let harness: RuntimeHarness | undefined;
 afterEach(() => {

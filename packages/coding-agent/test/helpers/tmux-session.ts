@@ -86,6 +86,12 @@ export class TmuxSession {
 		this.tmux(["send-keys", "-t", this.name, ...keys]);
 	}
 
+	/** Types `text` and presses Enter. */
+	submit(text: string): void {
+		this.type(text);
+		this.press("Enter");
+	}
+
 	/** The visible screen, or with `history` also the scrollback. */
 	capture(options: { history?: boolean } = {}): string {
 		if (this.isClosed) return "";

@@ -77,8 +77,7 @@ describe.skipIf(!hasTmux)("agent in a terminal", () => {
 			toolCallReply([{ name: "read", arguments: { path: "notes.txt" } }]),
 			textReply("The file holds alpha and beta."),
 		);
-		tmux.type("what is in notes.txt?");
-		tmux.press("Enter");
+		tmux.submit("what is in notes.txt?");
 		await tmux.waitFor("The file holds alpha and beta.");
 		const screen = tmux.capture({ history: true });
 		expect(screen).toContain("read notes.txt");
@@ -87,11 +86,9 @@ describe.skipIf(!hasTmux)("agent in a terminal", () => {
 		// Steering: sent while the reply is held back, delivered before the next model call.
 		const gate = deferred();
 		server.enqueue(textReply("Working through it.", { gate: gate.promise }), textReply("Steered: using tabs."));
-		tmux.type("reformat the file");
-		tmux.press("Enter");
+		tmux.submit("reformat the file");
 		await tmux.waitFor("Working...");
-		tmux.type("use tabs");
-		tmux.press("Enter");
+		tmux.submit("use tabs");
 		await tmux.waitFor("Steering: use tabs");
 		gate.resolve();
 		await tmux.waitFor("Steered: using tabs.");
@@ -99,14 +96,12 @@ describe.skipIf(!hasTmux)("agent in a terminal", () => {
 
 		// Esc aborts a reply that never finishes.
 		server.enqueue(textReply("never sent", { gate: new Promise(() => {}) }));
-		tmux.type("take forever");
-		tmux.press("Enter");
+		tmux.submit("take forever");
 		await tmux.waitFor("Working...");
 		tmux.press("Escape");
 		await tmux.waitFor("Operation aborted");
 
-		tmux.type("/quit");
-		tmux.press("Enter");
+		tmux.submit("/quit");
 		expect(await tmux.waitForExit()).toBe(0);
 
 		const [file] = sessionFiles(sandbox.agentDir);
@@ -137,51 +132,40 @@ describe.skipIf(!hasTmux)("agent in a terminal", () => {
 		const { sandbox, tmux } = start();
 		await tmux.waitFor("fake-model");
 		server.enqueue(textReply("First answer."), textReply("Second answer."));
-		tmux.type("first question");
-		tmux.press("Enter");
+		tmux.submit("first question");
 		await tmux.waitFor("First answer.");
 
-		tmux.type("/model");
-		tmux.press("Enter");
+		tmux.submit("/model");
 		await tmux.waitFor("Select model");
-		tmux.type("model-2");
-		tmux.press("Enter");
+		tmux.submit("model-2");
 		await tmux.waitFor("Model: fake-model-2");
-		tmux.type("second question");
-		tmux.press("Enter");
+		tmux.submit("second question");
 		await tmux.waitFor("Second answer.");
 		expect(server.requests[1]?.body.model).toBe("fake-model-2");
 
-		tmux.type("/name e2e-main");
-		tmux.press("Enter");
+		tmux.submit("/name e2e-main");
 		await tmux.waitFor("Session name set: e2e-main");
 
 		// Back to the first question: the leaf moves to before it and its text returns to the editor.
-		tmux.type("/tree");
-		tmux.press("Enter");
+		tmux.submit("/tree");
 		await tmux.waitFor("Session tree");
-		tmux.type("first question");
-		tmux.press("Enter");
+		tmux.submit("first question");
 		await tmux.waitFor("Summarize branch?");
 		tmux.press("Enter");
 		await tmux.waitFor("Navigated to selected point");
 		await tmux.waitFor(/│?\s*first question\s*$/m);
 		tmux.press("C-c");
 
-		tmux.type("/new");
-		tmux.press("Enter");
+		tmux.submit("/new");
 		await tmux.waitFor("New session started");
-		tmux.type("/resume");
-		tmux.press("Enter");
+		tmux.submit("/resume");
 		await tmux.waitFor("Resume session");
 		await tmux.waitFor("e2e-main");
-		tmux.type("e2e-main");
-		tmux.press("Enter");
+		tmux.submit("e2e-main");
 		await tmux.waitFor("Resumed session");
 		await tmux.waitFor("Second answer.");
 
-		tmux.type("/quit");
-		tmux.press("Enter");
+		tmux.submit("/quit");
 		expect(await tmux.waitForExit()).toBe(0);
 
 		const files = sessionFiles(sandbox.agentDir).map(readEntries);
@@ -227,22 +211,18 @@ export default (agent: any) => {
 		);
 		tmux = TmuxSession.start({ command: [process.execPath, CLI_PATH], cwd: sandbox.cwd, env: sandbox.env });
 		await tmux.waitFor("fake-model");
-		tmux.type("/greet");
-		tmux.press("Enter");
+		tmux.submit("/greet");
 		await tmux.waitFor("Your name?");
-		tmux.type("Ada");
-		tmux.press("Enter");
+		tmux.submit("Ada");
 		await tmux.waitFor("Hello, Ada!");
 		await tmux.waitFor("demo: greeted");
 		tmux.press("M-g");
 		await tmux.waitFor("shortcut fired");
 		server.enqueue(toolCallReply([{ name: "shout", arguments: { text: "hi there" } }]), textReply("Shouted."));
-		tmux.type("shout hi there");
-		tmux.press("Enter");
+		tmux.submit("shout hi there");
 		await tmux.waitFor("Shouted.");
 		expect(tmux.capture({ history: true })).toContain("megaphone: hi there");
-		tmux.type("/quit");
-		tmux.press("Enter");
+		tmux.submit("/quit");
 		expect(await tmux.waitForExit()).toBe(0);
 	});
 

@@ -10,6 +10,7 @@ import {
 } from "../../src/core/compaction/prompts.js";
 import { serializeConversation } from "../../src/core/compaction/serialization.js";
 import { DEFAULT_COMPACTION_SETTINGS } from "../../src/core/compaction/token-estimation.js";
+import { messageTextsOf } from "../helpers/message-text.js";
 import {
 	assistant,
 	chain,
@@ -24,9 +25,7 @@ import {
 const SMALL = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 150 };
 
 function firstText(request: FauxProvider["requests"][number]): string {
-	const content = request.context.messages[0]?.content;
-	if (typeof content === "string") return content;
-	return (content ?? []).map((block) => (block.type === "text" ? block.text : "")).join("");
+	return messageTextsOf(request)[0] ?? "";
 }
 
 describe("serializeConversation", () => {

@@ -9,6 +9,7 @@ import {
 	OVERFLOW_RECOVERY_FAILED_TEXT,
 } from "../../src/core/session-runtime/compaction-controller.js";
 import { deferred } from "../helpers/deferred.js";
+import { messageTextsOf } from "../helpers/message-text.js";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime-harness.js";
 
 let harness: RuntimeHarness | undefined;
@@ -24,14 +25,6 @@ const COMPACTION_SETTINGS = { compaction: { reserveTokens: 2000, keepRecentToken
 
 function isSummaryRequest(request: FauxRequest): boolean {
 	return request.context.systemPrompt === SUMMARIZATION_SYSTEM_PROMPT;
-}
-
-function textsOf(request: FauxRequest | undefined): string[] {
-	return (request?.context.messages ?? []).map((message) =>
-		typeof message.content === "string"
-			? message.content
-			: message.content.map((block) => (block.type === "text" ? block.text : "")).join(""),
-	);
 }
 
 async function compactingHarness() {
@@ -91,7 +84,7 @@ describe("threshold compaction", () => {
 		await harness.session.prompt("continue");
 		const [before, after] = [harness.faux.requests[1], harness.faux.requests[3]];
 		expect(after?.context.systemPrompt).toBe(before?.context.systemPrompt);
-		const texts = textsOf(after);
+		const texts = messageTextsOf(after);
 		expect(texts[0]).toBe(
 			"The conversation history before this point was compacted into the following summary:\n\n<summary>\nThe summary\n</summary>",
 		);
@@ -145,7 +138,7 @@ describe("threshold compaction", () => {
 
 		expect(harness.session.pendingMessageCount).toBe(0);
 		expect(harness.session.getLastAssistantText()).toBe("handled the queued message");
-		expect(textsOf(harness.faux.requests.at(-1)).at(-1)).toBe("also check the docs");
+		expect(messageTextsOf(harness.faux.requests.at(-1)).at(-1)).toBe("also check the docs");
 	});
 });
 
@@ -165,8 +158,8 @@ describe("overflow recovery", () => {
 		expect(harness.eventsOf("auto_retry_start")).toEqual([]);
 		expect(harness.session.getLastAssistantText()).toBe("recovered");
 		const retried = harness.faux.requests[3];
-		expect(textsOf(retried)).toHaveLength(2);
-		expect(textsOf(retried)[1]).toBe(LONG);
+		expect(messageTextsOf(retried)).toHaveLength(2);
+		expect(messageTextsOf(retried)[1]).toBe(LONG);
 		// The failed reply stays in the file but not in the context.
 		expect(harness.session.messages.map((message) => message.role)).toEqual([
 			"compactionSummary",
@@ -318,7 +311,7 @@ describe("manual compaction", () => {
 			summary: "Manual summary",
 		});
 		const summaryRequest = harness.faux.requests.find(isSummaryRequest);
-		expect(textsOf(summaryRequest)[0]).toMatch(/Additional focus: keep the API notes$/);
+		expect(messageTextsOf(summaryRequest)[0]).toMatch(/Additional focus: keep the API notes$/);
 		// Manual compaction reports through its result, not through auto_compaction events.
 		expect(harness.eventsOf("auto_compaction_start")).toEqual([]);
 		await expect(harness.session.compact()).rejects.toThrow("Already compacted");

@@ -16,6 +16,7 @@ import {
 	type ExtensionSession,
 	type ExtensionSessionOptions,
 } from "../helpers/extension-harness.js";
+import { messageText } from "../helpers/message-text.js";
 
 const EXAMPLES = fileURLToPath(new URL("../../examples/extensions/", import.meta.url));
 
@@ -36,9 +37,7 @@ async function startWith(
 
 function toolResultTexts(s: ExtensionSession): string[] {
 	return s.harness.session.messages.flatMap((message) =>
-		message.role === "toolResult"
-			? [message.content.map((block) => (block.type === "text" ? block.text : "")).join("")]
-			: [],
+		message.role === "toolResult" ? [messageText(message)] : [],
 	);
 }
 

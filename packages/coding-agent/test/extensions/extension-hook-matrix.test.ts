@@ -20,6 +20,7 @@ import {
 	extensionLog,
 	LOG_PRELUDE,
 } from "../helpers/extension-harness.js";
+import { messageText } from "../helpers/message-text.js";
 
 const start = createExtensionSessionStarter();
 let world: ExtensionWorld | undefined;
@@ -27,13 +28,6 @@ afterEach(() => {
 	world?.cleanup();
 	world = undefined;
 });
-
-function messageText(message: { content: unknown }): string {
-	if (typeof message.content === "string") return message.content;
-	return (message.content as { type: string; text?: string }[])
-		.map((block) => (block.type === "text" ? block.text : ""))
-		.join("");
-}
 
 /** Texts of the messages the model received in request `index`. */
 function sentTexts(s: ExtensionSession, index: number): string[] {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { deferred } from "../helpers/deferred.js";
 import { createInteractiveHarness, type InteractiveHarness, KEYS } from "../helpers/interactive-harness.js";
 import { waitFor } from "../helpers/interactive-terminal.js";
+import { messageText } from "../helpers/message-text.js";
 
 let harness: InteractiveHarness | undefined;
 afterEach(async () => {
@@ -14,10 +15,7 @@ afterEach(async () => {
 
 function lastUserText(request: FauxRequest): string {
 	const user = [...request.context.messages].reverse().find((message) => message.role === "user");
-	if (!user) return "";
-	return typeof user.content === "string"
-		? user.content
-		: user.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+	return user ? messageText(user) : "";
 }
 
 async function submit(h: InteractiveHarness, text: string): Promise<void> {

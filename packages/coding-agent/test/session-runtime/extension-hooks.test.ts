@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { extensionCommandCannotBeQueuedText } from "../../src/core/agent-session.js";
 import type { ExtensionNotification } from "../../src/core/extensions/hooks.js";
 import { deferred } from "../helpers/deferred.js";
+import { messageText, messageTextsOf } from "../helpers/message-text.js";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime-harness.js";
 import { TestHooks } from "../helpers/runtime-hooks.js";
 import { createCountingTool } from "../helpers/runtime-tools.js";
@@ -19,7 +20,7 @@ function toolResultTexts(h: RuntimeHarness): { text: string; isError: boolean; d
 		message.role === "toolResult"
 			? [
 					{
-						text: message.content.map((block) => (block.type === "text" ? block.text : "")).join(""),
+						text: messageText(message),
 						isError: message.isError,
 						details: message.details,
 					},
@@ -29,12 +30,7 @@ function toolResultTexts(h: RuntimeHarness): { text: string; isError: boolean; d
 }
 
 function requestTexts(h: RuntimeHarness, index = -1): string[] {
-	const request = index < 0 ? h.faux.requests.at(index) : h.faux.requests[index];
-	return (request?.context.messages ?? []).map((message) =>
-		typeof message.content === "string"
-			? message.content
-			: message.content.map((block) => (block.type === "text" ? block.text : "")).join(""),
-	);
+	return messageTextsOf(index < 0 ? h.faux.requests.at(index) : h.faux.requests[index]);
 }
 
 describe("tool interception (extensions.md §5)", () => {

@@ -3,6 +3,7 @@ import { fauxText } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { STREAMING_WITHOUT_BEHAVIOR_TEXT } from "../../src/core/agent-session.js";
 import { deferred } from "../helpers/deferred.js";
+import { messageText } from "../helpers/message-text.js";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime-harness.js";
 
 let harness: RuntimeHarness | undefined;
@@ -13,13 +14,7 @@ afterEach(() => {
 
 function userTexts(h: RuntimeHarness): string[][] {
 	return h.faux.requests.map((request) =>
-		request.context.messages
-			.filter((message) => message.role === "user")
-			.map((message) =>
-				typeof message.content === "string"
-					? message.content
-					: message.content.map((block) => (block.type === "text" ? block.text : "")).join(""),
-			),
+		request.context.messages.filter((message) => message.role === "user").map(messageText),
 	);
 }
 

@@ -4,6 +4,7 @@ import { fauxError, fauxText } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT } from "../../src/core/compaction/prompts.js";
 import type { SessionEntry } from "../../src/core/session/entries.js";
+import { messageTextsOf } from "../helpers/message-text.js";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime-harness.js";
 
 let harness: RuntimeHarness | undefined;
@@ -20,12 +21,7 @@ async function twoTurns(h: RuntimeHarness): Promise<SessionEntry[]> {
 }
 
 function userTexts(h: RuntimeHarness): string[] {
-	const request = h.faux.requests.at(-1);
-	return (request?.context.messages ?? []).map((message) =>
-		typeof message.content === "string"
-			? message.content
-			: message.content.map((block) => (block.type === "text" ? block.text : "")).join(""),
-	);
+	return messageTextsOf(h.faux.requests.at(-1));
 }
 
 describe("new session", () => {

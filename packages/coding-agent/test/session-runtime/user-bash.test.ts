@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseUserBashCommand } from "../../src/core/session-runtime/prompt-input.js";
 import { sanitizeCommandOutput } from "../../src/core/session-runtime/user-bash.js";
 import { deferred } from "../helpers/deferred.js";
+import { messageText } from "../helpers/message-text.js";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime-harness.js";
 
 let harness: RuntimeHarness | undefined;
@@ -14,13 +15,7 @@ afterEach(() => {
 
 function lastUserText(h: RuntimeHarness): string[] {
 	const request = h.faux.requests.at(-1);
-	return (request?.context.messages ?? [])
-		.filter((message) => message.role === "user")
-		.map((message) =>
-			typeof message.content === "string"
-				? message.content
-				: message.content.map((block) => (block.type === "text" ? block.text : "")).join(""),
-		);
+	return (request?.context.messages ?? []).filter((message) => message.role === "user").map(messageText);
 }
 
 describe("parsing ! commands", () => {

@@ -30,6 +30,8 @@ export interface InteractiveHarness {
 	exit: Promise<number>;
 	type(text: string): Promise<void>;
 	press(keys: string): Promise<void>;
+	/** Types `text` and presses Enter. */
+	submit(text: string): Promise<void>;
 	/** Screen and scrollback rows. */
 	screen(): string[];
 	/** The visible rows only. */
@@ -70,19 +72,25 @@ export async function createInteractiveHarness(options: InteractiveHarnessOption
 		const all = screen().join("\n");
 		return typeof text === "string" ? all.includes(text) : text.test(all);
 	};
+	const type = async (text: string) => {
+		for (const char of text) terminal.sendInput(char);
+		await settle();
+	};
+	const press = async (keys: string) => {
+		terminal.sendInput(keys);
+		await settle();
+	};
 	let disposed = false;
 	return {
 		runtime,
 		terminal,
 		mode,
 		exit,
-		type: async (text) => {
-			for (const char of text) terminal.sendInput(char);
-			await settle();
-		},
-		press: async (keys) => {
-			terminal.sendInput(keys);
-			await settle();
+		type,
+		press,
+		submit: async (text) => {
+			await type(text);
+			await press(KEYS.enter);
 		},
 		screen,
 		viewport: () => terminal.getViewport(),

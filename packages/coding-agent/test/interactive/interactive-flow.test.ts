@@ -18,9 +18,23 @@ function lastUserText(request: FauxRequest): string {
 	return user ? messageText(user) : "";
 }
 
-async function submit(h: InteractiveHarness, text: string): Promise<void> {
-	await h.type(text);
-	await h.press(KEYS.enter);
+/** Submits "start"; the reply shows `firstText` and is held until `resolve()`, then `nextText` answers. */
+async function startHeldRun(h: InteractiveHarness, firstText: string, nextText: string): Promise<{ resolve(): void }> {
+	const gate = deferred();
+	h.runtime.faux.enqueue(fauxText(firstText, { holdUntil: gate.promise }), fauxText(nextText));
+	await h.submit("start");
+	await h.waitForText(firstText);
+	return gate;
+}
+
+/** Two questions answered "answer one" and "answer two", then `/tree` opened. */
+async function openTreeAfterTwoAnswers(h: InteractiveHarness): Promise<void> {
+	h.runtime.faux.enqueue(fauxText("answer one"), fauxText("answer two"));
+	await h.submit("question one");
+	await h.waitForText("answer one");
+	await h.submit("question two");
+	await h.waitForText("answer two");
+	await h.submit("/tree");
 }
 
 describe("a prompt and its answer", () => {
@@ -30,7 +44,7 @@ describe("a prompt and its answer", () => {
 			fauxToolCall("read", { path: "notes.txt" }, { usage: { input: 1200, output: 30 } }),
 			fauxText("The notes list **alpha** and beta.", { usage: { input: 1300, output: 12 } }),
 		);
-		await submit(harness, "what is in notes.txt?");
+		await harness.submit("what is in notes.txt?");
 		await harness.waitForText("The notes list alpha and beta.");
 		const screen = harness.screen().join("\n");
 		expect(screen).toContain("what is in notes.txt?");
@@ -42,7 +56,7 @@ describe("a prompt and its answer", () => {
 	it("shows a failure inline as an error", async () => {
 		harness = await createInteractiveHarness({ settings: { retry: { enabled: false } } });
 		harness.runtime.faux.enqueue({ errorMessage: "invalid request: too long" });
-		await submit(harness, "hi");
+		await harness.submit("hi");
 		await harness.waitForText("Error: invalid request: too long");
 	});
 });
@@ -51,7 +65,7 @@ describe("retries", () => {
 	it("counts down to the next attempt, and Esc cancels the wait", async () => {
 		harness = await createInteractiveHarness({ settings: { retry: { baseDelayMs: 30_000 } } });
 		harness.runtime.faux.enqueue({ errorMessage: "503 service unavailable" });
-		await submit(harness, "hi");
+		await harness.submit("hi");
 		await harness.waitForText(/Retrying \(1\/3\) in 30s\.\.\. \(Esc to cancel\)/);
 		await harness.press(KEYS.escape);
 		await harness.waitForText("Retry cancelled");
@@ -61,7 +75,7 @@ describe("retries", () => {
 	it("retries a transient failure and shows the answer", async () => {
 		harness = await createInteractiveHarness({ settings: { retry: { baseDelayMs: 1 } } });
 		harness.runtime.faux.enqueue({ errorMessage: "overloaded" }, fauxText("second time lucky"));
-		await submit(harness, "hi");
+		await harness.submit("hi");
 		await harness.waitForText("second time lucky");
 	});
 });
@@ -69,11 +83,8 @@ describe("retries", () => {
 describe("messages queued while the agent works", () => {
 	it("Enter steers: the message waits above the editor, then reaches the model", async () => {
 		harness = await createInteractiveHarness();
-		const gate = deferred();
-		harness.runtime.faux.enqueue(fauxText("working on it", { holdUntil: gate.promise }), fauxText("steered answer"));
-		await submit(harness, "start");
-		await harness.waitForText("working on it");
-		await submit(harness, "use tabs instead");
+		const gate = await startHeldRun(harness, "working on it", "steered answer");
+		await harness.submit("use tabs instead");
 		await harness.waitForText("Steering: use tabs instead");
 		gate.resolve();
 		await harness.waitForText("steered answer");
@@ -83,10 +94,7 @@ describe("messages queued while the agent works", () => {
 
 	it("Alt+Enter queues a follow-up", async () => {
 		harness = await createInteractiveHarness();
-		const gate = deferred();
-		harness.runtime.faux.enqueue(fauxText("first", { holdUntil: gate.promise }), fauxText("after follow-up"));
-		await submit(harness, "start");
-		await harness.waitForText("first");
+		const gate = await startHeldRun(harness, "first", "after follow-up");
 		await harness.type("and then the docs");
 		await harness.press(KEYS.altEnter);
 		await harness.waitForText("Follow-up: and then the docs");
@@ -97,9 +105,9 @@ describe("messages queued while the agent works", () => {
 	it("Esc aborts the run and puts the queued messages back into the editor", async () => {
 		harness = await createInteractiveHarness();
 		harness.runtime.faux.enqueue(fauxText("a long answer", { holdUntil: new Promise(() => {}) }));
-		await submit(harness, "start");
+		await harness.submit("start");
 		await harness.waitForText("a long answer");
-		await submit(harness, "queued one");
+		await harness.submit("queued one");
 		await harness.waitForText("Steering: queued one");
 		await harness.press(KEYS.escape);
 		await harness.waitForText("Operation aborted");
@@ -110,11 +118,8 @@ describe("messages queued while the agent works", () => {
 
 	it("Alt+Up takes the queue back into the editor, above what is typed", async () => {
 		harness = await createInteractiveHarness();
-		const gate = deferred();
-		harness.runtime.faux.enqueue(fauxText("busy", { holdUntil: gate.promise }), fauxText("done"));
-		await submit(harness, "start");
-		await harness.waitForText("busy");
-		await submit(harness, "first note");
+		const gate = await startHeldRun(harness, "busy", "done");
+		await harness.submit("first note");
 		await harness.type("draft");
 		await harness.press(KEYS.altUp);
 		await harness.waitForText("Restored 1 queued message to editor");
@@ -185,7 +190,7 @@ describe("keys", () => {
 				{ type: "text", text: "ok" },
 			],
 		});
-		await submit(harness, "run it");
+		await harness.submit("run it");
 		await harness.waitForText("pondering deeply");
 		expect(harness.screen().join("\n")).not.toContain("line-1\n");
 		await harness.press(KEYS.ctrl("o"));
@@ -200,12 +205,12 @@ describe("keys", () => {
 describe("bash from the editor", () => {
 	it("!cmd shows the output and records it for the model; !!cmd keeps it out of the context", async () => {
 		harness = await createInteractiveHarness();
-		await submit(harness, "!echo from-bang");
+		await harness.submit("!echo from-bang");
 		await harness.waitForText("from-bang");
-		await submit(harness, "!!echo hidden-bang");
+		await harness.submit("!!echo hidden-bang");
 		await harness.waitForText("(not sent to the model)");
 		harness.runtime.faux.enqueue(fauxText("seen"));
-		await submit(harness, "what ran?");
+		await harness.submit("what ran?");
 		await harness.waitForText("seen");
 		const sent = JSON.stringify(harness.runtime.faux.requests[0]?.context.messages);
 		expect(sent).toContain("Ran `echo from-bang`");
@@ -216,10 +221,10 @@ describe("bash from the editor", () => {
 describe("slash commands", () => {
 	it("/name names the session, /session shows its figures", async () => {
 		harness = await createInteractiveHarness();
-		await submit(harness, "/name release prep");
+		await harness.submit("/name release prep");
 		await harness.waitForText("Session name set: release prep");
 		await harness.waitForText("• release prep");
-		await submit(harness, "/session");
+		await harness.submit("/session");
 		await harness.waitForText("Session Info");
 		expect(harness.screen().join("\n")).toContain("Name: release prep");
 	});
@@ -227,10 +232,10 @@ describe("slash commands", () => {
 	it("/new starts a new session and clears the transcript", async () => {
 		harness = await createInteractiveHarness();
 		harness.runtime.faux.enqueue(fauxText("old answer"));
-		await submit(harness, "old question");
+		await harness.submit("old question");
 		await harness.waitForText("old answer");
 		const before = harness.runtime.session.sessionId;
-		await submit(harness, "/new");
+		await harness.submit("/new");
 		await harness.waitForText("✓ New session started");
 		expect(harness.runtime.session.sessionId).not.toBe(before);
 		expect(harness.viewport().join("\n")).not.toContain("old answer");
@@ -238,7 +243,7 @@ describe("slash commands", () => {
 
 	it("/model opens the selector, which filters as you type", async () => {
 		harness = await createInteractiveHarness({ models: [{ id: "faux-1" }, { id: "faux-2" }] });
-		await submit(harness, "/model");
+		await harness.submit("/model");
 		await harness.waitForText("Select model");
 		await harness.type("2");
 		await harness.press(KEYS.enter);
@@ -248,18 +253,13 @@ describe("slash commands", () => {
 
 	it("/model <exact id> switches without a selector", async () => {
 		harness = await createInteractiveHarness({ models: [{ id: "faux-1" }, { id: "faux-2" }] });
-		await submit(harness, "/model faux/faux-2");
+		await harness.submit("/model faux/faux-2");
 		await harness.waitForText("Model: faux-2");
 	});
 
 	it("/tree moves to an earlier user message and puts it into the editor", async () => {
 		harness = await createInteractiveHarness({ settings: { branchSummary: { skipPrompt: true } } });
-		harness.runtime.faux.enqueue(fauxText("answer one"), fauxText("answer two"));
-		await submit(harness, "question one");
-		await harness.waitForText("answer one");
-		await submit(harness, "question two");
-		await harness.waitForText("answer two");
-		await submit(harness, "/tree");
+		await openTreeAfterTwoAnswers(harness);
 		await harness.waitForText("Session tree");
 		await harness.type("question two");
 		await harness.press(KEYS.enter);
@@ -273,7 +273,7 @@ describe("slash commands", () => {
 	it("Esc Esc on an empty editor opens the tree; selecting the leaf says so", async () => {
 		harness = await createInteractiveHarness();
 		harness.runtime.faux.enqueue(fauxText("only answer"));
-		await submit(harness, "only question");
+		await harness.submit("only question");
 		await harness.waitForText("only answer");
 		await harness.press(KEYS.escape);
 		await harness.press(KEYS.escape);
@@ -284,12 +284,7 @@ describe("slash commands", () => {
 
 	it("/tree asks whether to summarize the branch left behind", async () => {
 		harness = await createInteractiveHarness();
-		harness.runtime.faux.enqueue(fauxText("answer one"), fauxText("answer two"));
-		await submit(harness, "question one");
-		await harness.waitForText("answer one");
-		await submit(harness, "question two");
-		await harness.waitForText("answer two");
-		await submit(harness, "/tree");
+		await openTreeAfterTwoAnswers(harness);
 		await harness.type("answer one");
 		await harness.press(KEYS.enter);
 		await harness.waitForText("Summarize branch?");
@@ -301,7 +296,7 @@ describe("slash commands", () => {
 
 	it("/settings applies a change at once and saves it", async () => {
 		harness = await createInteractiveHarness();
-		await submit(harness, "/settings");
+		await harness.submit("/settings");
 		await harness.waitForText("Hide thinking");
 		for (let i = 0; i < 4; i++) await harness.press(KEYS.down);
 		await harness.press(KEYS.enter);
@@ -311,7 +306,7 @@ describe("slash commands", () => {
 
 	it("/settings previews themes as you move and saves the one chosen", async () => {
 		harness = await createInteractiveHarness();
-		await submit(harness, "/settings");
+		await harness.submit("/settings");
 		await harness.waitForText("Theme");
 		for (let i = 0; i < 10; i++) await harness.press(KEYS.down);
 		await harness.press(KEYS.enter);
@@ -323,7 +318,7 @@ describe("slash commands", () => {
 
 	it("/hotkeys lists the key bindings, including user overrides", async () => {
 		harness = await createInteractiveHarness({ keybindings: { cycleModelForward: "alt+m" } });
-		await submit(harness, "/hotkeys");
+		await harness.submit("/hotkeys");
 		await harness.waitForText("Keyboard shortcuts");
 		expect(harness.screen().join("\n")).toMatch(/Alt\+M\s*│\s*Next model/);
 	});
@@ -348,7 +343,7 @@ describe("performance invariants", () => {
 		harness = await createInteractiveHarness();
 		for (let i = 0; i < 20; i++) harness.runtime.faux.enqueue(fauxText(`answer ${i}`));
 		for (let i = 0; i < 20; i++) {
-			await submit(harness, `question ${i}`);
+			await harness.submit(`question ${i}`);
 			await harness.waitForText(`answer ${i}`);
 		}
 		const earlier = harness.mode.transcript.children.slice(0, 30);
@@ -366,7 +361,7 @@ describe("performance invariants", () => {
 			chunkSize: 4,
 			holdUntil: gate.promise,
 		});
-		await submit(harness, "stream now");
+		await harness.submit("stream now");
 		await harness.waitForText("streaming streaming");
 		gate.resolve();
 		await waitFor(() => !harness?.runtime.session.isStreaming, "the run to end");
@@ -378,7 +373,7 @@ describe("performance invariants", () => {
 		harness = await createInteractiveHarness();
 		const baseline = timers();
 		harness.runtime.faux.enqueue(fauxText("done", { chunkDelayMs: 5 }));
-		await submit(harness, "go");
+		await harness.submit("go");
 		await harness.waitForText("done");
 		await waitFor(() => !harness?.mode.status.isActive, "the spinner to stop");
 		await waitFor(() => timers() <= baseline, `timers back to ${baseline} (now ${timers()})`, 2000);

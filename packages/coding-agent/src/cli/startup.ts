@@ -9,6 +9,7 @@ import { SettingsManager } from "../core/config/settings-manager.js";
 import { formatSettingsWarning } from "../core/config/settings-store.js";
 import { DefaultResourceLoader } from "../core/resources/resource-loader.js";
 import { createAgentSession } from "../core/sdk.js";
+import { formatSessionFileDiagnostic } from "../core/session/session-loader.js";
 import { routeConsoleToStderr } from "../modes/rpc/jsonl.js";
 import { resourceFlagOptions, startAcpMode } from "./acp-startup.js";
 import { type Args, parseArgs, TOOL_NAMES } from "./args.js";
@@ -175,6 +176,11 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		return selected.exitCode;
 	}
 	const sessionManager = selected.sessionManager;
+	// Skipped lines of a resumed file (damaged by hand or by a crash) are named, so a gap in the context is explained.
+	warn(
+		io,
+		sessionManager.getLoadDiagnostics().map((diagnostic) => `Warning: ${formatSessionFileDiagnostic(diagnostic)}`),
+	);
 	const closeAndFail = (message: string) => {
 		sessionManager.close();
 		return fail(io, message, startupWarnings);

@@ -259,6 +259,25 @@ describe("sessions", () => {
 		expect(JSON.stringify(secondUser!.content)).toContain("what was it?");
 	});
 
+	it("--continue names a damaged line it skips and leaves the file as it was", async () => {
+		newSandbox();
+		server.enqueue(textReply("first answer"), textReply("second answer"));
+		await runCli(sandbox, ["-p", "first"]);
+		const sessionDir = join(sandbox.agentDir, "sessions", readdirSync(join(sandbox.agentDir, "sessions"))[0]!);
+		const file = join(sessionDir, readdirSync(sessionDir).find((f) => f.endsWith(".jsonl"))!);
+		const lines = readFileSync(file, "utf8").split("\n");
+		lines.splice(2, 0, '{"type":"message","id":"dama');
+		const damaged = lines.join("\n");
+		writeFileSync(file, damaged);
+
+		const result = await runCli(sandbox, ["-c", "-p", "second"]);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("second answer\n");
+		expect(result.stderr).toContain(`Warning: ${file}:3: not valid JSON`);
+		expect(result.stderr).toContain("line skipped");
+		expect(readFileSync(file, "utf8").startsWith(damaged)).toBe(true);
+	});
+
 	it("--no-session writes nothing", async () => {
 		newSandbox();
 		server.enqueue(textReply("ok"));

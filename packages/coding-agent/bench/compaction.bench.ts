@@ -11,35 +11,10 @@ import { reportBenchmark } from "../../../scripts/bench-report.js";
 import { buildSummaryRequestText, prepareCompaction, SUMMARIZATION_PROMPT } from "../src/core/compaction/index.js";
 import { DEFAULT_COMPACTION_SETTINGS, estimateTokens } from "../src/core/compaction/token-estimation.js";
 import type { SessionEntry } from "../src/core/session/entries.js";
+import { ASSISTANT_TURN_TOKENS, words } from "./helpers/session-content.js";
 
 const TARGET_TOKENS = 200_000;
-const usage = {
-	input: 1200,
-	output: 80,
-	cacheRead: 0,
-	cacheWrite: 1100,
-	totalTokens: 2380,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
-
-function words(count: number, seed: number): string {
-	const vocabulary = [
-		"the",
-		"parser",
-		"returns",
-		"a",
-		"token",
-		"stream",
-		"function",
-		"file",
-		"test",
-		"error",
-		"value",
-	];
-	let text = "";
-	for (let i = 0; i < count; i++) text += `${vocabulary[(seed + i * 7) % vocabulary.length]} `;
-	return text;
-}
+const usage = { ...ASSISTANT_TURN_TOKENS, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 
 function generateBranch(): { entries: SessionEntry[]; tokens: number } {
 	const entries: SessionEntry[] = [];

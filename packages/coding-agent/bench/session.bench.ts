@@ -18,37 +18,15 @@ import { join } from "node:path";
 import { afterAll, it } from "vitest";
 import { reportBenchmark } from "../../../scripts/bench-report.js";
 import { SessionManager } from "../src/core/session/index.js";
+import { ASSISTANT_TURN_TOKENS, words } from "./helpers/session-content.js";
 
 const root = mkdtempSync(join(tmpdir(), "agent-session-bench-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const usage = {
-	input: 1200,
-	output: 80,
-	cacheRead: 0,
-	cacheWrite: 1100,
-	totalTokens: 2380,
+	...ASSISTANT_TURN_TOKENS,
 	cost: { input: 0.0036, output: 0.0012, cacheRead: 0, cacheWrite: 0.004125, total: 0.008925 },
 };
-
-function words(count: number, seed: number): string {
-	const vocabulary = [
-		"the",
-		"parser",
-		"returns",
-		"a",
-		"token",
-		"stream",
-		"function",
-		"file",
-		"test",
-		"error",
-		"value",
-	];
-	let text = "";
-	for (let i = 0; i < count; i++) text += `${vocabulary[(seed + i * 7) % vocabulary.length]} `;
-	return text;
-}
 
 /** The JSONL text of a session with `entryCount` entries (header excluded from the count). */
 function generateSession(entryCount: number, cwd: string, startMs: number): string {

@@ -1,4 +1,4 @@
-import { type FauxRequest, fauxError, fauxText } from "@agent/ai";
+import { type FauxRequest, type FauxScript, fauxError, fauxText } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { STREAMING_WITHOUT_BEHAVIOR_TEXT } from "../../src/core/agent-session.js";
 import { SUMMARIZATION_SYSTEM_PROMPT } from "../../src/core/compaction/prompts.js";
@@ -27,6 +27,12 @@ function isSummaryRequest(request: FauxRequest): boolean {
 	return request.context.systemPrompt === SUMMARIZATION_SYSTEM_PROMPT;
 }
 
+/** Queues the first turn's answer (3000 input tokens, under the threshold) and then `later`; runs the first turn. */
+async function runFirstTurn(h: RuntimeHarness, ...later: FauxScript[]): Promise<void> {
+	h.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }), ...later);
+	await h.session.prompt("first");
+}
+
 async function compactingHarness() {
 	return createRuntimeHarness({ ...SMALL_WINDOW, settings: COMPACTION_SETTINGS });
 }
@@ -34,10 +40,7 @@ async function compactingHarness() {
 describe("threshold compaction", () => {
 	it("compacts after a run that passes contextWindow − reserveTokens, persists the entry, and a reload rebuilds the same context", async () => {
 		harness = await compactingHarness();
-		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
-		harness.faux.enqueue(fauxText("ok", { usage: { input: 8500 } }));
-		harness.faux.enqueue(fauxText("## Goal\nThe summary"));
-		await harness.session.prompt("first");
+		await runFirstTurn(harness, fauxText("ok", { usage: { input: 8500 } }), fauxText("## Goal\nThe summary"));
 		expect(harness.eventsOf("auto_compaction_start")).toEqual([]);
 		await harness.session.prompt(LONG);
 
@@ -76,10 +79,12 @@ describe("threshold compaction", () => {
 
 	it("sends the compacted context, system prompt unchanged, on the next prompt (seed J.12 2.3)", async () => {
 		harness = await compactingHarness();
-		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
-		harness.faux.enqueue(fauxText("ok", { usage: { input: 8500 } }));
-		harness.faux.enqueue(fauxText("The summary"), fauxText("next"));
-		await harness.session.prompt("first");
+		await runFirstTurn(
+			harness,
+			fauxText("ok", { usage: { input: 8500 } }),
+			fauxText("The summary"),
+			fauxText("next"),
+		);
 		await harness.session.prompt(LONG);
 		await harness.session.prompt("continue");
 		const [before, after] = [harness.faux.requests[1], harness.faux.requests[3]];
@@ -93,10 +98,11 @@ describe("threshold compaction", () => {
 
 	it("reports a failed summary, keeps the context, and stays usable without retrying in a loop", async () => {
 		harness = await compactingHarness();
-		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
-		harness.faux.enqueue(fauxText("ok", { usage: { input: 8500 } }));
-		harness.faux.enqueue(fauxError("400 prompt is too long for the summarizer"));
-		await harness.session.prompt("first");
+		await runFirstTurn(
+			harness,
+			fauxText("ok", { usage: { input: 8500 } }),
+			fauxError("400 prompt is too long for the summarizer"),
+		);
 		await harness.session.prompt(LONG);
 
 		expect(harness.eventsOf("auto_compaction_end")).toEqual([
@@ -122,11 +128,12 @@ describe("threshold compaction", () => {
 	it("delivers messages queued during compaction afterwards (seed J.9 4.4)", async () => {
 		harness = await compactingHarness();
 		const gate = deferred();
-		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
-		harness.faux.enqueue(fauxText("ok", { usage: { input: 8500 } }));
-		harness.faux.enqueue(fauxText("The summary", { holdUntil: gate.promise }));
-		harness.faux.enqueue(fauxText("handled the queued message", { usage: { input: 100 } }));
-		await harness.session.prompt("first");
+		await runFirstTurn(
+			harness,
+			fauxText("ok", { usage: { input: 8500 } }),
+			fauxText("The summary", { holdUntil: gate.promise }),
+			fauxText("handled the queued message", { usage: { input: 100 } }),
+		);
 		const running = harness.session.prompt(LONG);
 		await harness.nextEvent("auto_compaction_start");
 		expect(harness.session.isCompacting).toBe(true);
@@ -145,10 +152,7 @@ describe("threshold compaction", () => {
 describe("overflow recovery", () => {
 	it("compacts, then retries the failed request once on the compacted context", async () => {
 		harness = await compactingHarness();
-		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
-		harness.faux.enqueue(fauxError(OVERFLOW));
-		harness.faux.enqueue(fauxText("The summary"), fauxText("recovered"));
-		await harness.session.prompt("first");
+		await runFirstTurn(harness, fauxError(OVERFLOW), fauxText("The summary"), fauxText("recovered"));
 		await harness.session.prompt(LONG);
 
 		expect(harness.eventsOf("auto_compaction_start")).toEqual([
@@ -177,9 +181,7 @@ describe("overflow recovery", () => {
 
 	it("gives up after one compact-and-retry attempt per prompt instead of looping", async () => {
 		harness = await compactingHarness();
-		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
-		harness.faux.enqueue(fauxError(OVERFLOW), fauxText("The summary"), fauxError(OVERFLOW));
-		await harness.session.prompt("first");
+		await runFirstTurn(harness, fauxError(OVERFLOW), fauxText("The summary"), fauxError(OVERFLOW));
 		await harness.session.prompt(LONG);
 
 		expect(harness.eventsOf("auto_compaction_start")).toHaveLength(1);
@@ -195,9 +197,7 @@ describe("overflow recovery", () => {
 
 	it("does not retry after the user aborts during the pause before the retry", async () => {
 		harness = await compactingHarness();
-		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
-		harness.faux.enqueue(fauxError(OVERFLOW), fauxText("The summary"), fauxText("should not be requested"));
-		await harness.session.prompt("first");
+		await runFirstTurn(harness, fauxError(OVERFLOW), fauxText("The summary"), fauxText("should not be requested"));
 		const running = harness.session.prompt(LONG);
 		await harness.nextEvent("auto_compaction_end");
 		await harness.session.abort();
@@ -225,18 +225,14 @@ describe("overflow recovery", () => {
 
 	it("keeps the failed reply as the last message when the summary fails", async () => {
 		harness = await compactingHarness();
-		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
-		harness.faux.enqueue(fauxError(OVERFLOW), fauxError("503 overloaded"));
-		await harness.session.prompt("first");
+		await runFirstTurn(harness, fauxError(OVERFLOW), fauxError("503 overloaded"));
 		await harness.session.prompt(LONG);
 		expect(harness.session.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
 	});
 
 	it("reports a failed summary as a failed recovery and does not retry", async () => {
 		harness = await compactingHarness();
-		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
-		harness.faux.enqueue(fauxError(OVERFLOW), fauxError("503 overloaded"));
-		await harness.session.prompt("first");
+		await runFirstTurn(harness, fauxError(OVERFLOW), fauxError("503 overloaded"));
 		await harness.session.prompt(LONG);
 		expect(harness.eventsOf("auto_compaction_end")).toEqual([
 			{
@@ -263,13 +259,12 @@ describe("errors that must not compact (seed J.9 4.3, 5.3)", () => {
 
 	it("treats a thinking-block ordering error as neither overflow nor transient", async () => {
 		harness = await compactingHarness();
-		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
-		harness.faux.enqueue(
+		await runFirstTurn(
+			harness,
 			fauxError(
 				'400 {"type":"error","error":{"type":"invalid_request_error","message":"messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block."}}',
 			),
 		);
-		await harness.session.prompt("first");
 		await harness.session.prompt("second");
 		expect(harness.eventsOf("auto_compaction_start")).toEqual([]);
 		expect(harness.eventsOf("auto_retry_start")).toEqual([]);
@@ -281,10 +276,11 @@ describe("cancelling compaction", () => {
 	it("abortCompaction ends a running automatic compaction as aborted and the session carries on", async () => {
 		harness = await compactingHarness();
 		const gate = deferred();
-		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
-		harness.faux.enqueue(fauxText("ok", { usage: { input: 8500 } }));
-		harness.faux.enqueue(fauxText("never used", { holdUntil: gate.promise }));
-		await harness.session.prompt("first");
+		await runFirstTurn(
+			harness,
+			fauxText("ok", { usage: { input: 8500 } }),
+			fauxText("never used", { holdUntil: gate.promise }),
+		);
 		const running = harness.session.prompt(LONG);
 		await harness.nextEvent("auto_compaction_start");
 		harness.session.abortCompaction();
@@ -327,10 +323,11 @@ describe("manual compaction", () => {
 	it("refuses to start while an automatic compaction runs (seed J.12 3.2)", async () => {
 		harness = await compactingHarness();
 		const gate = deferred();
-		harness.faux.enqueue(fauxText("first answer", { usage: { input: 3000 } }));
-		harness.faux.enqueue(fauxText("ok", { usage: { input: 8500 } }));
-		harness.faux.enqueue(fauxText("The summary", { holdUntil: gate.promise }));
-		await harness.session.prompt("first");
+		await runFirstTurn(
+			harness,
+			fauxText("ok", { usage: { input: 8500 } }),
+			fauxText("The summary", { holdUntil: gate.promise }),
+		);
 		const running = harness.session.prompt(LONG);
 		await harness.nextEvent("auto_compaction_start");
 		await expect(harness.session.compact()).rejects.toThrow(COMPACTION_IN_PROGRESS_TEXT);

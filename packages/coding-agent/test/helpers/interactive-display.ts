@@ -1,5 +1,6 @@
-// A DisplayState for rendering interactive-mode components in tests: a theme (dark by default, or no colour),
-// default key bindings, a fixed working directory.
+// What interactive-mode components are rendered with in tests: a DisplayState (a theme, dark by default or no
+// colour, default key bindings, a fixed working directory) and assistant messages to show.
+import type { AssistantMessage } from "@agent/ai";
 import { AppKeybindings } from "../../src/core/keybindings.js";
 import type { DisplayState } from "../../src/modes/interactive/display-state.js";
 import type { ColorMode } from "../../src/modes/interactive/theme/theme.js";
@@ -17,5 +18,30 @@ export function createDisplayState(
 		cwd: options.cwd ?? "/work/project",
 		codeBlockIndent: "  ",
 		showImages: false,
+	};
+}
+
+/** An assistant message of the faux provider with `content`, no usage and timestamp 0; `extra` overrides fields. */
+export function assistantMessage(
+	content: AssistantMessage["content"],
+	extra: Partial<AssistantMessage> = {},
+): AssistantMessage {
+	return {
+		role: "assistant",
+		content,
+		api: "faux",
+		provider: "faux",
+		model: "faux-1",
+		usage: {
+			input: 0,
+			output: 0,
+			cacheRead: 0,
+			cacheWrite: 0,
+			totalTokens: 0,
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+		},
+		stopReason: "stop",
+		timestamp: 0,
+		...extra,
 	};
 }

@@ -1,4 +1,3 @@
-import type { AssistantMessage } from "@agent/ai";
 import { describe, expect, it } from "vitest";
 import { AssistantMessageComponent } from "../../src/modes/interactive/components/assistant-message.js";
 import { BashExecutionComponent } from "../../src/modes/interactive/components/bash-execution.js";
@@ -7,29 +6,8 @@ import { PendingMessagesComponent } from "../../src/modes/interactive/components
 import { SummaryMessageComponent } from "../../src/modes/interactive/components/summary-message.js";
 import { ToolExecutionComponent } from "../../src/modes/interactive/components/tool-execution.js";
 import { UserMessageComponent } from "../../src/modes/interactive/components/user-message.js";
-import { createDisplayState } from "../helpers/interactive-display.js";
+import { assistantMessage, createDisplayState } from "../helpers/interactive-display.js";
 import { renderComponents } from "../helpers/interactive-terminal.js";
-
-function assistant(content: AssistantMessage["content"], extra: Partial<AssistantMessage> = {}): AssistantMessage {
-	return {
-		role: "assistant",
-		content,
-		api: "faux",
-		provider: "faux",
-		model: "faux-1",
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
-		stopReason: "stop",
-		timestamp: 0,
-		...extra,
-	};
-}
 
 const text = (lines: string[]) => lines.join("\n");
 
@@ -45,7 +23,7 @@ describe("user and assistant messages", () => {
 
 	it("draws the reply's markdown and its thinking block", async () => {
 		const state = createDisplayState();
-		const message = assistant([
+		const message = assistantMessage([
 			{ type: "thinking", thinking: "Let me look at the code" },
 			{ type: "text", text: "# Done\n\n- one\n- two" },
 		]);
@@ -58,7 +36,7 @@ describe("user and assistant messages", () => {
 
 	it("collapses thinking to a label when thinking is hidden", async () => {
 		const state = createDisplayState({ hideThinking: true });
-		const message = assistant([
+		const message = assistantMessage([
 			{ type: "thinking", thinking: "secret reasoning" },
 			{ type: "text", text: "Answer" },
 		]);
@@ -71,11 +49,11 @@ describe("user and assistant messages", () => {
 		const state = createDisplayState();
 		const aborted = new AssistantMessageComponent(
 			state,
-			assistant([{ type: "text", text: "partial" }], { stopReason: "aborted" }),
+			assistantMessage([{ type: "text", text: "partial" }], { stopReason: "aborted" }),
 		);
 		const failed = new AssistantMessageComponent(
 			state,
-			assistant([], { stopReason: "error", errorMessage: "HTTP 500" }),
+			assistantMessage([], { stopReason: "error", errorMessage: "HTTP 500" }),
 		);
 		const { lines } = await renderComponents([aborted, failed]);
 		expect(text(lines)).toContain("Operation aborted");
@@ -85,9 +63,9 @@ describe("user and assistant messages", () => {
 	it("re-renders only the block that grew while streaming", async () => {
 		const state = createDisplayState();
 		const component = new AssistantMessageComponent(state);
-		component.update(assistant([{ type: "text", text: "first paragraph\n\nsecond" }]));
+		component.update(assistantMessage([{ type: "text", text: "first paragraph\n\nsecond" }]));
 		const before = component.render(80).slice();
-		component.update(assistant([{ type: "text", text: "first paragraph\n\nsecond part" }]));
+		component.update(assistantMessage([{ type: "text", text: "first paragraph\n\nsecond part" }]));
 		const after = component.render(80);
 		expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
 		expect(after.join("\n")).toContain("second part");

@@ -1,32 +1,12 @@
-import type { AssistantMessage, AssistantMessageEvent, ToolCall } from "@agent/ai";
+import type { AssistantMessageEvent, ToolCall } from "@agent/ai";
 import { stripAnsi } from "@agent/tui";
 import { describe, expect, it } from "vitest";
 import { StatusArea } from "../../src/modes/interactive/components/status-area.js";
 import { ToolExecutionComponent } from "../../src/modes/interactive/components/tool-execution.js";
 import { SessionEventRenderer } from "../../src/modes/interactive/event-renderer.js";
 import { Transcript } from "../../src/modes/interactive/transcript.js";
-import { createDisplayState } from "../helpers/interactive-display.js";
+import { assistantMessage, createDisplayState } from "../helpers/interactive-display.js";
 import { waitFor } from "../helpers/interactive-terminal.js";
-
-function streamingMessage(block: ToolCall): AssistantMessage {
-	return {
-		role: "assistant",
-		content: [block],
-		api: "faux",
-		provider: "faux",
-		model: "m",
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
-		stopReason: "stop",
-		timestamp: 0,
-	};
-}
 
 describe("a tool call being written", () => {
 	it("reads the streamed arguments a few times, not once per fragment", async () => {
@@ -55,7 +35,7 @@ describe("a tool call being written", () => {
 				return { path: "big.txt", content };
 			},
 		});
-		const message = streamingMessage(block);
+		const message = assistantMessage([block], { model: "m" });
 		renderer.handle({ type: "message_start", message });
 		const start: AssistantMessageEvent = { type: "toolcall_start", contentIndex: 0, partial: message };
 		renderer.handle({ type: "message_update", message, assistantMessageEvent: start });

@@ -6,7 +6,7 @@ import { DARK_THEME } from "../../src/modes/interactive/theme/builtin-themes.js"
 import { detectColorMode, rgbTo256 } from "../../src/modes/interactive/theme/theme.js";
 import { ThemeRegistry } from "../../src/modes/interactive/theme/theme-registry.js";
 import { validateThemeDefinition } from "../../src/modes/interactive/theme/theme-schema.js";
-import { createDisplayState } from "../helpers/interactive-display.js";
+import { assistantMessage, createDisplayState } from "../helpers/interactive-display.js";
 import { renderComponents } from "../helpers/interactive-terminal.js";
 
 function customTheme(overrides: Record<string, unknown> = {}, name = "ocean"): Record<string, unknown> {
@@ -100,24 +100,13 @@ describe("colour depth", () => {
 			false,
 		);
 		const reply = new AssistantMessageComponent(state);
-		reply.update({
-			role: "assistant",
-			content: [{ type: "text", text: "```ts\nconst x: number = 1;\n```\n**bold** and `code`" }],
-			api: "faux",
-			provider: "faux",
-			model: "m",
-			usage: {
-				input: 0,
-				output: 0,
-				cacheRead: 0,
-				cacheWrite: 0,
-				totalTokens: 0,
-				cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-			},
-			stopReason: "error",
-			errorMessage: "boom",
-			timestamp: 0,
-		});
+		reply.update(
+			assistantMessage([{ type: "text", text: "```ts\nconst x: number = 1;\n```\n**bold** and `code`" }], {
+				model: "m",
+				stopReason: "error",
+				errorMessage: "boom",
+			}),
+		);
 		const { raw, lines } = await renderComponents([new UserMessageComponent(state, "hi"), reply, tool]);
 		expect(lines.join("\n")).toContain("const x: number = 1;");
 		// No SGR colour parameter (30–37, 38;…, 39, 40–47, 48;…, 49, 90–97, 100–107) anywhere in the output.

@@ -11,10 +11,16 @@ export interface InitialInput {
 	messages: string[];
 }
 
+function isBlank(text: string): boolean {
+	return text.trim().length === 0;
+}
+
 /**
  * Assembles the prompts. File text is prefixed to the first message — the stdin content when there is some,
- * else the first positional message; with neither, the file text alone is the first message. Throws
- * FileArgumentError for a missing or unreadable file.
+ * else the first positional message; with neither, the file text alone is the first message. Blank messages
+ * (`agent -p "$TASK"` with TASK unset, an empty @file) are not prompts: sending them spends a model call on
+ * nothing, as empty input in the editor and empty piped stdin are ignored. Throws FileArgumentError for a
+ * missing or unreadable file.
  */
 export async function buildInitialInput(options: {
 	messages: readonly string[];
@@ -23,7 +29,7 @@ export async function buildInitialInput(options: {
 	cwd: string;
 	autoResizeImages: boolean;
 }): Promise<InitialInput> {
-	const messages = [...options.messages];
+	const messages = options.messages.filter((message) => !isBlank(message));
 	if (options.fileArgs.length === 0) {
 		return options.stdinPrompt === undefined
 			? { initialImages: [], messages }
@@ -34,5 +40,7 @@ export async function buildInitialInput(options: {
 		autoResizeImages: options.autoResizeImages,
 	});
 	const first = options.stdinPrompt ?? messages.shift() ?? "";
-	return { initialMessage: files.text + first, initialImages: files.images, messages };
+	const initialMessage = files.text + first;
+	if (isBlank(initialMessage) && files.images.length === 0) return { initialImages: [], messages };
+	return { initialMessage, initialImages: files.images, messages };
 }

@@ -190,6 +190,22 @@ describe("failures", () => {
 		expect(result.stderr).toContain("No prompt given");
 	});
 
+	it("treats blank messages and an empty @file as no prompt instead of sending them to the model", async () => {
+		newSandbox();
+		writeFileSync(join(sandbox.cwd, "empty.txt"), "");
+		for (const args of [["-p", ""], ["-p", "  \n"], ["-p", "@empty.txt"]]) {
+			const result = await runCli(sandbox, args);
+			expect(result.code).toBe(1);
+			expect(result.stderr).toContain("No prompt given");
+		}
+		expect(server.requests).toHaveLength(0);
+
+		server.enqueue(textReply("answered"));
+		const result = await runCli(sandbox, ["-p", "", "the real question"]);
+		expect(result.stdout).toBe("answered\n");
+		expect(server.requests.map(lastUserText)).toEqual(["the real question"]);
+	});
+
 	it("explains how to configure credentials when there are no models, without a stack trace", async () => {
 		sandbox = createCliSandbox();
 		const result = await runCli(sandbox, ["-p", "hi"]);

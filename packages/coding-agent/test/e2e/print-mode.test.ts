@@ -193,7 +193,11 @@ describe("failures", () => {
 	it("treats blank messages and an empty @file as no prompt instead of sending them to the model", async () => {
 		newSandbox();
 		writeFileSync(join(sandbox.cwd, "empty.txt"), "");
-		for (const args of [["-p", ""], ["-p", "  \n"], ["-p", "@empty.txt"]]) {
+		for (const args of [
+			["-p", ""],
+			["-p", "  \n"],
+			["-p", "@empty.txt"],
+		]) {
 			const result = await runCli(sandbox, args);
 			expect(result.code).toBe(1);
 			expect(result.stderr).toContain("No prompt given");

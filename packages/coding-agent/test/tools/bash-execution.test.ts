@@ -142,6 +142,19 @@ describe("output management (J.2 §3)", () => {
 	});
 });
 
+describe("one huge line", () => {
+	it("shows the end of a single 200 KB line that ends in a newline, naming that line", async () => {
+		const command = `${node} -e "process.stdout.write('x'.repeat(200000) + '\\n')"`;
+		const result = await run<BashToolDetails>(createBashTool(tempDir()), { command });
+		const text = textOf(result);
+		expect(result.details.truncation?.lastLinePartial).toBe(true);
+		// The output's own trailing newline, then the notice.
+		expect(/^x{50000,}\n\n\n\[Showing last 50\.0KB of line 1 \(line is 195\.3KB\)\. Full output: /.test(text)).toBe(
+			true,
+		);
+	});
+});
+
 describe("shell semantics and regressions (J.2 §5)", () => {
 	it("runs bash, not sh, so bash syntax works (J.2 5.4)", async () => {
 		// biome-ignore lint/suspicious/noTemplateCurlyInString: bash array syntax, not a template.

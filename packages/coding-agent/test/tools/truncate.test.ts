@@ -84,6 +84,15 @@ describe("truncateTail (J.8 §2)", () => {
 		expect(Buffer.byteLength(result.content)).toBe(result.outputBytes);
 	});
 
+	it("keeps the end of a huge last line even when the output ends with a newline", () => {
+		const result = truncateTail(`head\n${"x".repeat(100)}\n\n`, { maxBytes: 12 });
+		expect(result.lastLinePartial).toBe(true);
+		expect(result.truncatedBy).toBe("bytes");
+		expect(result.content).toBe(`${"x".repeat(10)}\n\n`);
+		expect(result.outputLines).toBe(3);
+		expect(result.outputBytes).toBe(12);
+	});
+
 	it("does not truncate content exactly at the limits (J.8 2.5)", () => {
 		const atLineLimit = lines(2000, () => "a");
 		expect(truncateTail(atLineLimit).truncated).toBe(false);

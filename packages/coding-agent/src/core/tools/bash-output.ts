@@ -42,8 +42,26 @@ export interface BashOutputSnapshot {
 	/** Lines of the whole output so far (a trailing newline counts one empty line). */
 	totalLines: number;
 	totalBytes: number;
-	/** Bytes of the output's last line, which may be longer than the in-memory window. */
+	/**
+	 * Bytes of the output's last line with content (trailing empty lines skipped), which may be longer than
+	 * the in-memory window: the line a partial-line notice is about.
+	 */
 	lastLineBytes: number;
+}
+
+/**
+ * Bytes of the last non-empty line that `data` ends (terminates with a newline), given the bytes of the
+ * unterminated line before it; undefined when every line it ends is empty.
+ */
+function lastEndedContentLineBytes(data: Buffer, bytesBeforeChunk: number): number | undefined {
+	let lineEnd = data.lastIndexOf(10);
+	while (lineEnd !== -1) {
+		const previous = lineEnd === 0 ? -1 : data.lastIndexOf(10, lineEnd - 1);
+		const length = lineEnd - (previous + 1) + (previous === -1 ? bytesBeforeChunk : 0);
+		if (length > 0) return length;
+		lineEnd = previous;
+	}
+	return undefined;
 }
 
 /**
@@ -56,6 +74,7 @@ export class BashOutputCollector {
 	private droppedBytes = 0;
 	private newlines = 0;
 	private bytesSinceNewline = 0;
+	private lastEndedContentLineBytes = 0;
 	private fd: number | undefined;
 	private closed = false;
 	totalBytes = 0;
@@ -66,6 +85,10 @@ export class BashOutputCollector {
 		this.totalBytes += data.length;
 		const newlinesInChunk = countNewlines(data);
 		this.newlines += newlinesInChunk;
+		if (newlinesInChunk > 0) {
+			this.lastEndedContentLineBytes =
+				lastEndedContentLineBytes(data, this.bytesSinceNewline) ?? this.lastEndedContentLineBytes;
+		}
 		this.bytesSinceNewline =
 			newlinesInChunk > 0 ? data.length - data.lastIndexOf(10) - 1 : this.bytesSinceNewline + data.length;
 		if (this.totalBytes > DEFAULT_MAX_BYTES) this.ensureTempFile();
@@ -110,7 +133,7 @@ export class BashOutputCollector {
 			truncation: truncateTail(window.toString("utf8")),
 			totalLines: this.newlines + 1,
 			totalBytes: this.totalBytes,
-			lastLineBytes: this.bytesSinceNewline,
+			lastLineBytes: this.bytesSinceNewline > 0 ? this.bytesSinceNewline : this.lastEndedContentLineBytes,
 		};
 	}
 }

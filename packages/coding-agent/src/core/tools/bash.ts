@@ -46,7 +46,9 @@ function truncationNotice(snapshot: BashOutputSnapshot, fullOutputPath: string):
 	const end = totalLines;
 	const start = end - truncation.outputLines + 1;
 	if (truncation.lastLinePartial) {
-		return `\n\n[Showing last ${formatSize(truncation.outputBytes)} of line ${end} (line is ${formatSize(snapshot.lastLineBytes)}). Full output: ${fullOutputPath}]`;
+		// The partial line is the first one shown (only empty lines can follow it).
+		const partialBytes = truncation.outputBytes - (truncation.outputLines - 1);
+		return `\n\n[Showing last ${formatSize(partialBytes)} of line ${start} (line is ${formatSize(snapshot.lastLineBytes)}). Full output: ${fullOutputPath}]`;
 	}
 	if (truncation.truncatedBy === "lines") {
 		return `\n\n[Showing lines ${start}-${end} of ${totalLines}. Full output: ${fullOutputPath}]`;

@@ -126,19 +126,26 @@ export function truncateTail(content: string, options: TruncationOptions = {}): 
 	let outputBytes = 0;
 	let outputLines = 0;
 	let truncatedBy: "lines" | "bytes" = "lines";
+	// Whether every line kept so far is empty (e.g. the trailing newline of `cat big-line.txt`).
+	let onlyEmptyLinesKept = true;
 	for (let i = totalLines - 1; i >= 0 && outputLines < maxLines; i--) {
-		const lineBytes = Buffer.byteLength(lines[i], "utf8") + (outputLines > 0 ? 1 : 0);
+		const separator = outputLines > 0 ? 1 : 0;
+		const lineBytes = Buffer.byteLength(lines[i], "utf8") + separator;
 		if (outputBytes + lineBytes > maxBytes) {
 			truncatedBy = "bytes";
-			if (outputLines === 0) {
+			// The spec keeps the end of the last line when it alone is too long. Ours differs: also when only
+			// empty lines follow it, or output ending in a newline after one huge line would show nothing at all.
+			if (onlyEmptyLinesKept) {
 				const bytes = Buffer.from(lines[i], "utf8");
-				const kept = bytes.subarray(nextCharBoundary(bytes, bytes.length - maxBytes));
+				const budget = maxBytes - outputBytes - separator;
+				const kept = bytes.subarray(nextCharBoundary(bytes, bytes.length - budget));
+				const after = lines.slice(totalLines - outputLines);
 				return {
 					...base,
-					content: kept.toString("utf8"),
+					content: [kept.toString("utf8"), ...after].join("\n"),
 					truncatedBy,
-					outputLines: 1,
-					outputBytes: kept.length,
+					outputLines: outputLines + 1,
+					outputBytes: outputBytes + separator + kept.length,
 					lastLinePartial: true,
 				};
 			}
@@ -146,6 +153,7 @@ export function truncateTail(content: string, options: TruncationOptions = {}): 
 		}
 		outputBytes += lineBytes;
 		outputLines++;
+		if (lines[i] !== "") onlyEmptyLinesKept = false;
 	}
 	return {
 		...base,

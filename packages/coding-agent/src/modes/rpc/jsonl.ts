@@ -15,30 +15,31 @@ export function serializeJsonLine(value: unknown): string {
  */
 export class JsonlLineSplitter {
 	private readonly decoder = new StringDecoder("utf8");
-	private buffer = "";
+	// Text after the last newline, as received. Kept as pieces and joined once per line: appending to one
+	// string and searching it flattens the whole buffer on every chunk, quadratic in a long line's length.
+	private pending: string[] = [];
 
 	constructor(private readonly onLine: (line: string) => void) {}
 
 	push(chunk: Buffer | string): void {
 		const text = typeof chunk === "string" ? chunk : this.decoder.write(chunk);
 		if (text.length === 0) return;
-		// Only the new text can contain the next newline: the buffer before it has none.
-		let searchFrom = this.buffer.length;
-		this.buffer += text;
 		let start = 0;
 		for (;;) {
-			const newline = this.buffer.indexOf("\n", searchFrom);
+			const newline = text.indexOf("\n", start);
 			if (newline < 0) break;
-			this.emit(this.buffer.slice(start, newline));
+			const piece = text.slice(start, newline);
+			const line = this.pending.length > 0 ? this.pending.join("") + piece : piece;
+			this.pending = [];
+			this.emit(line);
 			start = newline + 1;
-			searchFrom = start;
 		}
-		if (start > 0) this.buffer = this.buffer.slice(start);
+		if (start < text.length) this.pending.push(start === 0 ? text : text.slice(start));
 	}
 
 	end(): void {
-		const rest = this.buffer + this.decoder.end();
-		this.buffer = "";
+		const rest = this.pending.join("") + this.decoder.end();
+		this.pending = [];
 		if (rest.length > 0) this.emit(rest);
 	}
 

@@ -87,6 +87,20 @@ describe("retry schedule", () => {
 			expect(request.context.messages.map((m) => m.role)).toEqual(["user"]);
 	});
 
+	it.each([
+		["The response stream ended before the server finished the response (no finish_reason received)"],
+		["The response stream ended before the response completed (no response.completed event)"],
+	])("retries a response stream that ended early: %s", async (message) => {
+		harness = await createRuntimeHarness();
+		harness.faux.enqueue(fauxError(message), fauxText("whole answer"));
+		const running = harness.session.prompt("hi");
+		await harness.nextEvent("auto_retry_start");
+		await vi.advanceTimersByTimeAsync(2000);
+		await running;
+		expect(harness.eventsOf("auto_retry_end")).toEqual([{ type: "auto_retry_end", success: true, attempt: 1 }]);
+		expect(harness.session.getLastAssistantText()).toBe("whole answer");
+	});
+
 	it("starts counting from 1 again after a success", async () => {
 		harness = await createRuntimeHarness();
 		harness.faux.enqueue(fauxError(OVERLOADED), fauxText("ok"), fauxError(OVERLOADED), fauxText("ok again"));

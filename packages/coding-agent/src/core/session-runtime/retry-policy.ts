@@ -5,8 +5,12 @@ import { type AssistantMessage, isContextOverflow } from "@agent/ai";
 export const RETRYABLE_ERROR_PATTERN =
 	/overloaded|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|connection.?error|connection.?refused|other side closed|fetch failed|upstream.?connect|reset before headers|terminated|retry delay/i;
 
-/** Ours: failures the reference did not know. The stall watchdog's own error, and plain socket resets. */
-const ADDITIONAL_RETRYABLE_PATTERN = /stream stalled|econnreset|socket hang up|connection reset/i;
+/**
+ * Ours: failures the reference did not know. The stall watchdog's own error, plain socket resets, and a
+ * response stream that ended before the server finished it (the OpenAI adapters' truncated-stream errors).
+ */
+const ADDITIONAL_RETRYABLE_PATTERN =
+	/stream stalled|econnreset|socket hang up|connection reset|response stream ended before/i;
 
 /** The hint provider adapters append to an error when the server sent Retry-After: ` (retry after <N>s)`. */
 const RETRY_AFTER_HINT = /\(retry after (\d+(?:\.\d+)?)s\)/gi;

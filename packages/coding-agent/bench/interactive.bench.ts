@@ -237,6 +237,7 @@ describe("interactive mode", () => {
 			const startups: number[] = [];
 			const startupCpu: number[] = [];
 			let idleTicks = 0;
+			let settlingTicks = 0;
 			for (let run = 0; run < STARTUP_RUNS; run++) {
 				const started = performance.now();
 				const pty = startInPty([], sandbox);
@@ -246,8 +247,13 @@ describe("interactive mode", () => {
 				if (pid === undefined) throw new Error("agent process not found");
 				startupCpu.push((cpuTicks(pid) / CLOCK_TICKS_PER_SECOND) * 1000);
 				if (run === STARTUP_RUNS - 1) {
-					// Let startup work (the keyboard-protocol probe, extension binding) finish first.
+					// Let startup work (the keyboard-protocol probe, extension binding) finish, then wait out V8's
+					// memory reducer: one full GC about 8 s after start-up, once the process is idle, which returns
+					// memory to the OS. It runs once; the steady state after it is what "idle" means.
 					await new Promise((resolve) => setTimeout(resolve, 1000));
+					const settleStart = cpuTicks(pid);
+					await new Promise((resolve) => setTimeout(resolve, 10_000));
+					settlingTicks = cpuTicks(pid) - settleStart;
 					const before = cpuTicks(pid);
 					await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
 					idleTicks = cpuTicks(pid) - before;
@@ -286,11 +292,16 @@ describe("interactive mode", () => {
 					note: "utime+stime of the agent process when the first frame arrived (less sensitive to a busy machine)",
 				},
 				{
-					name: `idle CPU over ${IDLE_SECONDS} s`,
+					name: "CPU 1–11 s after ready (includes V8's one-off memory-reducer GC)",
+					value: (settlingTicks / CLOCK_TICKS_PER_SECOND) * 1000,
+					unit: "ms",
+				},
+				{
+					name: `idle CPU over ${IDLE_SECONDS} s, 11–21 s after ready`,
 					value: (idleTicks / CLOCK_TICKS_PER_SECOND) * 1000,
 					unit: "ms",
 					target: { max: 20 },
-					note: "utime+stime from /proc/<pid>/stat",
+					note: "utime+stime from /proc/<pid>/stat; no timer runs while idle",
 				},
 				{ name: "resume 5,000-message session to editor ready", value: ready - started, unit: "ms" },
 				{ name: "RSS with a 5,000-message session open", value: rss, unit: "MB", target: { max: 150 } },

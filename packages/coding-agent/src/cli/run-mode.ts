@@ -20,12 +20,14 @@ export interface RunModeOptions {
 	modelFallbackMessage?: string;
 }
 
-/** Under a "No API key found for <provider>" failure: the variable to set and the flag to use. */
-function describePromptFailure(message: string): string | undefined {
+/** Under a "No API key found for <provider>" failure: what to fix (auth.json entry, variable, flag). */
+function describePromptFailure(session: AgentSession, message: string): string | undefined {
 	const match = /^No API key found for (\S+?)\./.exec(message);
 	if (!match) return undefined;
 	const provider = match[1] as string;
-	return formatMissingKeyHint(provider, PROVIDER_ENV_VARS[provider]);
+	const auth = session.modelRegistry.authStorage;
+	const authFileEntry = auth.get(provider) && auth.authPath ? { path: auth.authPath } : undefined;
+	return formatMissingKeyHint(provider, PROVIDER_ENV_VARS[provider], authFileEntry);
 }
 
 export async function runMode(options: RunModeOptions): Promise<number> {
@@ -49,7 +51,7 @@ export async function runMode(options: RunModeOptions): Promise<number> {
 				...(input.initialMessage !== undefined ? { initialMessage: input.initialMessage } : {}),
 				...(input.initialImages.length > 0 ? { initialImages: input.initialImages } : {}),
 				messages: input.messages,
-				describeFailure: describePromptFailure,
+				describeFailure: (message: string) => describePromptFailure(session, message),
 			});
 		}
 		case "interactive": {

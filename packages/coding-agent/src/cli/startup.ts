@@ -102,6 +102,10 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		warn(io, [`Warning: could not migrate legacy credentials: ${(error as Error).message}`]);
 	}
 	const authStorage = AuthStorage.create(getAuthPath(agentDir));
+	// An unreadable auth.json is treated as empty (and never written over): say so, or the user only sees
+	// "No API key found" for keys that are right there in the file.
+	const authError = authStorage.getLoadError();
+	if (authError) warn(io, [`Warning: ${authError}; its credentials are ignored and the file is left as it is`]);
 	const modelRegistry = new ModelRegistry(authStorage, getModelsPath(agentDir));
 	const modelsError = modelRegistry.getError();
 	if (modelsError) warn(io, [`Warning: ${modelsError}`]);

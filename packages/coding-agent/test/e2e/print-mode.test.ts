@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type CliSandbox, createCliSandbox, parseJsonLines, runCli } from "../helpers/cli-sandbox.js";
+import { type CliSandbox, createCliSandbox, FAKE_PROVIDER, parseJsonLines, runCli } from "../helpers/cli-sandbox.js";
 import {
 	errorReply,
 	lastUserText,
@@ -144,6 +144,30 @@ describe("failures", () => {
 		expect(result.stdout).toBe("");
 		expect(result.stderr).toContain("internal server error from the fake");
 		expect(server.requests).toHaveLength(3);
+	});
+
+	it("warns about an unreadable auth.json, leaves it untouched, and runs with the other credentials", async () => {
+		newSandbox();
+		const authPath = join(sandbox.agentDir, "auth.json");
+		writeFileSync(authPath, '{"anthropic": {"type": "api_key", "key": ');
+		server.enqueue(textReply("still works"));
+		const result = await runCli(sandbox, ["-p", "hi"]);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("still works\n");
+		expect(result.stderr).toContain(`Warning: Failed to read ${authPath}`);
+		expect(result.stderr).toContain("its credentials are ignored and the file is left as it is");
+		expect(readFileSync(authPath, "utf8")).toBe('{"anthropic": {"type": "api_key", "key": ');
+	});
+
+	it("points at the auth.json entry when its !command gives no key (it wins over the environment)", async () => {
+		newSandbox();
+		const authPath = join(sandbox.agentDir, "auth.json");
+		writeFileSync(authPath, JSON.stringify({ [FAKE_PROVIDER]: { type: "api_key", key: "!false" } }), { mode: 0o600 });
+		const result = await runCli(sandbox, ["-p", "hi"]);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain(`No API key found for ${FAKE_PROVIDER}.`);
+		expect(result.stderr).toContain(`The "${FAKE_PROVIDER}" entry in ${authPath} gave no key`);
+		expect(server.requests).toHaveLength(0);
 	});
 
 	it("exits non-zero immediately on HTTP 401 (no retries)", async () => {

@@ -9,6 +9,7 @@ import { SettingsManager } from "../../src/core/config/settings-manager.js";
 import { loadExtensions } from "../../src/core/extensions/loader.js";
 import { ExtensionRunner } from "../../src/core/extensions/runner.js";
 import { RUNTIME_NOT_INITIALIZED_TEXT, SET_MODEL_NOT_INITIALIZED_TEXT } from "../../src/core/extensions/runtime.js";
+import { extensionLoadFailureText } from "../../src/core/extensions/setup.js";
 import { DefaultResourceLoader } from "../../src/core/resources/resource-loader.js";
 import { createExtensionWorld, type ExtensionWorld, loadWorldExtensions } from "../helpers/extension-harness.js";
 
@@ -480,5 +481,22 @@ describe("loading at CLI startup", () => {
 		const { path, stderr, runner } = await loadAtStartup(false);
 		expect(stderr).not.toContain("conflicts with built-in commands");
 		expect(runner?.getCommand("model")?.extensionPath).toBe(path);
+	});
+});
+
+describe("the startup line for a failed extension", () => {
+	it("names the path once and does not repeat 'Failed to load extension'", () => {
+		expect(
+			extensionLoadFailureText({
+				path: "/x/provider.ts",
+				error: 'Failed to load extension: Provider acme: "baseUrl" is required when defining models.',
+			}),
+		).toBe('Failed to load extension "/x/provider.ts": Provider acme: "baseUrl" is required when defining models.');
+		expect(
+			extensionLoadFailureText({
+				path: "/x/bad.ts",
+				error: "Extension does not export a valid factory function: /x/bad.ts",
+			}),
+		).toBe('Failed to load extension "/x/bad.ts": Extension does not export a valid factory function: /x/bad.ts');
 	});
 });

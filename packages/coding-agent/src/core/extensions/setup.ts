@@ -4,15 +4,24 @@
 // caller resolves the model.
 import type { ModelRegistry } from "../config/model-registry.js";
 import type { ResourceLoader } from "../resources/resource-loader.js";
-import { type LoadExtensionsOptions, loadExtensions } from "./loader.js";
+import { failedToLoadText, type LoadExtensionsOptions, loadExtensions } from "./loader.js";
 import { ExtensionRunner } from "./runner.js";
 import type { ExtensionRuntime } from "./runtime.js";
 import { decideProjectTrust, type ProjectTrustDecision } from "./trust.js";
+
+const FAILED_TO_LOAD_PREFIX = failedToLoadText("");
+
 import type { ExtensionFactory, ExtensionLoadError } from "./types.js";
 
-/** The startup line for a failed extension (cli.md §4). */
+/**
+ * The startup line for a failed extension (cli.md §4). The error itself usually reads "Failed to load
+ * extension: <message>" (extensions.md §1); printed after the line's own prefix that would say it twice.
+ */
 export function extensionLoadFailureText(error: ExtensionLoadError): string {
-	return `Failed to load extension "${error.path}": ${error.error}`;
+	const message = error.error.startsWith(FAILED_TO_LOAD_PREFIX)
+		? error.error.slice(FAILED_TO_LOAD_PREFIX.length)
+		: error.error;
+	return `Failed to load extension "${error.path}": ${message}`;
 }
 
 export interface SetupExtensionsOptions {

@@ -101,7 +101,9 @@ describe("agent CLI overhead", () => {
 		const oneTurnCpu = oneTurnRuns.map((r) => r.cpuMs).filter((v): v is number => v !== undefined);
 
 		// 49 tool calls, then an answer: 50 model turns in one run.
-		const runTurns = async (toolCall: () => ReturnType<typeof toolCallReply>): Promise<number> => {
+		const runTurns = async (
+			toolCall: () => ReturnType<typeof toolCallReply>,
+		): Promise<{ wallMs: number; cpuMs: number | undefined }> => {
 			server.reset();
 			let turn = 0;
 			server.setFallback(() => {
@@ -109,18 +111,31 @@ describe("agent CLI overhead", () => {
 				return turn < TURNS ? toolCall() : textReply("done");
 			});
 			const totals: number[] = [];
+			const cpu: number[] = [];
 			for (let i = 0; i < 3; i++) {
 				turn = 0;
 				server.scriptedTimeMs = 0;
-				const run = await timeRun(node, [CLI_PATH, "--no-session", "-p", "loop"], sandbox);
+				const run = await timeRun(node, [CLI_PATH, "--no-session", "-p", "loop"], sandbox, true);
 				expect(run.stdout).toBe("done\n");
 				totals.push(run.wallMs - server.scriptedTimeMs);
+				if (run.cpuMs !== undefined) cpu.push(run.cpuMs);
 			}
-			return median(totals);
+			return { wallMs: median(totals), cpuMs: cpu.length > 0 ? median(cpu) : undefined };
 		};
-		const fiftyBashTurns = await runTurns(() => toolCallReply([{ name: "bash", arguments: { command: "true" } }]));
+		const bashRun = await runTurns(() => toolCallReply([{ name: "bash", arguments: { command: "true" } }]));
+		const fiftyBashTurns = bashRun.wallMs;
 		writeFileSync(join(sandbox.cwd, "note.txt"), "a small file\n");
-		const fiftyReadTurns = await runTurns(() => toolCallReply([{ name: "read", arguments: { path: "note.txt" } }]));
+		const readRun = await runTurns(() => toolCallReply([{ name: "read", arguments: { path: "note.txt" } }]));
+		const fiftyReadTurns = readRun.wallMs;
+		// The agent process's own CPU per further turn (its waited-for bash children included): what the agent
+		// costs, without the fake server's work, which runs on the same two cores and shows up in wall time.
+		const oneTurnCpuMedian = oneTurnCpu.length > 0 ? median(oneTurnCpu) : undefined;
+		const cpuPerTurn = (run: { cpuMs: number | undefined }) =>
+			run.cpuMs !== undefined && oneTurnCpuMedian !== undefined
+				? (run.cpuMs - oneTurnCpuMedian) / (TURNS - 1)
+				: undefined;
+		const bashTurnCpu = cpuPerTurn(bashRun);
+		const readTurnCpu = cpuPerTurn(readRun);
 		const perTurnTotal = fiftyBashTurns / TURNS;
 		// Without startup: what each further turn (request, stream, tool, events) adds.
 		const perTurnMarginal = (fiftyBashTurns - oneTurn) / (TURNS - 1);
@@ -155,6 +170,23 @@ describe("agent CLI overhead", () => {
 				unit: "ms",
 				note: "no process spawn: request, SSE parsing, validation, tool, events",
 			},
+			...(readTurnCpu !== undefined && bashTurnCpu !== undefined
+				? [
+						{
+							name: "agent CPU per further turn, read turns",
+							value: readTurnCpu,
+							unit: "ms",
+							target: { max: 3 },
+							note: "utime+stime of the agent process, startup excluded; mostly the OpenAI SDK's HTTP client",
+						},
+						{
+							name: "agent CPU per further turn, bash turns",
+							value: bashTurnCpu,
+							unit: "ms",
+							note: "includes the CPU of each spawned bash",
+						},
+					]
+				: []),
 			...(nodeCpu.length > 0 && oneTurnCpu.length > 0
 				? [
 						{ name: "node -e 0 CPU time", value: median(nodeCpu), unit: "ms", note: "user + sys" },

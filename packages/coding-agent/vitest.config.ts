@@ -6,6 +6,7 @@ export default defineProject({
 	test: {
 		name: "coding-agent",
 		include: ["test/**/*.test.ts"],
+		setupFiles: ["../../vitest.setup.ts"],
 		testTimeout: 20_000,
 	},
 });

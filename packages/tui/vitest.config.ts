@@ -6,6 +6,7 @@ export default defineProject({
 	test: {
 		name: "tui",
 		include: ["test/**/*.test.ts"],
+		setupFiles: ["../../vitest.setup.ts"],
 		testTimeout: 20_000,
 	},
 });

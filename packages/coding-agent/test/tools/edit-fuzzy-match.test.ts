@@ -50,6 +50,12 @@ describe("fuzzy matching (J.1 §2)", () => {
 		expect(message).toContain("Could not find the exact text in file.txt.");
 	});
 
+	it("matches text that is only whitespace exactly, never fuzzily", () => {
+		expect(fuzzyFindText("a\u00A0b", " ").found).toBe(false);
+		expect(fuzzyFindText("a\u3000\nb", " \n ").found).toBe(false);
+		expect(fuzzyFindText("a  b", " ")).toMatchObject({ found: true, index: 1, usedFuzzyMatch: false });
+	});
+
 	it("counts lines differing only in trailing spaces as duplicates (J.1 2.8)", async () => {
 		writeFileSync(join(tempDir(), "file.txt"), "hello   \nhello\n");
 		const message = await errorOf(
@@ -130,6 +136,7 @@ describe("fuzzy matching properties", () => {
 				const first = a % plainLines.length;
 				const last = first + (b % (plainLines.length - first));
 				const oldText = plainLines.slice(first, last + 1).join("\n");
+				fc.pre(normalizeForFuzzyMatch(oldText).trim() !== "");
 				const match = fuzzyFindText(content, oldText);
 				expect(match.found).toBe(true);
 				const matched = match.contentForReplacement.slice(match.index, match.index + match.matchLength);

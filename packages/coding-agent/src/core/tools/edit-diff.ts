@@ -241,7 +241,8 @@ export function fuzzyFindText(content: string, oldText: string): FuzzyMatchResul
 	}
 	const normalizedContent = normalizeForFuzzyMatch(content);
 	const normalizedOld = normalizeForFuzzyMatch(oldText);
-	const fuzzy = normalizedOld ? normalizedContent.indexOf(normalizedOld) : -1;
+	// Text that is only whitespace once normalized says nothing about where it is: it must match exactly.
+	const fuzzy = normalizedOld.trim() ? normalizedContent.indexOf(normalizedOld) : -1;
 	if (fuzzy === -1) {
 		return { found: false, index: -1, matchLength: 0, usedFuzzyMatch: false, contentForReplacement: content };
 	}

@@ -93,6 +93,11 @@ describe("truncateTail (J.8 §2)", () => {
 		expect(result.outputBytes).toBe(12);
 	});
 
+	it("keeps only the trailing empty lines when the byte limit leaves no room for the line before them", () => {
+		const result = truncateTail("\n\n", { maxLines: 3, maxBytes: 1 });
+		expect(result).toMatchObject({ content: "\n", outputLines: 2, outputBytes: 1, lastLinePartial: false });
+	});
+
 	it("does not truncate content exactly at the limits (J.8 2.5)", () => {
 		const atLineLimit = lines(2000, () => "a");
 		expect(truncateTail(atLineLimit).truncated).toBe(false);

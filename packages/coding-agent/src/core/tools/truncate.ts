@@ -135,9 +135,9 @@ export function truncateTail(content: string, options: TruncationOptions = {}): 
 			truncatedBy = "bytes";
 			// The spec keeps the end of the last line when it alone is too long. Ours differs: also when only
 			// empty lines follow it, or output ending in a newline after one huge line would show nothing at all.
-			if (onlyEmptyLinesKept) {
+			const budget = maxBytes - outputBytes - separator;
+			if (onlyEmptyLinesKept && budget > 0) {
 				const bytes = Buffer.from(lines[i], "utf8");
-				const budget = maxBytes - outputBytes - separator;
 				const kept = bytes.subarray(nextCharBoundary(bytes, bytes.length - budget));
 				const after = lines.slice(totalLines - outputLines);
 				return {

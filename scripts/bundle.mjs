@@ -28,12 +28,13 @@ const bundles = [
 	},
 	{
 		// The `agent` bin: dist/agent.js plus chunks; provider SDKs, the TUI and ACP are inlined into lazy chunks.
-		// sharp is native, jiti loads itself lazily, ajv is required on first validation, highlight.js loads
-		// languages by name: those stay external.
+		// sharp is native, jiti loads itself lazily, highlight.js loads languages by name: those stay external.
+		// AJV is inlined into the lazy chunk that prepareToolValidation() imports (one file instead of ~80); the
+		// first validation without it requires the package, so it stays a dependency.
 		packageDir: join(root, "packages/coding-agent"),
 		entryPoints: { agent: "dist/cli.js" },
 		outdir: "dist",
-		external: ["sharp", "jiti", "ajv", "ajv-formats", "highlight.js", "highlight.js/*"],
+		external: ["sharp", "jiti", "highlight.js", "highlight.js/*"],
 		// Built from @agent/ai's tsc output, not from its bundle (one bundle inside another would repeat its banner).
 		alias: { "@agent/ai": join(root, "packages/ai/dist/index.js") },
 		// Which source modules each output holds, so tests can tell what a start loaded.

@@ -3,6 +3,7 @@ import {
 	type Context,
 	createAssistantOutput,
 	type Model,
+	prepareToolValidation,
 	type SimpleStreamOptions,
 	transformMessages,
 } from "@agent/ai";
@@ -77,6 +78,8 @@ export async function streamAssistantResponse(
 			break;
 		}
 		lastPartial = event.partial;
+		// The argument validator loads while the model is still writing the call, not once the call is complete.
+		if (event.type === "toolcall_start") void prepareToolValidation();
 		if (partialIndex < 0) {
 			// A stream that skips `start` still gets a message_start before its first update.
 			partialIndex = context.messages.push(event.partial) - 1;

@@ -1,4 +1,4 @@
-import { type AssistantMessage, type ToolResultMessage, validateToolArguments } from "@agent/ai";
+import { type AssistantMessage, prepareToolValidation, type ToolResultMessage, validateToolArguments } from "@agent/ai";
 import {
 	createToolResultMessage,
 	errorMessageOf,
@@ -162,6 +162,7 @@ async function prepareToolCall(batch: ToolBatch, toolCall: AgentToolCall): Promi
 
 	let args: Record<string, unknown>;
 	try {
+		await prepareToolValidation();
 		args = validateToolArguments(tool, toolCall);
 	} catch (error) {
 		// The validation message lists every violation and the arguments received, so the model can retry.

@@ -49,7 +49,7 @@ export { getOverflowPatterns, isContextOverflow } from "./utils/overflow.js";
 export { sanitizeSurrogates } from "./utils/sanitize-unicode.js";
 export { shortHash } from "./utils/short-hash.js";
 export { StringEnum } from "./utils/typebox-helpers.js";
-export { validateToolArguments, validateToolCall } from "./utils/validation.js";
+export { prepareToolValidation, validateToolArguments, validateToolCall } from "./utils/validation.js";
 
 // Built-ins are registered when the package loads; their SDKs load on first use.
 registerBuiltInApiProviders();

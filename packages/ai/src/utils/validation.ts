@@ -2,18 +2,57 @@ import { createRequire } from "node:module";
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Tool, ToolCall } from "../types.js";
 
-// AJV and its formats (CommonJS, dozens of files) are loaded on the first validation rather than when the
-// package is imported, so start-up does not pay for them. `require` keeps validation synchronous.
-const require = createRequire(import.meta.url);
+type AddFormats = (ajv: Ajv) => Ajv;
+type AjvModules = { AjvClass: typeof Ajv; addFormats: AddFormats };
+
+// AJV and its formats are loaded when tools are first used rather than when the package is imported, so
+// start-up does not pay for them. `prepareToolValidation()` loads them (and compiles the meta-schema) ahead
+// of the first call, e.g. while a model is still answering; without it, the first validation loads them
+// synchronously with `require`.
 let ajv: Ajv | undefined;
+let preparing: Promise<void> | undefined;
+
+/** A CommonJS module's export, imported (`default`) or required. */
+function exportOf<T>(module: unknown, name: string): T {
+	const record = module as Record<string, unknown>;
+	const candidate = (record.default ?? record) as Record<string, unknown>;
+	return (candidate[name] ?? candidate.default ?? candidate) as T;
+}
+
+function createAjv({ AjvClass, addFormats }: AjvModules): Ajv {
+	const instance = new AjvClass({ allErrors: true, strict: false, coerceTypes: true });
+	addFormats(instance);
+	// The draft-07 meta-schema is compiled on first use; do it now, so the first tool call does not wait.
+	instance.getSchema("http://json-schema.org/draft-07/schema");
+	return instance;
+}
 
 function getAjv(): Ajv {
 	if (ajv) return ajv;
-	const { Ajv: AjvClass } = require("ajv") as typeof import("ajv");
-	const addFormats = require("ajv-formats") as (ajv: Ajv) => Ajv;
-	ajv = new AjvClass({ allErrors: true, strict: false, coerceTypes: true });
-	addFormats(ajv);
+	const require = createRequire(import.meta.url);
+	ajv = createAjv({
+		AjvClass: exportOf<typeof Ajv>(require("ajv"), "Ajv"),
+		addFormats: exportOf<AddFormats>(require("ajv-formats"), "default"),
+	});
 	return ajv;
+}
+
+/**
+ * Loads the validator ahead of the first validation (e.g. while a model is still streaming a tool call), so
+ * that it does not block then. Safe to call often and to leave unawaited; never rejects.
+ */
+export function prepareToolValidation(): Promise<void> {
+	preparing ??= Promise.all([import("ajv"), import("ajv-formats")])
+		.then(([ajvModule, formatsModule]) => {
+			ajv ??= createAjv({
+				AjvClass: exportOf<typeof Ajv>(ajvModule, "Ajv"),
+				addFormats: exportOf<AddFormats>(formatsModule, "default"),
+			});
+		})
+		.catch(() => {
+			// validateToolArguments loads it again and reports what is wrong.
+		});
+	return preparing;
 }
 
 const compiled = new WeakMap<object, ValidateFunction>();

@@ -40,8 +40,13 @@ export interface OpenAIClientOptions {
 	headers?: Record<string, string>;
 }
 
+// Clients hold no per-request state; building one (option parsing, header normalisation) costs about as much
+// as the rest of a request's set-up, so the last few configurations are kept.
+const CLIENT_CACHE_SIZE = 4;
+const clients = new Map<string, OpenAI>();
+
 /**
- * One SDK client per call, pointed at `model.baseUrl`. Headers merge in the spec's order: model headers,
+ * An SDK client pointed at `model.baseUrl`, reused while the configuration is the same. Headers merge in the spec's order: model headers,
  * then GitHub Copilot's dynamic headers, then the caller's. SDK retries are off: retrying is the coding
  * agent's job (it reports each attempt), and a hidden retry would double-count and delay.
  */
@@ -53,7 +58,11 @@ export function createOpenAIClient({ model, apiKey, context, headers }: OpenAICl
 		...(model.provider === "github-copilot" ? githubCopilotDynamicHeaders(context.messages) : {}),
 		...headers,
 	};
-	return new OpenAICompatibleClient({
+	const logLevel = process.env.OPENAI_LOG ? undefined : ("off" as const);
+	const key = JSON.stringify([apiKey, model.baseUrl, openAIHost, defaultHeaders, logLevel]);
+	const cached = clients.get(key);
+	if (cached) return cached;
+	const client = new OpenAICompatibleClient({
 		apiKey: apiKey ?? "no-key",
 		baseURL: model.baseUrl || undefined,
 		// The SDK reads OPENAI_ORG_ID / OPENAI_PROJECT_ID; those belong to OpenAI, not to other servers.
@@ -64,6 +73,9 @@ export function createOpenAIClient({ model, apiKey, context, headers }: OpenAICl
 		dangerouslyAllowBrowser: true,
 		// The SDK logs unparseable stream lines to the console, which would corrupt a terminal UI; the
 		// failure is reported in the stream instead. OPENAI_LOG still turns logging on for debugging.
-		...(process.env.OPENAI_LOG ? {} : { logLevel: "off" as const }),
+		...(logLevel ? { logLevel } : {}),
 	});
+	if (clients.size >= CLIENT_CACHE_SIZE) clients.delete(clients.keys().next().value as string);
+	clients.set(key, client);
+	return client;
 }

@@ -89,6 +89,21 @@ describe("request on the wire", () => {
 	});
 });
 
+describe("clients reused across requests", () => {
+	it("still send each request's own key and headers", async () => {
+		const model = openaiTestModel("openai-completions", server.url);
+		const first = await sent(model, context, { apiKey: "key-one", headers: { "X-Trace": "a" } });
+		const second = await sent(model, context, { apiKey: "key-two" });
+		const third = await sent(model, context, { apiKey: "key-one", headers: { "X-Trace": "a" } });
+		expect([first, second, third].map((request) => request.headers.authorization)).toEqual([
+			"Bearer key-one",
+			"Bearer key-two",
+			"Bearer key-one",
+		]);
+		expect([first, second, third].map((request) => request.headers["x-trace"])).toEqual(["a", undefined, "a"]);
+	});
+});
+
 describe("payload fields", () => {
 	const model = openaiTestModel("openai-completions", "http://127.0.0.1:1/v1", { provider: "custom" });
 

@@ -55,9 +55,10 @@ export function withStallWatchdog(streamFn: StreamFn, getTimeoutMs: () => number
 			output.push({ type: "error", reason: "error", error: failed });
 			output.end();
 		};
+		// Re-armed on every stream event: refresh() restarts the timer without allocating a new one.
 		const arm = () => {
-			if (timer) clearTimeout(timer);
-			timer = setTimeout(onStall, timeoutMs);
+			if (timer) timer.refresh();
+			else timer = setTimeout(onStall, timeoutMs);
 		};
 
 		arm();

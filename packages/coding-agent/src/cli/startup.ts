@@ -107,8 +107,12 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 	const authError = authStorage.getLoadError();
 	if (authError) warn(io, [`Warning: ${authError}; its credentials are ignored and the file is left as it is`]);
 	const modelRegistry = new ModelRegistry(authStorage, getModelsPath(agentDir));
+	// The terminal UI shows the registry's error itself (`models.json error: …`, again when /model or /reload finds
+	// another), so it is left out of the UI's warnings; it stays on stderr for the other modes, and for a start-up
+	// that fails or ends before the UI.
 	const modelsError = modelRegistry.getError();
-	if (modelsError) warn(io, [`Warning: ${modelsError}`]);
+	const modelsWarning = modelsError === undefined ? undefined : `Warning: ${modelsError}`;
+	if (modelsWarning) warn(io, [modelsWarning]);
 
 	const extensions = await loadCliExtensions({
 		cwd,
@@ -128,6 +132,10 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 	}
 	extensions.runner?.setFlagValues(args.extensionFlagValues);
 
+	// One-shot commands end before the UI that would have shown the collected warnings.
+	if (mayBeInteractive && (args.listModels !== undefined || args.export !== undefined)) {
+		for (const warning of startupWarnings) io.stderr.write(`${warning}\n`);
+	}
 	if (args.listModels !== undefined) {
 		const search = args.listModels === true ? undefined : args.listModels;
 		io.stdout.write(formatModelList(modelRegistry.getAvailable(), search));
@@ -250,7 +258,7 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		...(extensions.runner ? { extensions: extensions.runner } : {}),
 		resume: args.resume,
 		verbose: args.verbose,
-		startupWarnings,
+		startupWarnings: startupWarnings.filter((warning) => warning !== modelsWarning),
 		...(modelFallbackMessage ? { modelFallbackMessage } : {}),
 	});
 }

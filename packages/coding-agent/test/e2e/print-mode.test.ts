@@ -159,6 +159,19 @@ describe("failures", () => {
 		expect(readFileSync(authPath, "utf8")).toBe('{"anthropic": {"type": "api_key", "key": ');
 	});
 
+	it("warns about a broken models.json on stderr and leaves the built-in models (here: none with a key)", async () => {
+		newSandbox();
+		const modelsPath = join(sandbox.agentDir, "models.json");
+		writeFileSync(modelsPath, '{"providers": {');
+		const result = await runCli(sandbox, ["-p", "hi"]);
+		expect(result.code).toBe(1);
+		expect(result.stdout).toBe("");
+		expect(result.stderr).toMatch(/^Warning: Failed to parse models\.json: /);
+		expect(result.stderr).toContain(`File: ${modelsPath}\n`);
+		expect(result.stderr).toContain("No models available.");
+		expect(server.requests).toHaveLength(0);
+	});
+
 	it("points at the auth.json entry when its !command gives no key (it wins over the environment)", async () => {
 		newSandbox();
 		const authPath = join(sandbox.agentDir, "auth.json");

@@ -40,6 +40,8 @@ export interface RuntimeHarnessOptions {
 	streamStallTimeoutMs?: number;
 	/** Files to create in the working directory. */
 	files?: Record<string, string>;
+	/** Written to `<agentDir>/models.json`, which the registry then reads; without it there is no models.json. */
+	modelsJson?: string;
 	/** Reuse an existing session manager (reload tests). */
 	sessionManager?: SessionManager;
 	/** Reuse a root directory (reload tests); created otherwise. */
@@ -108,7 +110,12 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
 		credentials[other.faux.provider] = { type: "api_key", key: FAUX_API_KEY };
 	}
 	const authStorage = AuthStorage.inMemory(credentials, env);
-	const modelRegistry = new ModelRegistry(authStorage, undefined, env);
+	let modelsJsonPath: string | undefined;
+	if (options.modelsJson !== undefined) {
+		modelsJsonPath = join(agentDir, "models.json");
+		writeFileSync(modelsJsonPath, options.modelsJson);
+	}
+	const modelRegistry = new ModelRegistry(authStorage, modelsJsonPath, env);
 	registerFauxModels(modelRegistry, faux, options.models ?? [{}]);
 	for (const other of options.otherProviders ?? []) registerFauxModels(modelRegistry, other.faux, other.models);
 	const model = modelRegistry.find(faux.provider, options.models?.[0]?.id ?? "faux-1");

@@ -226,6 +226,66 @@ export default (agent: any) => {
 		expect(await tmux.waitForExit()).toBe(0);
 	});
 
+	it("shows a broken models.json as `models.json error: …`, and after /reload only a new or changed error", async () => {
+		sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+		const modelsPath = join(sandbox.agentDir, "models.json");
+		const validModels = readFileSync(modelsPath, "utf8");
+		const withoutModels = JSON.stringify({ providers: { [FAKE_PROVIDER]: { apiKey: "fake-key" } } });
+		const errorCount = (screen: string) => screen.split("models.json error: ").length - 1;
+		writeFileSync(modelsPath, '{"providers": {');
+		tmux = TmuxSession.start({ command: [process.execPath, CLI_PATH], cwd: sandbox.cwd, env: sandbox.env });
+		const session = tmux;
+
+		const startup = await session.waitFor("models.json error: Failed to parse models.json: ");
+		expect(startup).toContain(`File: ${modelsPath}`);
+		expect(startup).not.toContain("Warning: Failed to parse");
+
+		writeFileSync(modelsPath, withoutModels);
+		session.submit("/reload");
+		await session.waitFor(
+			`models.json error: Failed to load models.json: Provider ${FAKE_PROVIDER}: must specify "baseUrl", "compat",`,
+		);
+
+		// The same error again: the second /reload (its status line comes after the marker) adds nothing.
+		session.submit("!echo marker-$((40 + 2))");
+		await session.waitFor("marker-42");
+		session.submit("/reload");
+		const unchanged = await session.waitFor(/marker-42[\s\S]*Reloaded extensions/);
+		expect(errorCount(unchanged)).toBe(2);
+
+		// Fixed: the file's models are back, and no error is shown for it.
+		writeFileSync(modelsPath, validModels);
+		session.submit("/reload");
+		session.submit("/model");
+		await session.waitFor("Select model");
+		session.submit("fake-model");
+		await session.waitFor("Model: fake-model");
+		expect(errorCount(session.capture({ history: true }))).toBe(2);
+
+		// Broken again the same way as before the fix: shown again.
+		writeFileSync(modelsPath, withoutModels);
+		session.submit("/reload");
+		await session.waitFor((screen) => errorCount(screen) === 3);
+
+		session.submit("/quit");
+		expect(await session.waitForExit()).toBe(0);
+	});
+
+	it("prints the models.json warning on stderr for --list-models run from a terminal", async () => {
+		sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+		writeFileSync(join(sandbox.agentDir, "models.json"), '{"providers": {');
+		const stderrPath = join(sandbox.root, "stderr.txt");
+		// stdin and stdout stay the terminal; only stderr goes to a file the test can read after the pane closes.
+		const command = `"$0" "$1" --list-models 2> "$2"`;
+		tmux = TmuxSession.start({
+			command: ["sh", "-c", command, process.execPath, CLI_PATH, stderrPath],
+			cwd: sandbox.cwd,
+			env: sandbox.env,
+		});
+		expect(await tmux.waitForExit()).toBe(0);
+		expect(readFileSync(stderrPath, "utf8")).toMatch(/^Warning: Failed to parse models\.json: /);
+	});
+
 	it("quits with Ctrl+C twice (exit 0) and leaves the terminal in cooked mode", async () => {
 		const { tmux } = start();
 		await tmux.waitFor("fake-model");

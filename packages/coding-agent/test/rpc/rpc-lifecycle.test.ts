@@ -122,6 +122,19 @@ describe("startup", () => {
 		expect(result.stdout).toBe("");
 	});
 
+	it("warns about a broken models.json on stderr only, keeping stdout for protocol records", async () => {
+		sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+		writeFileSync(join(sandbox.agentDir, "models.json"), '{"providers": {');
+		// The file is rejected as a whole, so a built-in model (with a key from the environment) is the session's.
+		const result = await runCli(sandbox, ["--mode", "rpc"], {
+			stdin: '{"id":"1","type":"get_state"}\n',
+			env: { ANTHROPIC_API_KEY: "test-key" },
+		});
+		expect(result.code).toBe(0);
+		expect(result.stderr).toMatch(/^Warning: Failed to parse models\.json: .*\n\nFile: .*models\.json\n$/);
+		expect(JSON.parse(result.stdout.trim())).toMatchObject({ id: "1", success: true });
+	});
+
 	it("ignores positional messages and does not read stdin as a prompt", async () => {
 		sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
 		const result = await runCli(sandbox, ["--mode", "rpc", "hello"], { stdin: '{"id":"1","type":"get_state"}\n' });

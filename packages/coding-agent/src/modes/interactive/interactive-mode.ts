@@ -35,6 +35,7 @@ import { collectFooterData, readGitBranch } from "./footer-data.js";
 import { InputController } from "./input-controller.js";
 import { KeyActions } from "./key-actions.js";
 import type { InteractiveModeOptions, ModeHost, NoticeLevel, SelectorHandle } from "./mode-host.js";
+import { ModelsJsonErrorTracker } from "./models-json-error.js";
 import { ScreenLayout } from "./screen-layout.js";
 import { SessionPicker } from "./selectors/session-picker.js";
 import { detectColorMode } from "./theme/theme.js";
@@ -72,6 +73,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	private resolveExit: ((code: number) => void) | undefined;
 	private isQuitting = false;
 	private readonly startupWarnings: string[] = [];
+	private readonly modelsJsonErrors = new ModelsJsonErrorTracker();
 	private startupHeader: Component | undefined;
 	private customEditor: EditorComponent | undefined;
 	private extensionBinding: ExtensionBinding | undefined;
@@ -178,6 +180,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			this.transcript.showMessages(this.session.messages, this.tui.terminal.columns);
 		for (const warning of this.startupWarnings) this.notify("warning", warning);
 		for (const warning of this.options.warnings ?? []) this.notify("warning", warning);
+		this.reportModelsJsonError();
 		for (const issue of this.themes.issues) this.notify(issue.severity, `Theme: ${issue.message}`);
 		if (this.options.modelFallbackMessage) this.notify("warning", this.options.modelFallbackMessage);
 		if (!this.session.model) {
@@ -212,6 +215,11 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 
 	requestRender(): void {
 		this.tui.requestRender();
+	}
+
+	reportModelsJsonError(): void {
+		const notice = this.modelsJsonErrors.noticeFor(this.session.modelRegistry.getError());
+		if (notice) this.notify("warning", notice);
 	}
 
 	showSelector(component: Component): SelectorHandle {

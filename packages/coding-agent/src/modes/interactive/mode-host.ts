@@ -65,6 +65,8 @@ export interface ModeHost {
 
 	notify(level: NoticeLevel, text: string): void;
 	requestRender(): void;
+	/** Shows the model registry's models.json error (`models.json error: …`) unless it is the one last shown. */
+	reportModelsJsonError(): void;
 
 	/** Puts `component` where the editor is and focuses it, until the handle closes it. */
 	showSelector(component: Component): SelectorHandle;

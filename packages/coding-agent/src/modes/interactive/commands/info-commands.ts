@@ -8,6 +8,7 @@ import { getPackageRoot } from "../../../core/resources/package-docs.js";
 import { formatKeyLabel } from "../display-state.js";
 import type { ModeHost } from "../mode-host.js";
 import { selectDialog } from "../selectors/dialogs.js";
+import { refreshModels } from "../selectors/model-selector.js";
 
 export const NO_OAUTH_PROVIDERS_TEXT = "No OAuth providers logged in. Use /login first.";
 export const RELOAD_WHILE_STREAMING_TEXT = "Wait for the current response to finish before reloading.";
@@ -117,7 +118,7 @@ export async function runLogout(host: ModeHost): Promise<void> {
 	const provider = await selectDialog(host, "Log out of", providers);
 	if (!provider) return;
 	auth.remove(provider);
-	host.session.modelRegistry.refresh();
+	refreshModels(host);
 	host.notify("status", `Logged out of ${provider}`);
 }
 
@@ -135,9 +136,12 @@ export async function runReload(host: ModeHost): Promise<void> {
 		host.applyUiSettings();
 		host.refreshAutocomplete();
 		host.refreshFooter();
+		host.reportModelsJsonError();
 		host.notify("status", RELOADED_TEXT);
 	} catch (error) {
 		host.notify("error", `Reload failed: ${error instanceof Error ? error.message : String(error)}`);
+		// models.json may have been read again before the failure.
+		host.reportModelsJsonError();
 	} finally {
 		host.status.hide();
 	}

@@ -6,6 +6,7 @@ import {
 	findExactModel,
 	modelKey,
 	openModelSelector,
+	refreshModels,
 	selectableModels,
 	switchModel,
 } from "../selectors/model-selector.js";
@@ -34,6 +35,7 @@ export function completeModelArgs(host: ModeHost, prefix: string): AutocompleteI
 
 export function runScopedModels(host: ModeHost): void {
 	const { session } = host;
+	refreshModels(host);
 	const models = session.getAvailableModels();
 	if (models.length === 0) {
 		host.notify("warning", "No models available. Use /login or set an API key environment variable.");

@@ -8,10 +8,16 @@ export function modelKey(model: Pick<Model, "provider" | "id">): string {
 	return `${model.provider}/${model.id}`;
 }
 
+/** Re-reads models.json (config.md §6.1) and shows its error when it is new or changed. */
+export function refreshModels(host: Pick<ModeHost, "session" | "reportModelsJsonError">): void {
+	host.session.modelRegistry.refresh();
+	host.reportModelsJsonError();
+}
+
 /** The models `/model` offers: scoped models while a scope is active, else every model with credentials. */
-export function selectableModels(host: Pick<ModeHost, "session">): Model[] {
+export function selectableModels(host: Pick<ModeHost, "session" | "reportModelsJsonError">): Model[] {
 	const { session } = host;
-	session.modelRegistry.refresh();
+	refreshModels(host);
 	if (session.scopedModels.length > 0) return session.scopedModels.map((scoped) => scoped.model);
 	return session.getAvailableModels();
 }

@@ -1,0 +1,55 @@
+// An OpenAI-compatible chat-completions server that answers at once, in its own process, so the CLI benchmark
+// measures the agent and not a fake server sharing the benchmark's event loop. Stateless: the reply follows
+// from the request. A first user message `turns=<N> tool=<read|bash>` gets N-1 tool calls and then "done";
+// anything else gets "ok". Prints `{"port":<n>}` once listening.
+import { createServer } from "node:http";
+
+const TOOL_ARGUMENTS = { read: { path: "note.txt" }, bash: { command: "true" } };
+
+const chunk = (delta, finishReason = null, usage = undefined) =>
+	`data: ${JSON.stringify({
+		id: "chatcmpl-bench",
+		object: "chat.completion.chunk",
+		created: 1,
+		model: "fake-model",
+		choices: [{ index: 0, delta, finish_reason: finishReason }],
+		...(usage ? { usage } : {}),
+	})}\n\n`;
+
+const USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+
+function textOf(content) {
+	if (typeof content === "string") return content;
+	return (content ?? []).map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+function reply(body) {
+	const firstUser = body.messages.find((message) => message.role === "user");
+	const script = /turns=(\d+) tool=(\w+)/.exec(textOf(firstUser?.content));
+	if (!script) return { text: "ok" };
+	const turn = body.messages.filter((message) => message.role === "assistant").length + 1;
+	const [, turns, tool] = script;
+	if (turn >= Number(turns)) return { text: "done" };
+	return { toolCall: { id: `call_${turn}`, name: tool, arguments: JSON.stringify(TOOL_ARGUMENTS[tool] ?? {}) } };
+}
+
+const server = createServer(async (req, res) => {
+	const parts = [];
+	for await (const part of req) parts.push(part);
+	const answer = reply(JSON.parse(Buffer.concat(parts).toString("utf8")));
+	res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+	res.write(chunk({ role: "assistant", content: "" }));
+	if (answer.toolCall) {
+		const { id, name, arguments: args } = answer.toolCall;
+		res.write(chunk({ tool_calls: [{ index: 0, id, type: "function", function: { name, arguments: args } }] }));
+		res.write(chunk({}, "tool_calls", USAGE));
+	} else {
+		res.write(chunk({ content: answer.text }));
+		res.write(chunk({}, "stop", USAGE));
+	}
+	res.end("data: [DONE]\n\n");
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`));
+process.stdin.on("end", () => process.exit(0));
+process.stdin.resume();

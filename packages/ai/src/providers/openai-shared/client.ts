@@ -46,8 +46,8 @@ const CLIENT_CACHE_SIZE = 4;
 const clients = new Map<string, OpenAI>();
 
 /**
- * An SDK client pointed at `model.baseUrl`, reused while the configuration is the same. Headers merge in the spec's order: model headers,
- * then GitHub Copilot's dynamic headers, then the caller's. SDK retries are off: retrying is the coding
+ * An SDK client pointed at `model.baseUrl`, reused while the configuration is the same. Headers merge in the
+ * spec's order: model headers, then GitHub Copilot's dynamic headers, then the caller's. SDK retries are off: retrying is the coding
  * agent's job (it reports each attempt), and a hidden retry would double-count and delay.
  */
 export function createOpenAIClient({ model, apiKey, context, headers }: OpenAIClientOptions): OpenAI {

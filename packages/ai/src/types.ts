@@ -77,6 +77,12 @@ export interface ToolCall {
 	name: string;
 	arguments: Record<string, unknown>;
 	thoughtSignature?: string;
+	/**
+	 * Ours: set by the provider when the call's argument JSON did not arrive complete and valid (the reply was
+	 * cut off, or the JSON does not parse). It says why; `arguments` then holds what partial parsing recovered,
+	 * for display only. A call with this field must never be executed.
+	 */
+	invalidArguments?: string;
 }
 
 export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
@@ -256,6 +262,16 @@ export interface StreamOptions {
 	maxRetryDelayMs?: number;
 	/** Anthropic uses metadata.user_id (string). */
 	metadata?: Record<string, unknown>;
+	/**
+	 * Ours: the most bytes of response body one reply may receive before it is ended with an error. Default
+	 * `DEFAULT_MAX_REPLY_BYTES` (64 MiB); 0 disables the cap.
+	 */
+	maxReplyBytes?: number;
+	/**
+	 * Ours: the longest one reply may stream, from the request to its last event, before it is ended with an
+	 * error. Default `DEFAULT_REPLY_TIMEOUT_MS` (30 minutes); 0 disables the cap.
+	 */
+	replyTimeoutMs?: number;
 }
 
 export interface SimpleStreamOptions extends StreamOptions {

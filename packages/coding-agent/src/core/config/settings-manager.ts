@@ -4,6 +4,7 @@ import type { Transport } from "@agent/ai";
 import { getAgentDir, getProjectConfigDir, getSettingsPath } from "./paths.js";
 import type {
 	DoubleEscapeAction,
+	LimitsSettings,
 	PackageSource,
 	QueueMode,
 	Settings,
@@ -25,6 +26,15 @@ export const DEFAULT_RETRY_MAX_RETRIES = 3;
 export const DEFAULT_RETRY_BASE_DELAY_MS = 2000;
 export const DEFAULT_RETRY_MAX_DELAY_MS = 60000;
 export const DEFAULT_CODE_BLOCK_INDENT = "  ";
+export const DEFAULT_REPLY_MAX_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_REPLY_TIMEOUT_MS = 30 * 60 * 1000;
+export const DEFAULT_BASH_MEMORY_BYTES = 1024 * 1024;
+export const DEFAULT_BASH_OUTPUT_FILE_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_PARALLEL_TOOL_CALLS = 8;
+export const DEFAULT_CONTEXT_FILE_BYTES = 128 * 1024;
+
+/** Every limit with its default applied (see `LimitsSettings`). */
+export type Limits = Required<LimitsSettings>;
 
 /** The resource-array settings keys. */
 export type ResourceSettingsKey = "extensions" | "skills" | "prompts" | "themes";
@@ -305,6 +315,23 @@ export class SettingsManager {
 	}
 	getNpmCommand(): string[] | undefined {
 		return this.settings.npmCommand ? [...this.settings.npmCommand] : undefined;
+	}
+	/** Variables kept in the environment of bash and `!cmd` although they hold provider keys. */
+	getShellEnvPassthrough(): string[] {
+		return [...(this.settings.shellEnvPassthrough ?? [])];
+	}
+
+	// ── limits ───────────────────────────────────────────────────────────────────────────────────────────
+	getLimits(): Limits {
+		const limits = this.settings.limits ?? {};
+		return {
+			replyMaxBytes: limits.replyMaxBytes ?? DEFAULT_REPLY_MAX_BYTES,
+			replyTimeoutMs: limits.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS,
+			bashMemoryBytes: limits.bashMemoryBytes ?? DEFAULT_BASH_MEMORY_BYTES,
+			bashOutputFileBytes: limits.bashOutputFileBytes ?? DEFAULT_BASH_OUTPUT_FILE_BYTES,
+			parallelToolCalls: Math.max(1, Math.floor(limits.parallelToolCalls ?? DEFAULT_PARALLEL_TOOL_CALLS)),
+			contextFileBytes: limits.contextFileBytes ?? DEFAULT_CONTEXT_FILE_BYTES,
+		};
 	}
 
 	// ── resources ────────────────────────────────────────────────────────────────────────────────────────

@@ -42,6 +42,25 @@ export interface ImageSettings {
 	blockImages?: boolean;
 }
 
+/**
+ * Ours: bounds on what one reply, one tool or one file may cost in memory, time, disk or processes. Each has a
+ * safe default (in SettingsManager); 0 disables a byte or time cap.
+ */
+export interface LimitsSettings {
+	/** Response body bytes one model reply may receive. Default 64 MiB. */
+	replyMaxBytes?: number;
+	/** How long one model reply may stream in all. Default 30 minutes. */
+	replyTimeoutMs?: number;
+	/** Bash output kept in memory per command; the rest streams to the full-output file. Default 1 MiB. */
+	bashMemoryBytes?: number;
+	/** Size at which a command's full-output file stops growing. Default 256 MiB. */
+	bashOutputFileBytes?: number;
+	/** Tool calls of one reply that run at once; the rest queue. Default 8 (at least 1). */
+	parallelToolCalls?: number;
+	/** Bytes read from each context file (AGENTS.md, CLAUDE.md); the rest is cut with a notice. Default 128 KiB. */
+	contextFileBytes?: number;
+}
+
 export interface ThinkingBudgetsSettings {
 	minimal?: number;
 	low?: number;
@@ -84,6 +103,9 @@ export interface Settings {
 	shellPath?: string;
 	shellCommandPrefix?: string;
 	npmCommand?: string[];
+	/** Ours: environment variables passed to bash and `!cmd` although they hold a provider key. */
+	shellEnvPassthrough?: string[];
+	limits?: LimitsSettings;
 	enabledModels?: string[];
 	enableSkillCommands?: boolean;
 	packages?: PackageSource[];
@@ -103,6 +125,7 @@ export const NESTED_SETTINGS_KEYS = [
 	"terminal",
 	"images",
 	"markdown",
+	"limits",
 ] as const;
 
 type ValueCheck = (value: unknown) => string | undefined;
@@ -154,6 +177,14 @@ const NESTED_CHECKS: Record<(typeof NESTED_SETTINGS_KEYS)[number], Record<string
 	terminal: { showImages: aBoolean, clearOnShrink: aBoolean },
 	images: { autoResize: aBoolean, blockImages: aBoolean },
 	markdown: { codeBlockIndent: aString },
+	limits: {
+		replyMaxBytes: aCount,
+		replyTimeoutMs: aCount,
+		bashMemoryBytes: aCount,
+		bashOutputFileBytes: aCount,
+		parallelToolCalls: aCount,
+		contextFileBytes: aCount,
+	},
 };
 
 const TOP_LEVEL_CHECKS: Record<string, ValueCheck> = {
@@ -176,6 +207,7 @@ const TOP_LEVEL_CHECKS: Record<string, ValueCheck> = {
 	shellPath: aString,
 	shellCommandPrefix: aString,
 	npmCommand: aStringList,
+	shellEnvPassthrough: aStringList,
 	enabledModels: aStringList,
 	enableSkillCommands: aBoolean,
 	packages: aPackageList,

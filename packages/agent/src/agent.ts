@@ -65,6 +65,10 @@ export class Agent {
 	sessionId: string | undefined;
 	thinkingBudgets: ThinkingBudgets | undefined;
 	maxRetryDelayMs: number | undefined;
+	/** Read at the start of each run, like the fields above. */
+	maxParallelToolCalls: number | undefined;
+	maxReplyBytes: number | undefined;
+	replyTimeoutMs: number | undefined;
 	private currentTransport: Transport;
 	private currentToolExecution: ToolExecutionMode;
 	private beforeToolCall: AgentOptions["beforeToolCall"];
@@ -95,6 +99,9 @@ export class Agent {
 		this.currentTransport = options.transport ?? "sse";
 		this.maxRetryDelayMs = options.maxRetryDelayMs;
 		this.currentToolExecution = options.toolExecution ?? "parallel";
+		this.maxParallelToolCalls = options.maxParallelToolCalls;
+		this.maxReplyBytes = options.maxReplyBytes;
+		this.replyTimeoutMs = options.replyTimeoutMs;
 		this.beforeToolCall = options.beforeToolCall;
 		this.afterToolCall = options.afterToolCall;
 	}
@@ -329,6 +336,9 @@ export class Agent {
 			thinkingBudgets: this.thinkingBudgets,
 			maxRetryDelayMs: this.maxRetryDelayMs,
 			toolExecution: this.currentToolExecution,
+			...(this.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: this.maxParallelToolCalls } : {}),
+			...(this.maxReplyBytes !== undefined ? { maxReplyBytes: this.maxReplyBytes } : {}),
+			...(this.replyTimeoutMs !== undefined ? { replyTimeoutMs: this.replyTimeoutMs } : {}),
 			beforeToolCall: this.beforeToolCall,
 			afterToolCall: this.afterToolCall,
 			convertToLlm: this.convertToLlm,

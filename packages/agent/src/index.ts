@@ -23,9 +23,13 @@ export {
 } from "./agent-messages.js";
 export { MessageQueue } from "./message-queue.js";
 export { STREAM_ENDED_WITHOUT_RESULT_TEXT } from "./stream-assistant-response.js";
+export { DEFAULT_MAX_PARALLEL_TOOL_CALLS } from "./tool-execution.js";
 export {
+	CUT_OFF_AT_LENGTH_TEXT,
 	INTERRUPTED_TOOL_CALL_TEXT,
+	invalidArgumentsText,
 	normalizeToolResult,
+	SIBLING_INVALID_TEXT,
 	SKIPPED_FOR_ABORT_TEXT,
 	SKIPPED_FOR_STEERING_TEXT,
 	TOOL_BLOCKED_TEXT,

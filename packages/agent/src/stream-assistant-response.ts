@@ -25,6 +25,7 @@ function streamOptionsOf(config: AgentLoopConfig): SimpleStreamOptions {
 		getSteeringMessages: _getSteeringMessages,
 		getFollowUpMessages: _getFollowUpMessages,
 		toolExecution: _toolExecution,
+		maxParallelToolCalls: _maxParallelToolCalls,
 		beforeToolCall: _beforeToolCall,
 		afterToolCall: _afterToolCall,
 		...options

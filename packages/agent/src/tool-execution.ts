@@ -1,8 +1,11 @@
 import { type AssistantMessage, prepareToolValidation, type ToolResultMessage, validateToolArguments } from "@agent/ai";
 import {
+	CUT_OFF_AT_LENGTH_TEXT,
 	createToolResultMessage,
 	errorMessageOf,
+	invalidArgumentsText,
 	normalizeToolResult,
+	SIBLING_INVALID_TEXT,
 	SKIPPED_FOR_ABORT_TEXT,
 	SKIPPED_FOR_STEERING_TEXT,
 	TOOL_BLOCKED_TEXT,
@@ -126,19 +129,50 @@ async function executeInParallel(batch: ToolBatch): Promise<ToolBatchOutcome> {
 		return { toolResults };
 	}
 
-	// All prepared calls run at once; each is finalized and reported in source order, so a call that
-	// finishes early waits for those before it, and every result carries its own call's id.
+	// Prepared calls run at once, up to `maxParallelToolCalls` (ours: the reference starts every call of a
+	// reply together, so a reply with 200 bash calls started 200 processes); the rest start as earlier ones
+	// finish. Each is finalized and reported in source order, so a call that finishes early waits for those
+	// before it, and every result carries its own call's id.
+	const limit = Math.max(1, Math.floor(batch.config.maxParallelToolCalls ?? DEFAULT_MAX_PARALLEL_TOOL_CALLS));
+	const slots = new Slots(limit);
 	const running = prepared.map((entry) => ({
 		...entry,
-		execution: executePrepared(batch, entry.toolCall, entry.preparation),
+		// A call still queued when the run is aborted never starts.
+		execution: slots.run(async () =>
+			batch.signal?.aborted ? undefined : executePrepared(batch, entry.toolCall, entry.preparation),
+		),
 	}));
 	for (const entry of running) {
 		const execution = await entry.execution;
-		toolResults.push(await finalizeAndEmit(batch, entry.toolCall, entry.preparation.args, execution));
+		toolResults.push(
+			execution
+				? await finalizeAndEmit(batch, entry.toolCall, entry.preparation.args, execution)
+				: await emitOutcome(batch, entry.toolCall, textResult(SKIPPED_FOR_ABORT_TEXT), true),
+		);
 	}
 
 	const steeringMessages = await pollSteering(batch);
 	return steeringMessages.length > 0 ? { toolResults, steeringMessages } : { toolResults };
+}
+
+/** A counting semaphore: at most `size` tasks run at once, the rest start in the order they were queued. */
+class Slots {
+	private active = 0;
+	private readonly waiting: (() => void)[] = [];
+
+	constructor(private readonly size: number) {}
+
+	async run<T>(task: () => Promise<T>): Promise<T> {
+		if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+		else this.active++;
+		try {
+			return await task();
+		} finally {
+			const next = this.waiting.shift();
+			if (next) next();
+			else this.active--;
+		}
+	}
 }
 
 async function pollSteering(batch: ToolBatch): Promise<AgentMessage[]> {
@@ -156,7 +190,25 @@ function emitStart(batch: ToolBatch, toolCall: AgentToolCall): void | Promise<vo
 	});
 }
 
+/** Default of `maxParallelToolCalls`. */
+export const DEFAULT_MAX_PARALLEL_TOOL_CALLS = 8;
+
+/**
+ * Why a call must not run although the model asked for it: the reply stopped at the output limit, or some
+ * call's argument JSON did not arrive complete. Only a reply that ended normally has its calls executed.
+ */
+function refusalOf(assistant: AssistantMessage, toolCall: AgentToolCall): string | undefined {
+	if (assistant.stopReason === "length") return CUT_OFF_AT_LENGTH_TEXT;
+	if (toolCall.invalidArguments !== undefined) return invalidArgumentsText(toolCall.invalidArguments);
+	const hasInvalidSibling = assistant.content.some(
+		(block) => block.type === "toolCall" && block.invalidArguments !== undefined,
+	);
+	return hasInvalidSibling ? SIBLING_INVALID_TEXT : undefined;
+}
+
 async function prepareToolCall(batch: ToolBatch, toolCall: AgentToolCall): Promise<Preparation> {
+	const refusal = refusalOf(batch.assistantMessage, toolCall);
+	if (refusal) return { kind: "immediate", result: textResult(refusal) };
 	const tool = batch.context.tools?.find((candidate) => candidate.name === toolCall.name);
 	if (!tool) return { kind: "immediate", result: textResult(toolNotFoundText(toolCall.name)) };
 

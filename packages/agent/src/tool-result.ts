@@ -9,6 +9,21 @@ export function toolNotFoundText(toolName: string): string {
 }
 // Ours: the reference has no such result; see tool-execution.ts (abort) and agent.ts (failed runs).
 export const SKIPPED_FOR_ABORT_TEXT = "Skipped because the operation was aborted.";
+// Ours: calls of a reply that did not end normally are answered without running them (the reference runs
+// them with whatever partial JSON parsing recovered: a cut-off `rm -rf keep/tmp` ran as `rm -rf keep/`).
+export const CUT_OFF_AT_LENGTH_TEXT =
+	"Tool call not executed: the reply reached the output token limit before it was complete, so this call's " +
+	"arguments may be cut off. Nothing was run. Send the call again with smaller arguments: split large " +
+	"content into parts (e.g. write the first part of a file, then add the rest with further edits).";
+export function invalidArgumentsText(reason: string): string {
+	return (
+		`Tool call not executed: its arguments did not arrive complete (${reason}). Nothing was run. ` +
+		"Send the call again with complete arguments; split large content into parts."
+	);
+}
+export const SIBLING_INVALID_TEXT =
+	"Tool call not executed: another call in the same reply had incomplete arguments, so none of the reply's " +
+	"calls were run. Send the calls again.";
 export const INTERRUPTED_TOOL_CALL_TEXT = "Tool execution was interrupted before it returned a result.";
 
 export function errorMessageOf(error: unknown): string {

@@ -147,6 +147,8 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 	getFollowUpMessages?: () => Promise<AgentMessage[]>;
 	/** Default "parallel". */
 	toolExecution?: ToolExecutionMode;
+	/** Ours: in parallel mode, how many calls of one reply run at once; the rest queue. Default 8. */
+	maxParallelToolCalls?: number;
 	beforeToolCall?: (ctx: BeforeToolCallContext, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined>;
 	afterToolCall?: (ctx: AfterToolCallContext, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
 }
@@ -173,6 +175,12 @@ export interface AgentOptions {
 	maxRetryDelayMs?: number;
 	/** Default "parallel". */
 	toolExecution?: ToolExecutionMode;
+	/** See `AgentLoopConfig.maxParallelToolCalls`. */
+	maxParallelToolCalls?: number;
+	/** See `StreamOptions.maxReplyBytes` in `@agent/ai`. */
+	maxReplyBytes?: number;
+	/** See `StreamOptions.replyTimeoutMs` in `@agent/ai`. */
+	replyTimeoutMs?: number;
 	beforeToolCall?: AgentLoopConfig["beforeToolCall"];
 	afterToolCall?: AgentLoopConfig["afterToolCall"];
 }

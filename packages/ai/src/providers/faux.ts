@@ -19,7 +19,14 @@ import { createAssistantOutput, failStream, finishStream } from "./assistant-out
 export type FauxBlock =
 	| { type: "text"; text: string }
 	| { type: "thinking"; thinking: string; thinkingSignature?: string; redacted?: boolean }
-	| { type: "toolCall"; name: string; arguments: Record<string, unknown>; id?: string };
+	| {
+			type: "toolCall";
+			name: string;
+			arguments: Record<string, unknown>;
+			id?: string;
+			/** Scripts a call whose argument JSON did not arrive complete (see `ToolCall.invalidArguments`). */
+			invalidArguments?: string;
+	  };
 
 /** A scripted reply. */
 export interface FauxResponse {
@@ -304,6 +311,7 @@ export class FauxProvider {
 			stream.push({ type: "toolcall_delta", contentIndex, delta, partial: output });
 		}
 		toolCall.arguments = structuredClone(block.arguments);
+		if (block.invalidArguments !== undefined) toolCall.invalidArguments = block.invalidArguments;
 		stream.push({ type: "toolcall_end", contentIndex, toolCall, partial: output });
 	}
 

@@ -136,3 +136,32 @@ describe("prompting without a usable model", () => {
 		);
 	});
 });
+
+describe("limits from settings", () => {
+	it("passes the reply caps to every model call and bounds the tool calls that run at once", async () => {
+		writeFileSync(
+			join(agentDir, "settings.json"),
+			JSON.stringify({
+				defaultProvider: "anthropic",
+				defaultModel: "claude-sonnet-4-5",
+				limits: { replyMaxBytes: 1234, replyTimeoutMs: 5678, parallelToolCalls: 2 },
+			}),
+		);
+		const faux = new FauxProvider();
+		faux.enqueue(fauxText("ok"));
+		const { session } = await createAgentSession({
+			cwd,
+			agentDir,
+			authStorage: AuthStorage.inMemory({ anthropic: { type: "api_key", key: "sk-test" } }, {}),
+			streamFn: faux.stream,
+		});
+		try {
+			await session.prompt("hi");
+			expect(faux.requests[0]?.options).toMatchObject({ maxReplyBytes: 1234, replyTimeoutMs: 5678 });
+			expect(session.agent.maxParallelToolCalls).toBe(2);
+		} finally {
+			session.dispose();
+			session.sessionManager.close();
+		}
+	});
+});

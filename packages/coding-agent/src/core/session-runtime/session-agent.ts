@@ -18,6 +18,7 @@ export interface SessionAgentOptions {
 
 export function createSessionAgent(options: SessionAgentOptions): Agent {
 	const { settingsManager: settings, modelRegistry, hooks } = options;
+	const limits = settings.getLimits();
 	return new Agent({
 		convertToLlm: (messages) => convertToLlm(messages, { blockImages: settings.getBlockImages() }),
 		transformContext: options.transformContext,
@@ -32,5 +33,8 @@ export function createSessionAgent(options: SessionAgentOptions): Agent {
 		thinkingBudgets: settings.getThinkingBudgets(),
 		transport: settings.getTransport(),
 		maxRetryDelayMs: settings.getRetrySettings().maxDelayMs,
+		maxParallelToolCalls: limits.parallelToolCalls,
+		maxReplyBytes: limits.replyMaxBytes,
+		replyTimeoutMs: limits.replyTimeoutMs,
 	});
 }

@@ -1,6 +1,13 @@
 // Public API of core/tools (re-exported by the package index).
 export { OPERATION_ABORTED } from "./abort.js";
-export { writeFileAtomic } from "./atomic-write.js";
+export {
+	captureFileVersion,
+	FileChangedError,
+	type FileVersion,
+	type FileWriteOptions,
+	isFileChangedError,
+	writeFileAtomic,
+} from "./atomic-write.js";
 export * from "./bash.js";
 export { BashOutputCollector, createBashTempFilePath } from "./bash-output.js";
 export * from "./edit.js";
@@ -38,6 +45,13 @@ export * from "./ls.js";
 export { comparePaths } from "./path-order.js";
 export { expandPath, resolveReadPath, resolveToCwd } from "./path-utils.js";
 export * from "./read.js";
+export {
+	describeNonRegularFile,
+	isNotRegularFileError,
+	NotRegularFileError,
+	openRegularFile,
+	readRegularFile,
+} from "./regular-file.js";
 export { getManagedBinDir, getShellEnv, resolveShell, type ShellConfig } from "./shell.js";
 export * from "./tool-sets.js";
 export {

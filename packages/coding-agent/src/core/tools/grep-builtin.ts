@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { OPERATION_ABORTED } from "./abort.js";
 import { visitDirectory } from "./file-walker.js";
 import { createGrepGlobFilter } from "./glob-match.js";
@@ -6,24 +6,115 @@ import type { GrepMatch, GrepSearchRequest, GrepSearchResult } from "./grep-sear
 
 // Most source files fit; reading into one reused buffer saves an allocation and a stat per file.
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+/**
+ * Larger files are searched in windows of this many bytes (cut after a newline), so a 2 GB log costs a
+ * bounded amount of memory. A single line longer than this is searched in window-sized pieces: a match that
+ * straddles two pieces of such a line is missed.
+ */
+const SEARCH_WINDOW_BYTES = 1024 * 1024;
+// Allocated on the first large file; searching one file is synchronous, so one buffer serves every search.
+let windowBuffer: Buffer | undefined;
+// Absent on Windows, where opening a named pipe does not wait for a writer.
+const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
 
-/** The file's bytes, or undefined when it cannot be read. Small files come back as a view of a shared buffer, valid until the next call. */
-function readFileBytes(path: string): Buffer | undefined {
-	let fd: number;
-	try {
-		fd = openSync(path, "r");
-	} catch {
-		return undefined;
+/** Number of bytes at the end of `bytes` that start a UTF-8 character not complete within `bytes`. */
+function incompleteTailLength(bytes: Buffer): number {
+	for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+		const byte = bytes[bytes.length - back];
+		if ((byte & 0xc0) === 0x80) continue;
+		const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+		return needed > back ? back : 0;
 	}
+	return 0;
+}
+
+function countNewlines(bytes: Buffer): number {
+	let count = 0;
+	for (let index = bytes.indexOf(10); index !== -1; index = bytes.indexOf(10, index + 1)) count++;
+	return count;
+}
+
+/**
+ * Opens a regular file without ever blocking (like rg, the search skips devices, FIFOs and sockets
+ * silently; a FIFO is opened O_NONBLOCK and refused by fstat if it replaced the file after the stat).
+ */
+function openRegularFileSync(path: string): number | undefined {
 	try {
-		// Read from the current position (null), so readFileSync below continues where this read stopped.
-		const length = readSync(fd, READ_BUFFER, 0, READ_BUFFER.length, null);
-		if (length < READ_BUFFER.length) return READ_BUFFER.subarray(0, length);
-		return Buffer.concat([Buffer.from(READ_BUFFER), readFileSync(fd)]);
+		if (!statSync(path).isFile()) return undefined;
+		const fd = openSync(path, constants.O_RDONLY | O_NONBLOCK);
+		if (fstatSync(fd).isFile()) return fd;
+		closeSync(fd);
+	} catch {
+		// missing or unreadable
+	}
+	return undefined;
+}
+
+type LineMatcher = (text: string, max: number) => number[];
+
+/**
+ * Line numbers (1-based) of the matching lines of a regular file, at most `max`, and its text when it was
+ * small enough to read in one piece; undefined for a file that is unreadable, not a regular file, or binary
+ * (a NUL byte in its first 64KB). A NUL byte further on ends the search there, as in rg.
+ */
+function searchFile(path: string, match: LineMatcher, max: number): { lines: number[]; text?: string } | undefined {
+	const fd = openRegularFileSync(path);
+	if (fd === undefined) return undefined;
+	try {
+		const length = readSync(fd, READ_BUFFER, 0, READ_BUFFER.length, 0);
+		const head = READ_BUFFER.subarray(0, length);
+		if (head.includes(0)) return undefined;
+		if (length < READ_BUFFER.length) {
+			const text = head.toString("utf8");
+			return { lines: match(text, max), text };
+		}
+		return searchInWindows(fd, Buffer.from(head), match, max);
 	} catch {
 		return undefined;
 	} finally {
 		closeSync(fd);
+	}
+}
+
+function searchInWindows(fd: number, head: Buffer, match: LineMatcher, max: number): { lines: number[] } | undefined {
+	const found: number[] = [];
+	windowBuffer ??= Buffer.allocUnsafe(SEARCH_WINDOW_BYTES);
+	const window = windowBuffer;
+	let carry = head;
+	let position = head.length;
+	let lineOffset = 0;
+	for (;;) {
+		const bytesRead = readSync(fd, window, 0, window.length, position);
+		const chunk = window.subarray(0, bytesRead);
+		// Binary data: stop here, keeping what matched before it (as rg quits at a NUL byte).
+		if (chunk.includes(0)) return { lines: found };
+		position += bytesRead;
+		const atEnd = bytesRead === 0;
+		const data = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
+		let segmentEnd: number;
+		if (atEnd) {
+			segmentEnd = data.length;
+		} else {
+			const lastNewline = data.lastIndexOf(10);
+			if (lastNewline !== -1) {
+				segmentEnd = lastNewline + 1;
+			} else if (data.length >= SEARCH_WINDOW_BYTES) {
+				// One line longer than the window: search this piece of it, cut at a character boundary.
+				segmentEnd = data.length - incompleteTailLength(data);
+			} else {
+				carry = Buffer.from(data);
+				continue;
+			}
+		}
+		const segment = data.subarray(0, segmentEnd);
+		carry = Buffer.from(data.subarray(segmentEnd));
+		for (const line of match(segment.toString("utf8"), max - found.length)) {
+			const lineNumber = lineOffset + line;
+			// A long line searched in pieces is reported once.
+			if (found[found.length - 1] !== lineNumber) found.push(lineNumber);
+		}
+		lineOffset += countNewlines(segment);
+		if (found.length >= max || atEnd) return { lines: found };
 	}
 }
 
@@ -112,30 +203,29 @@ export async function searchWithBuiltinGrep(request: GrepSearchRequest): Promise
 	const fileContents = new Map<string, string>();
 	const matches: GrepMatch[] = [];
 	let limitReached = false;
-	const searchFile = (filePath: string) => {
-		const bytes = readFileBytes(filePath);
-		if (!bytes || bytes.includes(0)) return;
-		const text = bytes.toString("utf8");
-		for (const lineNumber of matchingLines(text, lineRegex, wholeTextRegex, limit + 1 - matches.length)) {
+	const match: LineMatcher = (text, max) => matchingLines(text, lineRegex, wholeTextRegex, max);
+	const searchOne = (filePath: string) => {
+		const result = searchFile(filePath, match, limit + 1 - matches.length);
+		if (!result) return;
+		for (const lineNumber of result.lines) {
 			if (matches.length >= limit) {
 				limitReached = true;
 				return;
 			}
 			matches.push({ filePath, lineNumber });
-			fileContents.set(filePath, text);
+			if (result.text !== undefined) fileContents.set(filePath, result.text);
 		}
 	};
 
 	if (!request.isDirectory) {
-		searchFile(request.searchPath);
+		searchOne(request.searchPath);
 	} else {
 		const globFilter = request.glob ? createGrepGlobFilter(request.glob) : undefined;
 		// The walk is in path order, so the first `limit` matches are always the same ones, and it stops there.
 		await visitDirectory(
 			request.searchPath,
 			(entry) => {
-				if (entry.kind === "file" && (!globFilter || globFilter(entry.relativePath)))
-					searchFile(entry.absolutePath);
+				if (entry.kind === "file" && (!globFilter || globFilter(entry.relativePath))) searchOne(entry.absolutePath);
 				return !limitReached;
 			},
 			{ signal },

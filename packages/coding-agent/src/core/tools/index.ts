@@ -30,6 +30,7 @@ export {
 	fdSupportsNoRequireGit,
 	findExternalTool,
 } from "./external-tools.js";
+export type { FileLine } from "./file-lines.js";
 export { withFileMutationQueue } from "./file-mutation-queue.js";
 export { visitDirectory, type WalkEntry, type WalkEntryKind, type WalkOptions, walkDirectory } from "./file-walker.js";
 export * from "./find.js";

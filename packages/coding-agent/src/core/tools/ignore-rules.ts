@@ -83,9 +83,13 @@ export async function loadIgnoreLayer(
 
 /** Ignore files that are not regular files (a FIFO named .gitignore) are skipped, never opened blocking. */
 export function loadIgnoreLayerSync(dir: string): IgnoreLayer | undefined {
-	const contents = IGNORE_FILE_NAMES.map((name) =>
-		readRegularFileSync(join(dir, name), IGNORE_FILE_MAX_BYTES)?.bytes.toString("utf8"),
-	);
+	const contents = IGNORE_FILE_NAMES.map((name) => {
+		try {
+			return readRegularFileSync(join(dir, name), IGNORE_FILE_MAX_BYTES).bytes.toString("utf8");
+		} catch {
+			return undefined;
+		}
+	});
 	return createIgnoreLayer(dir, contents);
 }
 

@@ -106,28 +106,19 @@ async function readFromHandle(handle: FileHandle, expectedSize: number, maxBytes
 }
 
 /**
- * Synchronous `readRegularFile` for code that walks many small files (search, ignore files, context files):
- * undefined for a path that is missing, unreadable or not a regular file. `truncated` says the file holds
- * more than `maxBytes`.
+ * Synchronous `readRegularFile` for code that reads many small files or runs before anything is async
+ * (ignore files, context files): at most `maxBytes`, with `truncated` when the file holds more and `size` as
+ * fstat saw it. Throws `NotRegularFileError` for anything but a regular file, fs errors as they are.
  */
 export function readRegularFileSync(
 	path: string,
 	maxBytes = Number.POSITIVE_INFINITY,
-): { bytes: Buffer; truncated: boolean } | undefined {
-	try {
-		if (!statSync(path).isFile()) return undefined;
-	} catch {
-		return undefined;
-	}
-	let fd: number;
-	try {
-		fd = openSync(path, READ_FLAGS);
-	} catch {
-		return undefined;
-	}
+): { bytes: Buffer; truncated: boolean; size: number } {
+	assertRegular(path, statSync(path));
+	const fd = openSync(path, READ_FLAGS);
 	try {
 		const stats = fstatSync(fd);
-		if (!stats.isFile()) return undefined;
+		assertRegular(path, stats);
 		const limit = Math.min(maxBytes, Number.MAX_SAFE_INTEGER);
 		const chunks: Buffer[] = [];
 		let total = 0;
@@ -143,9 +134,8 @@ export function readRegularFileSync(
 			buffer = Buffer.allocUnsafe(Math.min(64 * 1024, Math.max(1, limit + 1 - total)));
 		}
 		const all = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
-		return total > limit ? { bytes: all.subarray(0, limit), truncated: true } : { bytes: all, truncated: false };
-	} catch {
-		return undefined;
+		const truncated = total > limit;
+		return { bytes: truncated ? all.subarray(0, limit) : all, truncated, size: Math.max(stats.size, total) };
 	} finally {
 		closeSync(fd);
 	}

@@ -59,7 +59,7 @@ async function matchesVersion(path: string, expected: FileVersion): Promise<bool
 		// see a same-size rewrite within one clock tick).
 		if (size !== expected.content.length) return false;
 		const current = await readRegularFile(path, expected.content.length + 1).catch(() => undefined);
-		return current !== undefined && current.equals(expected.content);
+		return current?.equals(expected.content) === true;
 	}
 	const current = await captureFileVersion(path);
 	if (expected.kind === "missing" || current.kind !== "stat") return current.kind === expected.kind;

@@ -130,7 +130,10 @@ async function formatMatches(
 	const wantedByFile = new Map<string, Set<number>>();
 	for (const match of result.matches) {
 		let wanted = wantedByFile.get(match.filePath);
-		if (!wanted) wantedByFile.set(match.filePath, (wanted = new Set()));
+		if (!wanted) {
+			wanted = new Set();
+			wantedByFile.set(match.filePath, wanted);
+		}
 		for (let n = Math.max(1, match.lineNumber - context); n <= match.lineNumber + context; n++) wanted.add(n);
 	}
 	const shownByFile = new Map<string, Map<number, FileLine> | null>();

@@ -9,7 +9,14 @@ export {
 	writeFileAtomic,
 } from "./atomic-write.js";
 export * from "./bash.js";
-export { BashOutputCollector, createBashTempFilePath } from "./bash-output.js";
+export { BashOutputCollector, type BashOutputFileOptions, ROLLING_WINDOW_BYTES } from "./bash-output.js";
+export {
+	BashOutputFiles,
+	createBashTempFilePath,
+	FullOutputFile,
+	fullOutputCappedNotice,
+	processBashOutputFiles,
+} from "./bash-output-files.js";
 export * from "./edit.js";
 export {
 	countOccurrences,
@@ -54,6 +61,12 @@ export {
 	readRegularFile,
 } from "./regular-file.js";
 export { getManagedBinDir, getShellEnv, resolveShell, type ShellConfig } from "./shell.js";
+export {
+	providerKeysRemovedNotice,
+	ShellEnvironment,
+	type ShellEnvironmentAudience,
+	type ShellEnvironmentOptions,
+} from "./shell-env.js";
 export * from "./tool-sets.js";
 export {
 	DEFAULT_MAX_BYTES,

@@ -1,6 +1,7 @@
 import { DEFAULT_BASH_OUTPUT_FILE_BYTES } from "../config/settings-manager.js";
 import { type BashOutputFiles, FullOutputFile, processBashOutputFiles } from "./bash-output-files.js";
 import { DEFAULT_MAX_BYTES, type TruncationResult, truncateTail } from "./truncate.js";
+import { incompleteTailLength } from "./utf8.js";
 
 /**
  * Recent output kept in memory: twice what the model is shown. The reference dropped chunks while the window
@@ -16,17 +17,6 @@ export interface BashOutputFileOptions {
 	maxFileBytes?: number;
 	/** Default: the process-wide registry, emptied when the process exits. */
 	files?: BashOutputFiles;
-}
-
-/** Number of bytes at the end of `bytes` that form an incomplete UTF-8 character. */
-function incompleteTailLength(bytes: Buffer): number {
-	for (let back = 1; back <= Math.min(3, bytes.length); back++) {
-		const byte = bytes[bytes.length - back];
-		if ((byte & 0xc0) === 0x80) continue;
-		const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-		return needed > back ? back : 0;
-	}
-	return 0;
 }
 
 function countNewlines(data: Buffer): number {

@@ -1,6 +1,7 @@
 // Chosen lines of a file, read without holding the file: grep shows a few lines around each match, and the
 // file may be a 2 GB log.
 import { openRegularFile } from "./regular-file.js";
+import { incompleteTailLength } from "./utf8.js";
 
 export interface FileLine {
 	/** The line (CR bytes included, as in the file), cut to the byte budget at a character boundary. */
@@ -10,17 +11,6 @@ export interface FileLine {
 }
 
 const CHUNK_BYTES = 64 * 1024;
-
-/** Number of bytes at the end of `bytes` that start a UTF-8 character not complete within `bytes`. */
-function incompleteTailLength(bytes: Buffer): number {
-	for (let back = 1; back <= Math.min(3, bytes.length); back++) {
-		const byte = bytes[bytes.length - back];
-		if ((byte & 0xc0) === 0x80) continue;
-		const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-		return needed > back ? back : 0;
-	}
-	return 0;
-}
 
 /**
  * The lines `lineNumbers` (1-based, split at "\n" as `text.split("\n")` splits) of a regular file, each cut to

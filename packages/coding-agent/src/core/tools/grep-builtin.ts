@@ -1,8 +1,10 @@
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { OPERATION_ABORTED } from "./abort.js";
 import { visitDirectory } from "./file-walker.js";
 import { createGrepGlobFilter } from "./glob-match.js";
 import type { GrepMatch, GrepSearchRequest, GrepSearchResult } from "./grep-search.js";
+import { openCheckedRegularFileSync, openRegularFileSync } from "./regular-file.js";
+import { incompleteTailLength } from "./utf8.js";
 
 // Most source files fit; reading into one reused buffer saves an allocation and a stat per file.
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
@@ -14,19 +16,6 @@ const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 const SEARCH_WINDOW_BYTES = 1024 * 1024;
 // Allocated on the first large file; searching one file is synchronous, so one buffer serves every search.
 let windowBuffer: Buffer | undefined;
-// Absent on Windows, where opening a named pipe does not wait for a writer.
-const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
-
-/** Number of bytes at the end of `bytes` that start a UTF-8 character not complete within `bytes`. */
-function incompleteTailLength(bytes: Buffer): number {
-	for (let back = 1; back <= Math.min(3, bytes.length); back++) {
-		const byte = bytes[bytes.length - back];
-		if ((byte & 0xc0) === 0x80) continue;
-		const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-		return needed > back ? back : 0;
-	}
-	return 0;
-}
 
 function countNewlines(bytes: Buffer): number {
 	let count = 0;
@@ -35,19 +24,16 @@ function countNewlines(bytes: Buffer): number {
 }
 
 /**
- * Opens a regular file without ever blocking (like rg, the search skips devices, FIFOs and sockets
- * silently; a FIFO is opened O_NONBLOCK and refused by fstat if it replaced the file after the stat).
+ * A descriptor of a regular file, or undefined: like rg, the search skips devices, FIFOs and sockets silently
+ * (never opening one in a way that waits), and files it cannot open. `isFileEntry`: the walk's directory entry
+ * already says "file", so only the non-blocking open and its fstat check remain.
  */
-function openRegularFileSync(path: string): number | undefined {
+function openForSearch(path: string, isFileEntry: boolean): number | undefined {
 	try {
-		if (!statSync(path).isFile()) return undefined;
-		const fd = openSync(path, constants.O_RDONLY | O_NONBLOCK);
-		if (fstatSync(fd).isFile()) return fd;
-		closeSync(fd);
+		return isFileEntry ? openCheckedRegularFileSync(path) : openRegularFileSync(path);
 	} catch {
-		// missing or unreadable
+		return undefined;
 	}
-	return undefined;
 }
 
 type LineMatcher = (text: string, max: number) => number[];
@@ -57,8 +43,13 @@ type LineMatcher = (text: string, max: number) => number[];
  * small enough to read in one piece; undefined for a file that is unreadable, not a regular file, or binary
  * (a NUL byte in its first 64KB). A NUL byte further on ends the search there, as in rg.
  */
-function searchFile(path: string, match: LineMatcher, max: number): { lines: number[]; text?: string } | undefined {
-	const fd = openRegularFileSync(path);
+function searchFile(
+	path: string,
+	isFileEntry: boolean,
+	match: LineMatcher,
+	max: number,
+): { lines: number[]; text?: string } | undefined {
+	const fd = openForSearch(path, isFileEntry);
 	if (fd === undefined) return undefined;
 	try {
 		const length = readSync(fd, READ_BUFFER, 0, READ_BUFFER.length, 0);
@@ -204,8 +195,8 @@ export async function searchWithBuiltinGrep(request: GrepSearchRequest): Promise
 	const matches: GrepMatch[] = [];
 	let limitReached = false;
 	const match: LineMatcher = (text, max) => matchingLines(text, lineRegex, wholeTextRegex, max);
-	const searchOne = (filePath: string) => {
-		const result = searchFile(filePath, match, limit + 1 - matches.length);
+	const searchOne = (filePath: string, isFileEntry: boolean) => {
+		const result = searchFile(filePath, isFileEntry, match, limit + 1 - matches.length);
 		if (!result) return;
 		for (const lineNumber of result.lines) {
 			if (matches.length >= limit) {
@@ -218,14 +209,15 @@ export async function searchWithBuiltinGrep(request: GrepSearchRequest): Promise
 	};
 
 	if (!request.isDirectory) {
-		searchOne(request.searchPath);
+		searchOne(request.searchPath, false);
 	} else {
 		const globFilter = request.glob ? createGrepGlobFilter(request.glob) : undefined;
 		// The walk is in path order, so the first `limit` matches are always the same ones, and it stops there.
 		await visitDirectory(
 			request.searchPath,
 			(entry) => {
-				if (entry.kind === "file" && (!globFilter || globFilter(entry.relativePath))) searchOne(entry.absolutePath);
+				if (entry.kind === "file" && (!globFilter || globFilter(entry.relativePath)))
+					searchOne(entry.absolutePath, true);
 				return !limitReached;
 			},
 			{ signal },

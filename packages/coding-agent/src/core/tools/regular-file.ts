@@ -75,10 +75,7 @@ export async function openRegularFile(path: string): Promise<OpenedRegularFile> 
 	return openCheckedRegularFile(path);
 }
 
-/**
- * Reads at most `maxBytes` of a regular file; `size` is the file's size when it was opened. Rejects
- * `NotRegularFileError` for anything else.
- */
+/** Reads at most `maxBytes` of a regular file. Rejects `NotRegularFileError` for anything else. */
 export async function readRegularFile(path: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Buffer> {
 	const { handle, stats } = await openRegularFile(path);
 	try {
@@ -106,6 +103,30 @@ async function readFromHandle(handle: FileHandle, expectedSize: number, maxBytes
 }
 
 /**
+ * Synchronous `openRegularFile`: a descriptor opened for reading (the caller closes it). Throws
+ * `NotRegularFileError` for anything but a regular file, fs errors as they are.
+ */
+export function openRegularFileSync(path: string): number {
+	assertRegular(path, statSync(path));
+	return openCheckedRegularFileSync(path);
+}
+
+/**
+ * The second half of `openRegularFileSync`, for callers that know the path's type already (a directory walk's
+ * entry types): the O_NONBLOCK open and the fstat check.
+ */
+export function openCheckedRegularFileSync(path: string): number {
+	const fd = openSync(path, READ_FLAGS);
+	try {
+		assertRegular(path, fstatSync(fd));
+		return fd;
+	} catch (error) {
+		closeSync(fd);
+		throw error;
+	}
+}
+
+/**
  * Synchronous `readRegularFile` for code that reads many small files or runs before anything is async
  * (ignore files, context files): at most `maxBytes`, with `truncated` when the file holds more and `size` as
  * fstat saw it. Throws `NotRegularFileError` for anything but a regular file, fs errors as they are.
@@ -114,11 +135,9 @@ export function readRegularFileSync(
 	path: string,
 	maxBytes = Number.POSITIVE_INFINITY,
 ): { bytes: Buffer; truncated: boolean; size: number } {
-	assertRegular(path, statSync(path));
-	const fd = openSync(path, READ_FLAGS);
+	const fd = openRegularFileSync(path);
 	try {
 		const stats = fstatSync(fd);
-		assertRegular(path, stats);
 		const limit = Math.min(maxBytes, Number.MAX_SAFE_INTEGER);
 		const chunks: Buffer[] = [];
 		let total = 0;

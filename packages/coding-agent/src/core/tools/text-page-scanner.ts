@@ -3,19 +3,9 @@
 // The result is exactly what `formatTextPage` computes from the whole decoded text (a property test checks).
 import { isUtf8 } from "node:buffer";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult } from "./truncate.js";
+import { incompleteTailLength } from "./utf8.js";
 
 const NEWLINE = 0x0a;
-
-/** Number of bytes at the end of `bytes` that start a UTF-8 character not complete within `bytes`. */
-function incompleteTailLength(bytes: Buffer): number {
-	for (let back = 1; back <= Math.min(3, bytes.length); back++) {
-		const byte = bytes[bytes.length - back];
-		if ((byte & 0xc0) === 0x80) continue;
-		const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-		return needed > back ? back : 0;
-	}
-	return 0;
-}
 
 /**
  * UTF-8 byte length of bytes once decoded (invalid sequences become U+FFFD, three bytes each), fed in pieces.

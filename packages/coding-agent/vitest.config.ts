@@ -6,7 +6,7 @@ export default defineProject({
 	test: {
 		name: "coding-agent",
 		include: ["test/**/*.test.ts"],
-		setupFiles: ["../../vitest.setup.ts"],
+		setupFiles: ["../../vitest.setup.ts", "./test/helpers/hermetic-env.ts"],
 		testTimeout: 20_000,
 	},
 });

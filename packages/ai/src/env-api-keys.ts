@@ -29,6 +29,15 @@ export const PROVIDER_ENV_VARS: Readonly<Record<string, readonly string[]>> = {
 	"google-vertex": ["GOOGLE_CLOUD_API_KEY"],
 };
 
+/**
+ * Every environment variable that holds a provider API key or token: the names in PROVIDER_ENV_VARS plus
+ * Bedrock's bearer token. For keeping them from commands an agent runs. General cloud credentials (AWS access
+ * keys and profiles, Google application-default credentials) are not provider keys and are not listed.
+ */
+export const PROVIDER_KEY_ENV_VARS: readonly string[] = [
+	...new Set([...Object.values(PROVIDER_ENV_VARS).flat(), "AWS_BEARER_TOKEN_BEDROCK"]),
+];
+
 const AWS_CREDENTIAL_VARS = [
 	"AWS_PROFILE",
 	"AWS_BEARER_TOKEN_BEDROCK",

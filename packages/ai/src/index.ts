@@ -10,7 +10,12 @@ export {
 	registerApiProvider,
 	unregisterApiProviders,
 } from "./api-registry.js";
-export { AUTHENTICATED_PLACEHOLDER, getEnvApiKey, PROVIDER_ENV_VARS } from "./env-api-keys.js";
+export {
+	AUTHENTICATED_PLACEHOLDER,
+	getEnvApiKey,
+	PROVIDER_ENV_VARS,
+	PROVIDER_KEY_ENV_VARS,
+} from "./env-api-keys.js";
 export { AssistantMessageEventStream, createAssistantMessageEventStream, EventStream } from "./event-stream.js";
 export { type CatalogApi, type CatalogModel, type CatalogProvider, MODELS } from "./models.generated.js";
 export { calculateCost, getModel, getModels, getProviders, modelsAreEqual, supportsXhigh } from "./models.js";

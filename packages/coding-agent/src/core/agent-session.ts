@@ -45,6 +45,8 @@ import { SessionTools } from "./session-runtime/session-tools.js";
 import { DEFAULT_STREAM_STALL_TIMEOUT_MS, withStallWatchdog } from "./session-runtime/stall-watchdog.js";
 import { UserBashController } from "./session-runtime/user-bash.js";
 import type { BashOperations } from "./tools/bash-executor.js";
+import { BashOutputFiles } from "./tools/bash-output-files.js";
+import { ShellEnvironment } from "./tools/shell-env.js";
 
 export type { AgentSessionConfig } from "./agent-session-config.js";
 export {
@@ -78,6 +80,10 @@ export class AgentSession implements ExtensionSessionBinding {
 	private readonly navigator: SessionNavigator;
 	private readonly events: SessionEventPipeline;
 	private readonly unsubscribers: (() => void)[] = [];
+	/** Full-output files of this session's commands, removed by `dispose()` (or at process exit). */
+	private readonly bashOutputFiles = new BashOutputFiles();
+	/** The environment of this session's commands: provider keys removed (see ShellEnvironment). */
+	private readonly shellEnvironment: ShellEnvironment;
 
 	private readonly prompts: PromptController;
 	private readonly userBash: UserBashController;
@@ -95,6 +101,10 @@ export class AgentSession implements ExtensionSessionBinding {
 			config.settingsManager.getStreamStallTimeoutMs() ??
 			DEFAULT_STREAM_STALL_TIMEOUT_MS;
 		this.streamFn = withStallWatchdog(config.streamFn ?? streamSimple, () => this.stallTimeoutMs);
+		this.shellEnvironment = new ShellEnvironment({
+			extraKeyNames: () => this.modelRegistry.getCredentialEnvNames(),
+			passthrough: () => this.settingsManager.getShellEnvPassthrough(),
+		});
 
 		this.agent = createSessionAgent({
 			sessionId: this.sessionManager.getSessionId(),
@@ -127,6 +137,8 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.tools = new SessionTools({
 			agent: this.agent,
 			cwd: this.cwd,
+			shellEnvironment: this.shellEnvironment,
+			bashOutputFiles: this.bashOutputFiles,
 			settingsManager: this.settingsManager,
 			resourceLoader: this.resourceLoader,
 			hooks: this.hooks,
@@ -173,6 +185,8 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.userBash = new UserBashController({
 			...parts,
 			cwd: this.cwd,
+			shellEnvironment: this.shellEnvironment,
+			bashOutputFiles: this.bashOutputFiles,
 			isAgentStreaming: () => this.agent.state.isStreaming,
 			appendMessage: (message) => {
 				this.agent.appendMessage(message);
@@ -583,10 +597,11 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.dispose();
 	}
 
-	/** Detaches from the agent and extensions; listeners get nothing more. */
+	/** Detaches from the agent and extensions (listeners get nothing more) and removes bash full-output files. */
 	dispose(): void {
 		for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
 		this.events.dispose();
+		this.bashOutputFiles.dispose();
 	}
 
 	// ── Internals ───────────────────────────────────────────────────────────────────────────────────────────

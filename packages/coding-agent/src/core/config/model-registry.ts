@@ -117,6 +117,19 @@ function buildCustomModel(
 	return model;
 }
 
+/** The config strings of a provider that are credentials: `apiKey` and every header value, model-level ones too. */
+function credentialStrings(provider: ProviderRegistration | ProviderConfig): string[] {
+	const strings: string[] = [];
+	if (provider.apiKey !== undefined) strings.push(provider.apiKey);
+	strings.push(...Object.values(provider.headers ?? {}));
+	for (const model of provider.models ?? []) strings.push(...Object.values(model.headers ?? {}));
+	const overrides = "modelOverrides" in provider ? provider.modelOverrides : undefined;
+	for (const override of Object.values(overrides ?? {})) strings.push(...Object.values(override.headers ?? {}));
+	return strings;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 /** Replaces the model with the same provider and id, or appends it. */
 function upsert(models: Model[], model: Model): void {
 	const index = models.findIndex((m) => m.provider === model.provider && m.id === model.id);
@@ -135,6 +148,7 @@ export class ModelRegistry {
 	private error: string | undefined;
 	private readonly fallbackKeys = new Map<string, string>();
 	private readonly registrations = new Map<string, ProviderRegistration>();
+	private readonly credentialValues = new Set<string>();
 
 	constructor(
 		readonly authStorage: AuthStorage,
@@ -150,6 +164,7 @@ export class ModelRegistry {
 	refresh(): void {
 		this.error = undefined;
 		this.fallbackKeys.clear();
+		this.credentialValues.clear();
 		const models: Model[] = [];
 		for (const provider of getProviders()) for (const model of getModels(provider)) models.push(cloneModel(model));
 
@@ -226,8 +241,24 @@ export class ModelRegistry {
 		this.refresh();
 	}
 
+	/**
+	 * Names of environment variables that may hold credentials the agent resolves besides @agent/ai's provider
+	 * keys: every credential string of models.json and extension providers (`apiKey`, header values) and of
+	 * auth.json `api_key` entries that has the form of a variable name (config.md §5 resolves such a string
+	 * from the environment). Kept from commands the agent runs.
+	 */
+	getCredentialEnvNames(): string[] {
+		const values = [...this.credentialValues];
+		for (const provider of this.authStorage.list()) {
+			const credential = this.authStorage.get(provider);
+			if (credential?.type === "api_key") values.push(credential.key);
+		}
+		return [...new Set(values)].filter((value) => ENV_NAME.test(value));
+	}
+
 	private applyModelsJson(models: Model[], config: ModelsJsonConfig): void {
 		for (const [name, provider] of Object.entries(config.providers)) {
+			for (const value of credentialStrings(provider)) this.credentialValues.add(value);
 			if (provider.apiKey !== undefined) this.fallbackKeys.set(name, provider.apiKey);
 			const providerHeaders = resolveHeaders(provider.headers, this.env);
 			for (let i = 0; i < models.length; i++) {
@@ -252,6 +283,7 @@ export class ModelRegistry {
 	}
 
 	private applyRegistration(models: Model[], name: string, registration: ProviderRegistration): void {
+		for (const value of credentialStrings(registration)) this.credentialValues.add(value);
 		if (registration.apiKey !== undefined) this.fallbackKeys.set(name, registration.apiKey);
 		if (registration.models && registration.models.length > 0) {
 			for (let i = models.length - 1; i >= 0; i--) if (models[i]?.provider === name) models.splice(i, 1);

@@ -51,7 +51,10 @@ export interface LimitsSettings {
 	replyMaxBytes?: number;
 	/** How long one model reply may stream in all. Default 30 minutes. */
 	replyTimeoutMs?: number;
-	/** Bash output kept in memory per command; the rest streams to the full-output file. Default 1 MiB. */
+	/**
+	 * Bash output of one command held in memory; the rest is only in the full-output file. The bash tool's own
+	 * window is 100KB whatever this says; the interactive `!cmd` display keeps up to this much. Default 1 MiB.
+	 */
 	bashMemoryBytes?: number;
 	/** Size at which a command's full-output file stops growing. Default 256 MiB. */
 	bashOutputFileBytes?: number;

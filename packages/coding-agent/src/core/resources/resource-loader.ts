@@ -153,7 +153,11 @@ export class DefaultResourceLoader implements ResourceLoader {
 
 		this.rebuildCollections();
 
-		const context = loadContextFiles({ cwd: this.cwd, agentDir: this.agentDir });
+		const context = loadContextFiles({
+			cwd: this.cwd,
+			agentDir: this.agentDir,
+			maxBytes: this.settingsManager.getLimits().contextFileBytes,
+		});
 		this.contextFiles = context.files;
 		this.contextDiagnostics = context.diagnostics;
 

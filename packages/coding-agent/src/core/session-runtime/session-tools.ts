@@ -6,6 +6,8 @@ import type { ExtensionHooks, ExtensionTool } from "../extensions/hooks.js";
 import type { ResourceLoader } from "../resources/resource-loader.js";
 import { BUILTIN_TOOL_SNIPPETS, buildSystemPrompt } from "../resources/system-prompt.js";
 import { type CustomToolPromptInfo, collectCustomToolPromptInputs } from "../resources/tool-prompt-inputs.js";
+import type { BashOutputFiles } from "../tools/bash-output-files.js";
+import type { ShellEnvironment } from "../tools/shell-env.js";
 import { createAllTools } from "../tools/tool-sets.js";
 
 export const DEFAULT_ACTIVE_TOOL_NAMES: readonly string[] = ["read", "bash", "edit", "write"];
@@ -21,6 +23,9 @@ export interface SessionToolsOptions {
 	tools?: AgentTool[];
 	/** SDK tools with optional prompt snippets and guidelines; active from the start. */
 	customTools?: ExtensionTool[];
+	/** The session's command environment and full-output files, for the built-in bash tool. */
+	shellEnvironment?: ShellEnvironment;
+	bashOutputFiles?: BashOutputFiles;
 }
 
 /**
@@ -132,10 +137,18 @@ export class SessionTools {
 	}
 
 	private rebuildRegistry(): void {
-		const { cwd, settingsManager, tools, customTools, hooks } = this.options;
+		const { cwd, settingsManager, tools, customTools, hooks, shellEnvironment, bashOutputFiles } = this.options;
 		const registry = new Map<string, ExtensionTool>();
 		const builtIns = createAllTools(cwd, {
-			bash: { commandPrefix: settingsManager.getShellCommandPrefix(), shellPath: settingsManager.getShellPath() },
+			bash: {
+				commandPrefix: settingsManager.getShellCommandPrefix(),
+				shellPath: settingsManager.getShellPath(),
+				...(shellEnvironment ? { environment: shellEnvironment } : {}),
+				output: {
+					maxFileBytes: settingsManager.getLimits().bashOutputFileBytes,
+					...(bashOutputFiles ? { files: bashOutputFiles } : {}),
+				},
+			},
 		});
 		for (const tool of Object.values(builtIns)) registry.set(tool.name, tool);
 		for (const tool of tools ?? []) registry.set(tool.name, tool);

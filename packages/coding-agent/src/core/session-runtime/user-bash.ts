@@ -1,16 +1,21 @@
 // The user's own shell commands (`!cmd`, `!!cmd`, RPC `bash`; rpc.md §4.15): run through the bash tool's
 // operations (same shell resolution, process-group kill), output cleaned for display and the model.
-import { closeSync, openSync, writeSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
-import type { SettingsManager } from "../config/settings-manager.js";
+import { DEFAULT_BASH_OUTPUT_FILE_BYTES, type SettingsManager } from "../config/settings-manager.js";
 import type { BashResult, ExtensionHooks } from "../extensions/hooks.js";
 import type { BashExecutionMessage } from "../messages.js";
 import { type BashOperations, createLocalBashOperations } from "../tools/bash-executor.js";
-import { createBashTempFilePath } from "../tools/bash-output.js";
-import { getShellEnv } from "../tools/shell.js";
+import type { BashOutputFileOptions } from "../tools/bash-output.js";
+import {
+	type BashOutputFiles,
+	FullOutputFile,
+	fullOutputCappedNotice,
+	processBashOutputFiles,
+} from "../tools/bash-output-files.js";
+import { ShellEnvironment } from "../tools/shell-env.js";
 import { DEFAULT_MAX_BYTES, truncateTail } from "../tools/truncate.js";
 
-/** Recent output kept in memory: twice what is returned. */
+/** Recent output kept in memory: twice what is returned (the rest is only in the full-output file). */
 const WINDOW_CHARS = DEFAULT_MAX_BYTES * 2;
 
 // CSI and other escape sequences, OSC strings (titles, hyperlinks).
@@ -31,18 +36,37 @@ export interface RunUserBashOptions {
 	signal?: AbortSignal;
 	/** Each cleaned chunk as it arrives. */
 	onChunk?: (text: string) => void;
+	/** The command's environment (provider keys removed); default: a new `ShellEnvironment`. */
+	environment?: ShellEnvironment;
+	/** Settings `limits.bashOutputFileBytes` and the registry the full-output file is removed with. */
+	output?: BashOutputFileOptions;
 }
 
-/** Collects cleaned output: a window of the newest text in memory, everything in a temp file once large. */
-class CommandOutput {
+/**
+ * Collects cleaned output: a window of the newest WINDOW_CHARS characters in memory (never more), everything
+ * in the full-output file once large.
+ */
+export class CommandOutput {
 	private readonly decoder = new StringDecoder("utf8");
 	private window = "";
 	private droppedChars = 0;
 	private rawBytes = 0;
-	private fd: number | undefined;
-	fullOutputPath: string | undefined;
+	private readonly file: FullOutputFile;
 
-	constructor(private readonly onChunk?: (text: string) => void) {}
+	constructor(
+		private readonly onChunk?: (text: string) => void,
+		options: BashOutputFileOptions = {},
+	) {
+		this.file = new FullOutputFile(
+			options.files ?? processBashOutputFiles(),
+			options.maxFileBytes ?? DEFAULT_BASH_OUTPUT_FILE_BYTES,
+		);
+	}
+
+	/** Characters of output held in memory. */
+	get retainedChars(): number {
+		return this.window.length;
+	}
 
 	append(data: Buffer): void {
 		this.rawBytes += data.length;
@@ -54,19 +78,18 @@ class CommandOutput {
 		const truncation = truncateTail(this.window);
 		const truncated = truncation.truncated || this.droppedChars > 0;
 		if (truncated) this.ensureFile();
-		if (this.fd !== undefined) closeSync(this.fd);
-		this.fd = undefined;
+		this.file.close();
+		const capped = this.file.capped ? `\n\n${fullOutputCappedNotice(this.file.maxBytes)}` : "";
 		return {
-			output: truncation.content,
+			output: truncation.content + capped,
 			truncated,
-			...(this.fullOutputPath ? { fullOutputPath: this.fullOutputPath } : {}),
+			...(this.file.path ? { fullOutputPath: this.file.path } : {}),
 		};
 	}
 
 	/** Closes the temp file without a result (the command failed to run). */
 	discard(): void {
-		if (this.fd !== undefined) closeSync(this.fd);
-		this.fd = undefined;
+		this.file.close();
 	}
 
 	private add(raw: string): void {
@@ -74,9 +97,12 @@ class CommandOutput {
 		const text = sanitizeCommandOutput(raw);
 		if (!text) return;
 		this.onChunk?.(text);
-		if (this.rawBytes > DEFAULT_MAX_BYTES) this.ensureFile();
-		if (this.fd !== undefined) writeSync(this.fd, text);
-		this.window += text;
+		if (this.rawBytes > DEFAULT_MAX_BYTES || this.window.length + text.length > WINDOW_CHARS) this.ensureFile();
+		this.file.write(text);
+		// Only the window's worth of a large chunk is joined to the window.
+		const kept = text.length > WINDOW_CHARS ? text.slice(text.length - WINDOW_CHARS) : text;
+		this.droppedChars += text.length - kept.length;
+		this.window += kept;
 		if (this.window.length > WINDOW_CHARS) {
 			const excess = this.window.length - WINDOW_CHARS;
 			this.window = this.window.slice(excess);
@@ -86,11 +112,10 @@ class CommandOutput {
 
 	/** The whole output so far goes to the file; later text is appended as it arrives. */
 	private ensureFile(): void {
-		if (this.fd !== undefined || this.fullOutputPath) return;
-		this.fullOutputPath = createBashTempFilePath();
-		this.fd = openSync(this.fullOutputPath, "w", 0o600);
+		if (this.file.path !== undefined) return;
+		this.file.open();
 		// The window still holds everything: the file is created before the window first drops text.
-		writeSync(this.fd, this.window);
+		this.file.write(this.window);
 	}
 }
 
@@ -103,24 +128,32 @@ class CommandOutput {
  * nowhere; whenever the output is cut, the file exists.
  */
 export async function runUserBash(command: string, options: RunUserBashOptions): Promise<BashResult> {
-	const output = new CommandOutput(options.onChunk);
+	const output = new CommandOutput(options.onChunk, options.output);
 	const script = options.commandPrefix ? `${options.commandPrefix}\n${command}` : command;
+	const environment = options.environment ?? new ShellEnvironment();
+	const { env, removed } = environment.build();
+	// The user is told once per session that keys were removed, after the command's output.
+	const finish = () => {
+		const result = output.finish();
+		const notice = environment.takeNotice("user", removed);
+		return notice ? { ...result, output: result.output ? `${result.output}\n\n${notice}` : notice } : result;
+	};
 	let exitCode: number | null;
 	try {
 		({ exitCode } = await options.operations.exec(script, options.cwd, {
 			onData: (data) => output.append(data),
 			signal: options.signal,
-			env: getShellEnv(),
+			env,
 		}));
 	} catch (error) {
 		if (error instanceof Error && error.message === "aborted") {
-			return { ...output.finish(), cancelled: true };
+			return { ...finish(), cancelled: true };
 		}
 		output.discard();
 		throw error;
 	}
-	if (options.signal?.aborted) return { ...output.finish(), cancelled: true };
-	return { ...output.finish(), ...(exitCode !== null ? { exitCode } : {}), cancelled: false };
+	if (options.signal?.aborted) return { ...finish(), cancelled: true };
+	return { ...finish(), ...(exitCode !== null ? { exitCode } : {}), cancelled: false };
 }
 
 /** The session message that records a user command (`bashExecution`). */
@@ -146,6 +179,9 @@ export interface UserBashHost {
 	readonly cwd: string;
 	readonly hooks: ExtensionHooks;
 	readonly settingsManager: SettingsManager;
+	/** The session's command environment (shared with its bash tool) and full-output files. */
+	readonly shellEnvironment: ShellEnvironment;
+	readonly bashOutputFiles: BashOutputFiles;
 	/** Whether a run is going: its message must not land inside the running turn. */
 	isAgentStreaming(): boolean;
 	/** Appends a message to the agent's context and the session. */
@@ -189,6 +225,11 @@ export class UserBashController {
 					operations: operations ?? createLocalBashOperations({ shellPath: host.settingsManager.getShellPath() }),
 					commandPrefix: host.settingsManager.getShellCommandPrefix(),
 					signal: controller.signal,
+					environment: host.shellEnvironment,
+					output: {
+						files: host.bashOutputFiles,
+						maxFileBytes: host.settingsManager.getLimits().bashOutputFileBytes,
+					},
 					...(onChunk ? { onChunk } : {}),
 				});
 			} finally {

@@ -1,18 +1,100 @@
 import { randomBytes } from "node:crypto";
 import { chown, open, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { describeNonRegularFile, NotRegularFileError, readRegularFile } from "./regular-file.js";
 
 function errorCode(error: unknown): string | undefined {
 	return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
 /**
+ * What a file was when a writer looked at it, to tell whether someone else changed it since: its bytes (edit
+ * read them anyway), its identity and timestamps (write, which reads nothing), or that it did not exist.
+ */
+export type FileVersion =
+	| { kind: "missing" }
+	| { kind: "stat"; dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }
+	| { kind: "content"; content: Uint8Array };
+
+/** Thrown when the file no longer matches the expected version just before it would be replaced. */
+export class FileChangedError extends Error {
+	readonly code = "EFILECHANGED";
+	constructor(readonly path: string) {
+		super(`${path} was changed by someone else while it was being written`);
+		this.name = "FileChangedError";
+	}
+}
+
+export function isFileChangedError(error: unknown): error is FileChangedError {
+	return error instanceof FileChangedError;
+}
+
+/** The file's current identity and timestamps (symlinks followed), or `missing`. */
+export async function captureFileVersion(path: string): Promise<FileVersion> {
+	try {
+		const stats = await stat(path, { bigint: true });
+		return {
+			kind: "stat",
+			dev: stats.dev,
+			ino: stats.ino,
+			size: stats.size,
+			mtimeNs: stats.mtimeNs,
+			ctimeNs: stats.ctimeNs,
+		};
+	} catch (error) {
+		if (errorCode(error) === "ENOENT") return { kind: "missing" };
+		throw error;
+	}
+}
+
+async function matchesVersion(path: string, expected: FileVersion): Promise<boolean> {
+	if (expected.kind === "content") {
+		let size: number;
+		try {
+			size = (await stat(path)).size;
+		} catch {
+			return false;
+		}
+		// An append or truncation shows in the size; otherwise compare the bytes (timestamps are too coarse to
+		// see a same-size rewrite within one clock tick).
+		if (size !== expected.content.length) return false;
+		const current = await readRegularFile(path, expected.content.length + 1).catch(() => undefined);
+		return current?.equals(expected.content) === true;
+	}
+	const current = await captureFileVersion(path);
+	if (expected.kind === "missing" || current.kind !== "stat") return current.kind === expected.kind;
+	return (
+		current.dev === expected.dev &&
+		current.ino === expected.ino &&
+		current.size === expected.size &&
+		current.mtimeNs === expected.mtimeNs &&
+		current.ctimeNs === expected.ctimeNs
+	);
+}
+
+/** How a write checks that the file is still what the writer saw (edit and write operations take it too). */
+export interface FileWriteOptions {
+	/**
+	 * The file as the caller last saw it. Just before the new content replaces the file (the temp file already
+	 * written), the file is compared with it; if someone else changed it, nothing is replaced and
+	 * `FileChangedError` is thrown. A change in the instant between that check and the rename can still be lost,
+	 * and so is anything written through a descriptor opened on the old file before the rename.
+	 */
+	expected?: FileVersion;
+}
+
+/**
  * Writes `content` so that readers see either the old or the new file, never a partial one: a temp file in
  * the same directory, given the original's mode (and owner, when we may), then renamed over the target. A
  * symlink is followed, so the link stays a link. When the directory does not let us create the temp file
- * but the file itself is writable, the file is written in place.
+ * but the file itself is writable, the file is written in place. An existing target that is not a regular
+ * file (a device, FIFO, socket or directory, also behind a symlink) is refused with `NotRegularFileError`.
  */
-export async function writeFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+	path: string,
+	content: string | Uint8Array,
+	options: FileWriteOptions = {},
+): Promise<void> {
 	let target = path;
 	try {
 		target = await realpath(path);
@@ -22,6 +104,8 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
 	let existing: { mode: number; uid: number; gid: number } | undefined;
 	try {
 		const stats = await stat(target);
+		const fileType = describeNonRegularFile(stats);
+		if (fileType) throw new NotRegularFileError(path, fileType);
 		existing = { mode: stats.mode & 0o7777, uid: stats.uid, gid: stats.gid };
 	} catch (error) {
 		if (errorCode(error) !== "ENOENT") throw error;
@@ -34,6 +118,7 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
 	} catch (error) {
 		const code = errorCode(error);
 		if (code === "EACCES" || code === "EPERM" || code === "EROFS") {
+			if (options.expected && !(await matchesVersion(target, options.expected))) throw new FileChangedError(path);
 			await writeFile(target, content);
 			return;
 		}
@@ -50,6 +135,7 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
 		if (existing && (existing.uid !== process.getuid?.() || existing.gid !== process.getgid?.())) {
 			await chown(tempPath, existing.uid, existing.gid).catch(() => {});
 		}
+		if (options.expected && !(await matchesVersion(target, options.expected))) throw new FileChangedError(path);
 		await rename(tempPath, target);
 	} catch (error) {
 		await rm(tempPath, { force: true });

@@ -1,30 +1,22 @@
-import { randomBytes } from "node:crypto";
-import { closeSync, openSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { DEFAULT_BASH_OUTPUT_FILE_BYTES } from "../config/settings-manager.js";
+import { type BashOutputFiles, FullOutputFile, processBashOutputFiles } from "./bash-output-files.js";
 import { DEFAULT_MAX_BYTES, type TruncationResult, truncateTail } from "./truncate.js";
+import { incompleteTailLength } from "./utf8.js";
 
 /**
- * Recent output kept in memory: at least twice what the model is shown (plus up to one chunk). The reference
- * dropped chunks while the window exceeded this size, which could leave less than 50KB — and then the final
- * result looked untruncated although most of the output had been dropped. Ours drops a chunk only while the
- * rest still holds this much, so the tail shown is always cut from at least 100KB and marked truncated.
+ * Recent output kept in memory: twice what the model is shown. The reference dropped chunks while the window
+ * exceeded this size, which could leave less than 50KB — and then the final result looked untruncated
+ * although most of the output had been dropped. Ours always keeps this much (the oldest chunk cut to fit),
+ * so the tail shown is cut from 100KB and marked truncated.
  */
-const ROLLING_WINDOW_BYTES = DEFAULT_MAX_BYTES * 2;
+export const ROLLING_WINDOW_BYTES = DEFAULT_MAX_BYTES * 2;
 
-export function createBashTempFilePath(): string {
-	return join(tmpdir(), `agent-bash-${randomBytes(8).toString("hex")}.log`);
-}
-
-/** Number of bytes at the end of `bytes` that form an incomplete UTF-8 character. */
-function incompleteTailLength(bytes: Buffer): number {
-	for (let back = 1; back <= Math.min(3, bytes.length); back++) {
-		const byte = bytes[bytes.length - back];
-		if ((byte & 0xc0) === 0x80) continue;
-		const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-		return needed > back ? back : 0;
-	}
-	return 0;
+/** Where a command's full output goes: settings `limits.bashOutputFileBytes` and the session's registry. */
+export interface BashOutputFileOptions {
+	/** Size at which the full-output file stops growing; 0 = no limit. Default 256 MiB. */
+	maxFileBytes?: number;
+	/** Default: the process-wide registry, emptied when the process exits. */
+	files?: BashOutputFiles;
 }
 
 function countNewlines(data: Buffer): number {
@@ -65,8 +57,10 @@ function lastEndedContentLineBytes(data: Buffer, bytesBeforeChunk: number): numb
 }
 
 /**
- * Collects a command's output: a rolling window of recent chunks in memory and, once the output passes
- * 50KB (or whenever the model is told to look there), the complete output in a temp file.
+ * Collects a command's output: a rolling window of the most recent ROLLING_WINDOW_BYTES in memory (never
+ * more, however large the chunks: this is what keeps a command printing 400 MB within a few MB, well inside
+ * `limits.bashMemoryBytes`) and, once the output passes 50KB (or whenever the model is told to look there),
+ * the complete output in a temp file registered in `files`, up to `maxFileBytes`.
  */
 export class BashOutputCollector {
 	private chunks: Buffer[] = [];
@@ -75,10 +69,35 @@ export class BashOutputCollector {
 	private newlines = 0;
 	private bytesSinceNewline = 0;
 	private lastEndedContentLineBytes = 0;
-	private fd: number | undefined;
+	private readonly window = ROLLING_WINDOW_BYTES;
+	private readonly file: FullOutputFile;
 	private closed = false;
 	totalBytes = 0;
-	fullOutputPath: string | undefined;
+
+	constructor(options: BashOutputFileOptions = {}) {
+		this.file = new FullOutputFile(
+			options.files ?? processBashOutputFiles(),
+			options.maxFileBytes ?? DEFAULT_BASH_OUTPUT_FILE_BYTES,
+		);
+	}
+
+	get fullOutputPath(): string | undefined {
+		return this.file.path;
+	}
+
+	get maxFileBytes(): number {
+		return this.file.maxBytes;
+	}
+
+	/** The full-output file reached `maxFileBytes` and holds only the start of the output. */
+	get fullOutputCapped(): boolean {
+		return this.file.capped;
+	}
+
+	/** Output bytes held in memory. */
+	get retainedBytes(): number {
+		return this.windowBytes;
+	}
 
 	append(data: Buffer): void {
 		if (this.closed) return;
@@ -91,32 +110,43 @@ export class BashOutputCollector {
 		}
 		this.bytesSinceNewline =
 			newlinesInChunk > 0 ? data.length - data.lastIndexOf(10) - 1 : this.bytesSinceNewline + data.length;
-		if (this.totalBytes > DEFAULT_MAX_BYTES) this.ensureTempFile();
-		if (this.fd !== undefined) writeSync(this.fd, data);
-		this.chunks.push(data);
-		this.windowBytes += data.length;
-		while (this.chunks.length > 1 && this.windowBytes - this.chunks[0].length >= ROLLING_WINDOW_BYTES) {
-			const dropped = this.chunks.shift()!;
-			this.windowBytes -= dropped.length;
-			this.droppedBytes += dropped.length;
+		// The file exists before the window first drops anything, so it can be given everything.
+		if (this.totalBytes > DEFAULT_MAX_BYTES || this.windowBytes + data.length > this.window) this.ensureTempFile();
+		this.file.write(data);
+		// A chunk larger than the window (custom operations may deliver everything at once): keep its end.
+		const kept = data.length > this.window ? Buffer.from(data.subarray(data.length - this.window)) : data;
+		this.droppedBytes += data.length - kept.length;
+		this.chunks.push(kept);
+		this.windowBytes += kept.length;
+		while (this.windowBytes > this.window) {
+			const excess = this.windowBytes - this.window;
+			const oldest = this.chunks[0];
+			if (oldest.length <= excess) {
+				this.chunks.shift();
+				this.windowBytes -= oldest.length;
+				this.droppedBytes += oldest.length;
+			} else {
+				// Copy the part kept, so the dropped part of the chunk is freed.
+				this.chunks[0] = Buffer.from(oldest.subarray(excess));
+				this.windowBytes -= excess;
+				this.droppedBytes += excess;
+			}
 		}
 	}
 
 	/** Creates the temp file with everything collected so far; later chunks are appended as they arrive. */
 	ensureTempFile(): string {
-		if (this.fullOutputPath && this.fd !== undefined) return this.fullOutputPath;
+		if (this.file.path !== undefined) return this.file.path;
 		if (this.droppedBytes > 0) throw new Error("bash output window dropped chunks before the temp file existed");
-		this.fullOutputPath = createBashTempFilePath();
-		this.fd = openSync(this.fullOutputPath, "w", 0o600);
-		for (const chunk of this.chunks) writeSync(this.fd, chunk);
-		return this.fullOutputPath;
+		const path = this.file.open();
+		for (const chunk of this.chunks) this.file.write(chunk);
+		return path;
 	}
 
 	/** Ends collection; output that arrives later (from custom operations) is ignored. */
 	close(): void {
 		this.closed = true;
-		if (this.fd !== undefined) closeSync(this.fd);
-		this.fd = undefined;
+		this.file.close();
 	}
 
 	/** The window decoded and tail-truncated. `partial` leaves out an incomplete character at the end. */

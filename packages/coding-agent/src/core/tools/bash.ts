@@ -1,8 +1,9 @@
 import type { AgentTool } from "@agent/agent-core";
 import { type Static, Type } from "@agent/ai";
 import { type BashOperations, createLocalBashOperations } from "./bash-executor.js";
-import { BashOutputCollector, type BashOutputSnapshot } from "./bash-output.js";
-import { getShellEnv } from "./shell.js";
+import { BashOutputCollector, type BashOutputFileOptions, type BashOutputSnapshot } from "./bash-output.js";
+import { fullOutputCappedNotice } from "./bash-output-files.js";
+import { ShellEnvironment } from "./shell-env.js";
 import { optionalNumber, requireString } from "./tool-arguments.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.js";
 
@@ -39,6 +40,13 @@ export interface BashToolOptions {
 	spawnHook?: BashSpawnHook;
 	/** Settings `shellPath`, used by the local operations. */
 	shellPath?: string;
+	/**
+	 * Ours: builds each command's environment — the user's, minus provider keys (see `ShellEnvironment`) — and
+	 * says once that keys were removed. Default: a new one removing @agent/ai's provider-key variables.
+	 */
+	environment?: ShellEnvironment;
+	/** Ours: settings `limits.bashOutputFileBytes` and the session's registry of full-output files. */
+	output?: BashOutputFileOptions;
 }
 
 function truncationNotice(snapshot: BashOutputSnapshot, fullOutputPath: string): string {
@@ -70,10 +78,12 @@ function renderOutput(output: BashOutputCollector): { text: string; details: Bas
 		const snapshot = output.snapshot(false);
 		if (!snapshot.truncation.truncated) return { text: snapshot.truncation.content, details: undefined };
 		// Ours differs: the reference named a temp file it had not written when output was cut by lines while
-		// under 50KB. Whenever the notice points at a file, that file holds the complete output.
+		// under 50KB. Whenever the notice points at a file, that file holds the complete output (up to
+		// limits.bashOutputFileBytes, which a second notice then names).
 		const fullOutputPath = output.ensureTempFile();
+		const capped = output.fullOutputCapped ? `\n\n${fullOutputCappedNotice(output.maxFileBytes)}` : "";
 		return {
-			text: snapshot.truncation.content + truncationNotice(snapshot, fullOutputPath),
+			text: snapshot.truncation.content + truncationNotice(snapshot, fullOutputPath) + capped,
 			details: { truncation: wholeOutputTruncation(snapshot), fullOutputPath },
 		};
 	} finally {
@@ -81,11 +91,17 @@ function renderOutput(output: BashOutputCollector): { text: string; details: Bas
 	}
 }
 
+/** `text` with the notes after it, each in its own paragraph. */
+function withNotes(text: string, notes: (string | undefined)[]): string {
+	return [text, ...notes.filter((note): note is string => note !== undefined)].filter(Boolean).join("\n\n");
+}
+
 export function createBashTool(
 	cwd: string,
 	options: BashToolOptions = {},
 ): AgentTool<typeof bashSchema, BashToolDetails | undefined> {
 	const ops = options.operations ?? createLocalBashOperations({ shellPath: options.shellPath });
+	const environment = options.environment ?? new ShellEnvironment();
 	return {
 		name: "bash",
 		label: "bash",
@@ -95,14 +111,15 @@ export function createBashTool(
 			const command = requireString(params, "bash", "command");
 			const timeout = optionalNumber(params, "bash", "timeout");
 			if (signal?.aborted) throw new Error("Command aborted");
+			const { env, removed } = environment.build();
 			let spawn: BashSpawnContext = {
 				command: options.commandPrefix ? `${options.commandPrefix}\n${command}` : command,
 				cwd,
-				env: getShellEnv(),
+				env,
 			};
 			if (options.spawnHook) spawn = options.spawnHook(spawn);
 
-			const output = new BashOutputCollector();
+			const output = new BashOutputCollector(options.output);
 			const onData = (data: Buffer) => {
 				output.append(data);
 				if (!onUpdate) return;
@@ -112,16 +129,18 @@ export function createBashTool(
 				onUpdate({ content: [{ type: "text", text: snapshot.truncation.content }], details });
 			};
 
+			// The first result of a session whose command lost provider keys says so (after the spec's notices).
+			const keysNotice = () => environment.takeNotice("model", removed);
 			let exitCode: number | null;
 			try {
 				({ exitCode } = await ops.exec(spawn.command, spawn.cwd, { onData, signal, timeout, env: spawn.env }));
 			} catch (error) {
 				const { text } = renderOutput(output);
 				const message = error instanceof Error ? error.message : String(error);
-				if (message === "aborted") throw new Error(text ? `${text}\n\nCommand aborted` : "Command aborted");
+				if (message === "aborted") throw new Error(withNotes(text, ["Command aborted", keysNotice()]));
 				if (message.startsWith("timeout:")) {
 					const notice = `Command timed out after ${message.slice("timeout:".length)} seconds`;
-					throw new Error(text ? `${text}\n\n${notice}` : notice);
+					throw new Error(withNotes(text, [notice, keysNotice()]));
 				}
 				throw error;
 			}
@@ -129,10 +148,10 @@ export function createBashTool(
 			const rendered = renderOutput(output);
 			const text = rendered.text || "(no output)";
 			if (exitCode !== null && exitCode !== 0) {
-				throw new Error(`${text}\n\nCommand exited with code ${exitCode}`);
+				throw new Error(withNotes(text, [`Command exited with code ${exitCode}`, keysNotice()]));
 			}
 			const details = rendered.details;
-			return { content: [{ type: "text", text }], details };
+			return { content: [{ type: "text", text: withNotes(text, [keysNotice()]) }], details };
 		},
 	};
 }

@@ -1,13 +1,14 @@
 import { constants } from "node:fs";
-import { access as fsAccess, readFile as fsReadFile } from "node:fs/promises";
+import { access as fsAccess } from "node:fs/promises";
 import type { AgentTool } from "@agent/agent-core";
 import { type Static, Type } from "@agent/ai";
 import { runAbortable, throwIfAborted } from "./abort.js";
-import { writeFileAtomic } from "./atomic-write.js";
+import { type FileWriteOptions, isFileChangedError, writeFileAtomic } from "./atomic-write.js";
 import { detectLineEnding, normalizeToLF, replaceUniqueText, restoreLineEndings, stripBom } from "./edit-diff.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { generateDiffString } from "./line-diff.js";
 import { resolveToCwd } from "./path-utils.js";
+import { isNotRegularFileError, readRegularFile } from "./regular-file.js";
 import { requireString } from "./tool-arguments.js";
 import { assertInsideWorkspace } from "./workspace-confinement.js";
 
@@ -32,7 +33,12 @@ export interface EditToolDetails {
 /** File access of the edit tool; replace it to edit files remotely, in a container or through an editor. */
 export interface EditOperations {
 	readFile: (absolutePath: string) => Promise<Buffer>;
-	writeFile: (absolutePath: string, content: string) => Promise<void>;
+	/**
+	 * `options.expected` holds the bytes `readFile` returned: when the file no longer holds them just before
+	 * being replaced, change nothing and throw a `FileChangedError` (as `writeFileAtomic` does); the edit is
+	 * then redone on the new content. Operations that cannot check may ignore it.
+	 */
+	writeFile: (absolutePath: string, content: string, options?: FileWriteOptions) => Promise<void>;
 	/** Throws if the file is not readable and writable. */
 	access: (absolutePath: string) => Promise<void>;
 }
@@ -44,13 +50,25 @@ export interface EditToolOptions {
 }
 
 export const localEditOperations: EditOperations = {
-	readFile: (absolutePath) => fsReadFile(absolutePath),
-	writeFile: (absolutePath, content) => writeFileAtomic(absolutePath, content),
+	readFile: (absolutePath) => readRegularFile(absolutePath),
+	writeFile: (absolutePath, content, options) => writeFileAtomic(absolutePath, content, options),
 	access: (absolutePath) => fsAccess(absolutePath, constants.R_OK | constants.W_OK),
 };
 
 // Bytes inspected for a NUL byte, the mark of a binary file (as git does).
 const BINARY_SNIFF_BYTES = 8000;
+/** Times an edit is redone on new content when another process keeps changing the file under it. */
+const MAX_EDIT_ATTEMPTS = 5;
+
+/** Model-facing: the path is a device, FIFO or socket (directories keep their own message). */
+export function editNotRegularFileMessage(path: string, fileType: string): string {
+	return `Cannot edit ${path}: it is ${fileType}, not a regular file. The edit tool only changes regular files.`;
+}
+
+/** Model-facing: every attempt found the file changed by another process before it could be replaced. */
+export function editKeptChangingMessage(path: string): string {
+	return `Cannot edit ${path}: another process kept changing the file while the edit was being written (${MAX_EDIT_ATTEMPTS} attempts). Nothing was changed; try again when the file is no longer being written to.`;
+}
 
 function errorCode(error: unknown): string | undefined {
 	return (error as NodeJS.ErrnoException | undefined)?.code;
@@ -83,8 +101,11 @@ async function readForEdit(ops: EditOperations, absolutePath: string, path: stri
 	try {
 		return await ops.readFile(absolutePath);
 	} catch (error) {
-		if (errorCode(error) === "EISDIR")
-			throw new Error(`Is a directory: ${path}. Provide the path of a file to edit.`);
+		const isDirectory = isNotRegularFileError(error)
+			? error.fileType === "a directory"
+			: errorCode(error) === "EISDIR";
+		if (isDirectory) throw new Error(`Is a directory: ${path}. Provide the path of a file to edit.`);
+		if (isNotRegularFileError(error)) throw new Error(editNotRegularFileMessage(path, error.fileType));
 		throw error;
 	}
 }
@@ -128,15 +149,26 @@ export function createEditTool(
 			if (options.confineToCwd) assertInsideWorkspace(absolutePath, cwd, path);
 
 			return withFileMutationQueue(absolutePath, async () => {
-				const buffer = await runAbortable(signal, () => readForEdit(ops, absolutePath, path));
-				const plan = planEdit(buffer, path, oldText, newText);
-				// Past this point the write is not interrupted: an abort must not leave a half-done edit unreported.
-				throwIfAborted(signal);
-				await ops.writeFile(absolutePath, plan.output);
-				return {
-					content: [{ type: "text", text: `Successfully replaced text in ${path}.` }],
-					details: { diff: plan.diff, firstChangedLine: plan.firstChangedLine },
-				};
+				// Ours: another process may write the file between our read and our rename (a log appender, an
+				// editor saving). The write checks the file still holds what was read; if not, the edit is redone on
+				// the new content, so the other change is kept.
+				for (let attempt = 1; ; attempt++) {
+					const buffer = await runAbortable(signal, () => readForEdit(ops, absolutePath, path));
+					const plan = planEdit(buffer, path, oldText, newText);
+					// Past this point the write is not interrupted: an abort must not leave a half-done edit unreported.
+					throwIfAborted(signal);
+					try {
+						await ops.writeFile(absolutePath, plan.output, { expected: { kind: "content", content: buffer } });
+					} catch (error) {
+						if (!isFileChangedError(error)) throw error;
+						if (attempt >= MAX_EDIT_ATTEMPTS) throw new Error(editKeptChangingMessage(path));
+						continue;
+					}
+					return {
+						content: [{ type: "text", text: `Successfully replaced text in ${path}.` }],
+						details: { diff: plan.diff, firstChangedLine: plan.firstChangedLine },
+					};
+				}
 			});
 		},
 	};

@@ -1,9 +1,10 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename, relative, sep } from "node:path";
 import type { AgentTool } from "@agent/agent-core";
 import { type Static, Type } from "@agent/ai";
 import { throwIfAborted } from "./abort.js";
 import { findExternalTool } from "./external-tools.js";
+import { type FileLine, readLinesOfFile } from "./file-lines.js";
 import { searchWithBuiltinGrep } from "./grep-builtin.js";
 import { searchWithRipgrep } from "./grep-ripgrep.js";
 import {
@@ -13,6 +14,7 @@ import {
 	RG_UNAVAILABLE_MESSAGE,
 } from "./grep-search.js";
 import { resolveToCwd } from "./path-utils.js";
+import { readRegularFile } from "./regular-file.js";
 import { optionalBoolean, optionalNumber, optionalString, requireString, toPositiveInteger } from "./tool-arguments.js";
 import {
 	DEFAULT_MAX_BYTES,
@@ -57,6 +59,15 @@ export interface GrepOperations {
 	/** Throws if the path does not exist. */
 	isDirectory: (absolutePath: string) => Promise<boolean> | boolean;
 	readFile: (absolutePath: string) => Promise<string> | string;
+	/**
+	 * Ours: the lines `lineNumbers` (1-based) of a file, each cut to `maxLineBytes`, read without loading the
+	 * whole file; lines past its end are absent. When present it is used instead of `readFile` to show matches.
+	 */
+	readLines?: (
+		absolutePath: string,
+		lineNumbers: ReadonlySet<number>,
+		maxLineBytes: number,
+	) => Promise<Map<number, FileLine>>;
 }
 
 export interface GrepToolOptions {
@@ -67,9 +78,13 @@ export interface GrepToolOptions {
 	confineToCwd?: boolean;
 }
 
+/** Bytes of each shown line that are read: enough for the 500 characters shown. */
+const SHOWN_LINE_MAX_BYTES = 4096;
+
 export const localGrepOperations: GrepOperations = {
 	isDirectory: (absolutePath) => statSync(absolutePath).isDirectory(),
-	readFile: (absolutePath) => readFileSync(absolutePath, "utf8"),
+	readFile: async (absolutePath) => (await readRegularFile(absolutePath)).toString("utf8"),
+	readLines: readLinesOfFile,
 };
 
 /** Runs the search with the engine chosen (rg when available under `auto`). */
@@ -84,6 +99,27 @@ export function runGrepSearch(
 	return searchWithBuiltinGrep(request);
 }
 
+/** The lines around each match in `file`, from `readLines` or the whole text; null when unreadable. */
+async function loadShownLines(
+	filePath: string,
+	wanted: ReadonlySet<number>,
+	result: GrepSearchResult,
+	ops: GrepOperations,
+): Promise<Map<number, FileLine> | null> {
+	try {
+		const known = result.fileContents?.get(filePath);
+		if (known === undefined && ops.readLines) return await ops.readLines(filePath, wanted, SHOWN_LINE_MAX_BYTES);
+		const text = known ?? (await ops.readFile(filePath));
+		// Lines are counted at "\n" as rg counts them; a CR is dropped from each line when shown.
+		const lines = text.replace(/\r\n/g, "\n").split("\n");
+		const shown = new Map<number, FileLine>();
+		for (const n of wanted) if (n <= lines.length) shown.set(n, { text: lines[n - 1], cut: false });
+		return shown;
+	} catch {
+		return null;
+	}
+}
+
 /** `<path>:<n>: text` for matches and `<path>-<n>- text` for context; blocks are not merged. */
 async function formatMatches(
 	result: GrepSearchResult,
@@ -91,19 +127,19 @@ async function formatMatches(
 	context: number,
 	ops: GrepOperations,
 ): Promise<{ lines: string[]; linesTruncated: boolean }> {
-	const fileLines = new Map<string, string[] | null>();
-	const linesOf = async (filePath: string): Promise<string[] | null> => {
-		if (!fileLines.has(filePath)) {
-			try {
-				const text = result.fileContents?.get(filePath) ?? (await ops.readFile(filePath));
-				// Lines are counted at "\n" as rg counts them; a CR is dropped from each line below.
-				fileLines.set(filePath, text.replace(/\r\n/g, "\n").split("\n"));
-			} catch {
-				fileLines.set(filePath, null);
-			}
+	const wantedByFile = new Map<string, Set<number>>();
+	for (const match of result.matches) {
+		let wanted = wantedByFile.get(match.filePath);
+		if (!wanted) {
+			wanted = new Set();
+			wantedByFile.set(match.filePath, wanted);
 		}
-		return fileLines.get(filePath) ?? null;
-	};
+		for (let n = Math.max(1, match.lineNumber - context); n <= match.lineNumber + context; n++) wanted.add(n);
+	}
+	const shownByFile = new Map<string, Map<number, FileLine> | null>();
+	for (const [filePath, wanted] of wantedByFile) {
+		shownByFile.set(filePath, await loadShownLines(filePath, wanted, result, ops));
+	}
 	const displayPath = (filePath: string) =>
 		request.isDirectory ? relative(request.searchPath, filePath).split(sep).join("/") : basename(filePath);
 
@@ -111,15 +147,21 @@ async function formatMatches(
 	let linesTruncated = false;
 	for (const match of result.matches) {
 		const shownPath = displayPath(match.filePath);
-		const lines = await linesOf(match.filePath);
+		const lines = shownByFile.get(match.filePath);
 		if (!lines) {
 			output.push(`${shownPath}:${match.lineNumber}: (unable to read file)`);
 			continue;
 		}
-		const first = Math.max(1, match.lineNumber - context);
-		const last = Math.min(lines.length, match.lineNumber + context);
-		for (let n = first; n <= last; n++) {
-			const { text, wasTruncated } = truncateLine(lines[n - 1].replace(/\r/g, ""));
+		// Lines past the end of the file are absent: the block ends there.
+		for (let n = Math.max(1, match.lineNumber - context); n <= match.lineNumber + context; n++) {
+			const line = lines.get(n);
+			if (!line) break;
+			const shown = line.text.replace(/\r/g, "");
+			let { text, wasTruncated } = truncateLine(shown);
+			if (line.cut && !wasTruncated) {
+				text = `${shown}... [truncated]`;
+				wasTruncated = true;
+			}
 			if (wasTruncated) linesTruncated = true;
 			output.push(n === match.lineNumber ? `${shownPath}:${n}: ${text}` : `${shownPath}-${n}- ${text}`);
 		}

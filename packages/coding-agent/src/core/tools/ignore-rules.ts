@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { readRegularFile, readRegularFileSync } from "./regular-file.js";
 
 /** Ignore files honoured in every directory; later files take precedence (as in ripgrep). */
 export const IGNORE_FILE_NAMES = [".gitignore", ".ignore"] as const;
@@ -64,18 +63,29 @@ export function createIgnoreLayer(base: string, contents: (string | undefined)[]
 	return { base, rules, nameRules: toNameRules(present) };
 }
 
+/** Bytes read of one ignore file: a repository cannot make a walk read a huge (or endless) file. */
+const IGNORE_FILE_MAX_BYTES = 1024 * 1024;
+
 export async function loadIgnoreLayer(
 	dir: string,
 	names: readonly string[] = IGNORE_FILE_NAMES,
 ): Promise<IgnoreLayer | undefined> {
-	const contents = await Promise.all(names.map((name) => readFile(join(dir, name), "utf8").catch(() => undefined)));
+	const contents = await Promise.all(
+		names.map((name) =>
+			readRegularFile(join(dir, name), IGNORE_FILE_MAX_BYTES).then(
+				(bytes) => bytes.toString("utf8"),
+				() => undefined,
+			),
+		),
+	);
 	return createIgnoreLayer(dir, contents);
 }
 
+/** Ignore files that are not regular files (a FIFO named .gitignore) are skipped, never opened blocking. */
 export function loadIgnoreLayerSync(dir: string): IgnoreLayer | undefined {
 	const contents = IGNORE_FILE_NAMES.map((name) => {
 		try {
-			return readFileSync(join(dir, name), "utf8");
+			return readRegularFileSync(join(dir, name), IGNORE_FILE_MAX_BYTES).bytes.toString("utf8");
 		} catch {
 			return undefined;
 		}

@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import { openRegularFile } from "./regular-file.js";
 
 /** Bytes read from the start of a file to recognise an image. */
 export const IMAGE_SNIFF_BYTES = 4100;
@@ -21,9 +21,12 @@ export function sniffImageMimeType(bytes: Uint8Array): SupportedImageMimeType | 
 	return null;
 }
 
-/** Reads the first bytes of a local file and sniffs its image type. */
+/**
+ * Reads the first bytes of a local file and sniffs its image type. Rejects `NotRegularFileError` for a
+ * device, FIFO or socket without blocking on it.
+ */
 export async function detectImageMimeTypeFromFile(absolutePath: string): Promise<SupportedImageMimeType | null> {
-	const handle = await open(absolutePath, "r");
+	const { handle } = await openRegularFile(absolutePath);
 	try {
 		const buffer = Buffer.alloc(IMAGE_SNIFF_BYTES);
 		const { bytesRead } = await handle.read(buffer, 0, IMAGE_SNIFF_BYTES, 0);

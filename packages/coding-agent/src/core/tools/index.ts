@@ -1,8 +1,22 @@
 // Public API of core/tools (re-exported by the package index).
 export { OPERATION_ABORTED } from "./abort.js";
-export { writeFileAtomic } from "./atomic-write.js";
+export {
+	captureFileVersion,
+	FileChangedError,
+	type FileVersion,
+	type FileWriteOptions,
+	isFileChangedError,
+	writeFileAtomic,
+} from "./atomic-write.js";
 export * from "./bash.js";
-export { BashOutputCollector, createBashTempFilePath } from "./bash-output.js";
+export { BashOutputCollector, type BashOutputFileOptions, ROLLING_WINDOW_BYTES } from "./bash-output.js";
+export {
+	BashOutputFiles,
+	createBashTempFilePath,
+	FullOutputFile,
+	fullOutputCappedNotice,
+	processBashOutputFiles,
+} from "./bash-output-files.js";
 export * from "./edit.js";
 export {
 	countOccurrences,
@@ -23,6 +37,7 @@ export {
 	fdSupportsNoRequireGit,
 	findExternalTool,
 } from "./external-tools.js";
+export type { FileLine } from "./file-lines.js";
 export { withFileMutationQueue } from "./file-mutation-queue.js";
 export { visitDirectory, type WalkEntry, type WalkEntryKind, type WalkOptions, walkDirectory } from "./file-walker.js";
 export * from "./find.js";
@@ -38,7 +53,20 @@ export * from "./ls.js";
 export { comparePaths } from "./path-order.js";
 export { expandPath, resolveReadPath, resolveToCwd } from "./path-utils.js";
 export * from "./read.js";
+export {
+	describeNonRegularFile,
+	isNotRegularFileError,
+	NotRegularFileError,
+	openRegularFile,
+	readRegularFile,
+} from "./regular-file.js";
 export { getManagedBinDir, getShellEnv, resolveShell, type ShellConfig } from "./shell.js";
+export {
+	providerKeysRemovedNotice,
+	ShellEnvironment,
+	type ShellEnvironmentAudience,
+	type ShellEnvironmentOptions,
+} from "./shell-env.js";
 export * from "./tool-sets.js";
 export {
 	DEFAULT_MAX_BYTES,

@@ -1,11 +1,13 @@
 import { constants } from "node:fs";
-import { access as fsAccess, readFile as fsReadFile } from "node:fs/promises";
+import { access as fsAccess } from "node:fs/promises";
 import type { AgentTool } from "@agent/agent-core";
 import { type ImageContent, type Static, type TextContent, Type } from "@agent/ai";
 import { runAbortable, throwIfAborted } from "./abort.js";
-import { detectImageMimeTypeFromFile, sniffImageMimeType } from "./image-mime.js";
+import { detectImageMimeTypeFromFile, IMAGE_SNIFF_BYTES, sniffImageMimeType } from "./image-mime.js";
 import { formatDimensionNote, resizeImage } from "./image-resize.js";
 import { resolveReadPath } from "./path-utils.js";
+import { isNotRegularFileError, openRegularFile, readRegularFile } from "./regular-file.js";
+import { type TextPage, TextPageScanner } from "./text-page-scanner.js";
 import { optionalNumber, requireString } from "./tool-arguments.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";
 import { assertInsideWorkspace } from "./workspace-confinement.js";
@@ -24,6 +26,15 @@ export interface ReadToolDetails {
 	truncation?: TruncationResult;
 }
 
+/** A file opened by `ReadOperations.open`, read in pieces. */
+export interface ReadableFile {
+	/** Reads into `buffer` from byte `position`; resolves the bytes read, 0 at the end of the file. */
+	read(buffer: Buffer, position: number): Promise<number>;
+	/** Current size in bytes. */
+	size(): Promise<number>;
+	close(): Promise<void>;
+}
+
 /** File access of the read tool; replace it to read from a remote machine, a container or an editor. */
 export interface ReadOperations {
 	readFile: (absolutePath: string) => Promise<Buffer>;
@@ -31,6 +42,12 @@ export interface ReadOperations {
 	access: (absolutePath: string) => Promise<void>;
 	/** When absent, the type is sniffed from the bytes `readFile` returns. */
 	detectImageMimeType?: (absolutePath: string) => Promise<string | null | undefined>;
+	/**
+	 * Ours: opens the file for reading in pieces. When present it is used instead of `readFile` and
+	 * `detectImageMimeType`, so a text file is paged without being loaded whole (a 2 GB log costs a scan, not
+	 * 2 GB of memory) and the image type is sniffed from the first bytes.
+	 */
+	open?: (absolutePath: string) => Promise<ReadableFile>;
 }
 
 export interface ReadToolOptions {
@@ -41,10 +58,40 @@ export interface ReadToolOptions {
 	confineToCwd?: boolean;
 }
 
+/** Bytes read at a time when paging a text file. */
+const READ_CHUNK_BYTES = 64 * 1024;
+/** Largest image file the read tool loads to send or resize. */
+export const MAX_IMAGE_FILE_BYTES = 64 * 1024 * 1024;
+
+/** Model-facing: the path is a device, FIFO, socket or directory (symlinks followed). */
+export function readNotRegularFileMessage(path: string, fileType: string): string {
+	const hint =
+		fileType === "a directory"
+			? "List a directory with ls or bash instead."
+			: "If you need data from it, use bash with a byte limit and a timeout (e.g. head -c 4096).";
+	return `Cannot read ${path}: it is ${fileType}, not a regular file. ${hint}`;
+}
+
+/** Model-facing: an image file too large to load. */
+export function imageTooLargeMessage(path: string, bytes: number): string {
+	return `Cannot read ${path}: the image is ${formatSize(bytes)}, more than the ${formatSize(MAX_IMAGE_FILE_BYTES)} the read tool loads. Make a smaller copy with bash (e.g. ImageMagick's convert) and read that.`;
+}
+
+/** A local regular file opened for paging (see `openRegularFile`). */
+export async function openLocalReadableFile(absolutePath: string): Promise<ReadableFile> {
+	const { handle } = await openRegularFile(absolutePath);
+	return {
+		read: async (buffer, position) => (await handle.read(buffer, 0, buffer.length, position)).bytesRead,
+		size: async () => (await handle.stat()).size,
+		close: () => handle.close(),
+	};
+}
+
 export const localReadOperations: ReadOperations = {
-	readFile: (absolutePath) => fsReadFile(absolutePath),
+	readFile: (absolutePath) => readRegularFile(absolutePath),
 	access: (absolutePath) => fsAccess(absolutePath, constants.R_OK),
 	detectImageMimeType: detectImageMimeTypeFromFile,
+	open: openLocalReadableFile,
 };
 
 const SUPPORTED_IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
@@ -69,13 +116,8 @@ async function readImage(buffer: Buffer, mimeType: string, autoResize: boolean):
 	];
 }
 
-/** Pages a text file: offset/limit selection, head truncation, and the notice that says how to continue. */
-export function formatTextPage(
-	text: string,
-	displayPath: string,
-	offset: number | undefined,
-	limit: number | undefined,
-): { text: string; details: ReadToolDetails | undefined } {
+/** The page of a whole decoded text: what `TextPageScanner` computes from a stream of bytes. */
+function pageOfText(text: string, offset: number | undefined, limit: number | undefined): TextPage {
 	const lines = text.split("\n");
 	const startLine = offset ? Math.max(0, Math.floor(offset) - 1) : 0;
 	if (startLine >= lines.length) {
@@ -83,13 +125,25 @@ export function formatTextPage(
 	}
 	const endLine =
 		limit !== undefined ? Math.min(startLine + Math.max(0, Math.floor(limit)), lines.length) : lines.length;
-	const truncation = truncateHead(lines.slice(startLine, endLine).join("\n"));
-	const start = startLine + 1;
+	return {
+		fileLines: lines.length,
+		startLine,
+		endLine,
+		truncation: truncateHead(lines.slice(startLine, endLine).join("\n")),
+		firstLineBytes: endLine > startLine ? Buffer.byteLength(lines[startLine], "utf8") : 0,
+	};
+}
 
+/** The text the model gets for a page, with the notice that says how to continue. */
+export function renderTextPage(
+	page: TextPage,
+	displayPath: string,
+): { text: string; details: ReadToolDetails | undefined } {
+	const { truncation, fileLines, endLine } = page;
+	const start = page.startLine + 1;
 	if (truncation.firstLineExceedsLimit) {
-		const lineBytes = Buffer.byteLength(lines[startLine], "utf8");
 		return {
-			text: `[Line ${start} is ${formatSize(lineBytes)}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${start}p' ${displayPath} | head -c ${DEFAULT_MAX_BYTES}]`,
+			text: `[Line ${start} is ${formatSize(page.firstLineBytes)}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${start}p' ${displayPath} | head -c ${DEFAULT_MAX_BYTES}]`,
 			details: { truncation },
 		};
 	}
@@ -97,18 +151,77 @@ export function formatTextPage(
 		const end = start + truncation.outputLines - 1;
 		const limitNote = truncation.truncatedBy === "bytes" ? ` (${formatSize(DEFAULT_MAX_BYTES)} limit)` : "";
 		return {
-			text: `${truncation.content}\n\n[Showing lines ${start}-${end} of ${lines.length}${limitNote}. Use offset=${end + 1} to continue.]`,
+			text: `${truncation.content}\n\n[Showing lines ${start}-${end} of ${fileLines}${limitNote}. Use offset=${end + 1} to continue.]`,
 			details: { truncation },
 		};
 	}
-	if (endLine < lines.length) {
-		const remaining = lines.length - endLine;
+	if (endLine < fileLines) {
+		const remaining = fileLines - endLine;
 		return {
 			text: `${truncation.content}\n\n[${remaining} more lines in file. Use offset=${endLine + 1} to continue.]`,
 			details: undefined,
 		};
 	}
 	return { text: truncation.content, details: undefined };
+}
+
+/** Pages a text file: offset/limit selection, head truncation, and the notice that says how to continue. */
+export function formatTextPage(
+	text: string,
+	displayPath: string,
+	offset: number | undefined,
+	limit: number | undefined,
+): { text: string; details: ReadToolDetails | undefined } {
+	return renderTextPage(pageOfText(text, offset, limit), displayPath);
+}
+
+/**
+ * Reads through `ops.open`: the first bytes decide image or text; an image is loaded whole (up to
+ * MAX_IMAGE_FILE_BYTES), a text file streams through the page scanner. Stops at the next chunk when the
+ * signal fires, and always closes the file.
+ */
+async function readOpenedFile(
+	file: ReadableFile,
+	path: string,
+	request: { offset: number | undefined; limit: number | undefined; autoResize: boolean },
+	signal: AbortSignal | undefined,
+): Promise<{ content: ReadContent; details: ReadToolDetails | undefined }> {
+	const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+	const headLength = await file.read(buffer.subarray(0, IMAGE_SNIFF_BYTES), 0);
+	throwIfAborted(signal);
+	const mimeType = sniffImageMimeType(buffer.subarray(0, headLength));
+	if (mimeType && SUPPORTED_IMAGE_TYPES.has(mimeType)) {
+		const image = await readWholeImage(file, path, signal);
+		return { content: await readImage(image, mimeType, request.autoResize), details: undefined };
+	}
+	const scanner = new TextPageScanner({ offset: request.offset, limit: request.limit });
+	let position = 0;
+	for (;;) {
+		const bytesRead = await file.read(buffer, position);
+		throwIfAborted(signal);
+		if (bytesRead === 0) break;
+		scanner.push(buffer.subarray(0, bytesRead));
+		position += bytesRead;
+	}
+	const page = renderTextPage(scanner.end(), path);
+	return { content: [{ type: "text", text: page.text }], details: page.details };
+}
+
+async function readWholeImage(file: ReadableFile, path: string, signal: AbortSignal | undefined): Promise<Buffer> {
+	const size = await file.size();
+	if (size > MAX_IMAGE_FILE_BYTES) throw new Error(imageTooLargeMessage(path, size));
+	const chunks: Buffer[] = [];
+	let total = 0;
+	for (;;) {
+		const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+		const bytesRead = await file.read(chunk, total);
+		throwIfAborted(signal);
+		if (bytesRead === 0) break;
+		total += bytesRead;
+		if (total > MAX_IMAGE_FILE_BYTES) throw new Error(imageTooLargeMessage(path, total));
+		chunks.push(chunk.subarray(0, bytesRead));
+	}
+	return Buffer.concat(chunks, total);
 }
 
 export function createReadTool(
@@ -132,18 +245,41 @@ export function createReadTool(
 
 			return runAbortable(signal, async () => {
 				await ops.access(absolutePath);
-				const declaredType = ops.detectImageMimeType ? await ops.detectImageMimeType(absolutePath) : undefined;
-				const buffer = await ops.readFile(absolutePath);
-				throwIfAborted(signal);
-				const mimeType = ops.detectImageMimeType ? declaredType : sniffImageMimeType(buffer);
-				if (mimeType && SUPPORTED_IMAGE_TYPES.has(mimeType)) {
-					return { content: await readImage(buffer, mimeType, autoResize), details: undefined };
+				try {
+					return await readThrough(ops, absolutePath, path, { offset, limit, autoResize }, signal);
+				} catch (error) {
+					if (isNotRegularFileError(error)) throw new Error(readNotRegularFileMessage(path, error.fileType));
+					throw error;
 				}
-				const page = formatTextPage(buffer.toString("utf8"), path, offset, limit);
-				return { content: [{ type: "text", text: page.text }], details: page.details };
 			});
 		},
 	};
+}
+
+async function readThrough(
+	ops: ReadOperations,
+	absolutePath: string,
+	path: string,
+	request: { offset: number | undefined; limit: number | undefined; autoResize: boolean },
+	signal: AbortSignal | undefined,
+): Promise<{ content: ReadContent; details: ReadToolDetails | undefined }> {
+	if (ops.open) {
+		const file = await ops.open(absolutePath);
+		try {
+			return await readOpenedFile(file, path, request, signal);
+		} finally {
+			await file.close();
+		}
+	}
+	const declaredType = ops.detectImageMimeType ? await ops.detectImageMimeType(absolutePath) : undefined;
+	const buffer = await ops.readFile(absolutePath);
+	throwIfAborted(signal);
+	const mimeType = ops.detectImageMimeType ? declaredType : sniffImageMimeType(buffer);
+	if (mimeType && SUPPORTED_IMAGE_TYPES.has(mimeType)) {
+		return { content: await readImage(buffer, mimeType, request.autoResize), details: undefined };
+	}
+	const page = formatTextPage(buffer.toString("utf8"), path, request.offset, request.limit);
+	return { content: [{ type: "text", text: page.text }], details: page.details };
 }
 
 /** The read tool for the process's working directory. */

@@ -13,8 +13,10 @@ import {
 	RequestError,
 } from "@agentclientprotocol/sdk";
 import { APP_NAME } from "../../config.js";
+import type { ModelRegistry } from "../../core/config/model-registry.js";
 import type { SettingsManager } from "../../core/config/settings-manager.js";
 import { createBashTool } from "../../core/tools/bash.js";
+import { ShellEnvironment } from "../../core/tools/shell-env.js";
 import { AcpSession } from "./acp-session.js";
 import { type AuthMethodPaths, authMethods, providerOfAuthMethod } from "./auth-methods.js";
 import { type ClientFileSystem, createFileTools, FileChangeRecorder } from "./file-tools.js";
@@ -172,7 +174,7 @@ export class AcpAgent {
 					}
 				: {}),
 		};
-		const buildTools = (settings: SettingsManager): AgentTool[] => {
+		const buildTools = (settings: SettingsManager, modelRegistry: ModelRegistry): AgentTool[] => {
 			const { read, edit, write } = createFileTools({
 				cwd,
 				client: fs,
@@ -181,6 +183,12 @@ export class AcpAgent {
 			});
 			const shellPath = settings.getShellPath();
 			const commandPrefix = settings.getShellCommandPrefix();
+			// Provider keys stay out of commands here too (the session's own bash tool is replaced by this one).
+			const environment = new ShellEnvironment({
+				extraKeyNames: () => modelRegistry.getCredentialEnvNames(),
+				passthrough: () => settings.getShellEnvPassthrough(),
+			});
+			const output = { maxFileBytes: settings.getLimits().bashOutputFileBytes };
 			const bash = capabilities.terminal
 				? createTerminalBashTool({
 						cwd,
@@ -188,10 +196,14 @@ export class AcpAgent {
 						onTerminal: (toolCallId, terminalId) => acpSession?.showTerminal(toolCallId, terminalId),
 						...(shellPath !== undefined ? { shellPath } : {}),
 						...(commandPrefix !== undefined ? { commandPrefix } : {}),
+						environment,
+						output,
 					})
 				: (createBashTool(cwd, {
 						...(shellPath !== undefined ? { shellPath } : {}),
 						...(commandPrefix !== undefined ? { commandPrefix } : {}),
+						environment,
+						output,
 					}) as AgentTool);
 			return [read, bash, edit, write];
 		};

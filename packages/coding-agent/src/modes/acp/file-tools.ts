@@ -3,13 +3,14 @@
 // them); otherwise through the local file system. Either way edit and write record the whole file before and
 // after, so the editor can be shown a real diff.
 import { constants } from "node:fs";
-import { access, mkdir, readFile } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import type { AgentTool } from "@agent/agent-core";
-import { writeFileAtomic } from "../../core/tools/atomic-write.js";
-import { createEditTool, type EditOperations } from "../../core/tools/edit.js";
+import type { FileWriteOptions } from "../../core/tools/atomic-write.js";
+import { createEditTool, type EditOperations, localEditOperations } from "../../core/tools/edit.js";
 import { detectImageMimeTypeFromFile } from "../../core/tools/image-mime.js";
-import { createReadTool, type ReadOperations } from "../../core/tools/read.js";
-import { createWriteTool, type WriteOperations } from "../../core/tools/write.js";
+import { createReadTool, localReadOperations, type ReadOperations } from "../../core/tools/read.js";
+import { readRegularFile } from "../../core/tools/regular-file.js";
+import { createWriteTool, localWriteOperations, type WriteOperations } from "../../core/tools/write.js";
 import type { FileChange } from "./tool-calls.js";
 
 /** The editor's side of file access (the ACP client methods, bound to one session). */
@@ -50,41 +51,66 @@ export interface FileToolsOptions {
 	autoResizeImages: boolean;
 }
 
-function readTextVia(client: ClientFileSystem): (absolutePath: string) => Promise<string> {
+/** A file read from disk only for showing a diff is skipped (shown as new) past this size. */
+const DIFF_BEFORE_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Local bytes: regular files only (never a device or FIFO), see `readRegularFile`. */
+function readBytesVia(client: ClientFileSystem): (absolutePath: string) => Promise<Buffer> {
 	const viaClient = client.readTextFile;
-	return viaClient ?? ((absolutePath) => readFile(absolutePath, "utf8"));
+	if (viaClient) return async (absolutePath) => Buffer.from(await viaClient(absolutePath), "utf8");
+	return localEditOperations.readFile;
 }
 
-function writeTextVia(client: ClientFileSystem): (absolutePath: string, content: string) => Promise<void> {
-	return client.writeTextFile ?? ((absolutePath, content) => writeFileAtomic(absolutePath, content));
+/** Through the editor, or atomically on disk checking the file is still what was read (`options.expected`). */
+function writeTextVia(
+	client: ClientFileSystem,
+): (absolutePath: string, content: string, options?: FileWriteOptions) => Promise<void> {
+	const viaClient = client.writeTextFile;
+	if (viaClient) return (absolutePath, content) => viaClient(absolutePath, content);
+	return localEditOperations.writeFile;
 }
 
-/** Images are binary, which the editor's text API cannot carry: they are always read from disk. */
+/** The file before a write, for the diff: through the editor, else from disk up to DIFF_BEFORE_MAX_BYTES. */
+async function readBeforeWrite(client: ClientFileSystem, absolutePath: string): Promise<string | null> {
+	try {
+		if (client.readTextFile) return await client.readTextFile(absolutePath);
+		const bytes = await readRegularFile(absolutePath, DIFF_BEFORE_MAX_BYTES + 1);
+		return bytes.length > DIFF_BEFORE_MAX_BYTES ? null : bytes.toString("utf8");
+	} catch {
+		return null;
+	}
+}
+
+/**
+ * Without the editor's text API, the local read tool (paged, regular files only). With it, text comes from the
+ * editor; images are binary, which that API cannot carry, so they are always read from disk.
+ */
 function readOperations(client: ClientFileSystem): ReadOperations {
 	const readText = client.readTextFile;
+	if (!readText) return localReadOperations;
 	return {
 		access: (absolutePath) => access(absolutePath, constants.R_OK),
 		detectImageMimeType: detectImageMimeTypeFromFile,
 		readFile: async (absolutePath) => {
-			if (!readText || (await detectImageMimeTypeFromFile(absolutePath))) return readFile(absolutePath);
+			if (await detectImageMimeTypeFromFile(absolutePath)) return readRegularFile(absolutePath);
 			return Buffer.from(await readText(absolutePath), "utf8");
 		},
 	};
 }
 
 function editOperations(client: ClientFileSystem, recorder: FileChangeRecorder): EditOperations {
-	const readText = readTextVia(client);
+	const readBytes = readBytesVia(client);
 	const writeText = writeTextVia(client);
 	const before = new Map<string, string>();
 	return {
 		access: (absolutePath) => access(absolutePath, constants.R_OK | constants.W_OK),
 		readFile: async (absolutePath) => {
-			const text = await readText(absolutePath);
-			before.set(absolutePath, text);
-			return Buffer.from(text, "utf8");
+			const bytes = await readBytes(absolutePath);
+			before.set(absolutePath, bytes.toString("utf8"));
+			return bytes;
 		},
-		writeFile: async (absolutePath, content) => {
-			await writeText(absolutePath, content);
+		writeFile: async (absolutePath, content, options) => {
+			await writeText(absolutePath, content, options);
 			recorder.record({ path: absolutePath, before: before.get(absolutePath) ?? null, after: content });
 			before.delete(absolutePath);
 		},
@@ -92,16 +118,14 @@ function editOperations(client: ClientFileSystem, recorder: FileChangeRecorder):
 }
 
 function writeOperations(client: ClientFileSystem, recorder: FileChangeRecorder): WriteOperations {
-	const readText = readTextVia(client);
 	const writeText = writeTextVia(client);
 	return {
-		mkdir: async (dir) => {
-			await mkdir(dir, { recursive: true });
-		},
-		writeFile: async (absolutePath, content) => {
+		mkdir: localWriteOperations.mkdir,
+		...(client.writeTextFile ? {} : { captureVersion: localWriteOperations.captureVersion }),
+		writeFile: async (absolutePath, content, options) => {
 			// Only for the diff: a file that cannot be read is shown as new.
-			const previous = await readText(absolutePath).catch(() => null);
-			await writeText(absolutePath, content);
+			const previous = await readBeforeWrite(client, absolutePath);
+			await writeText(absolutePath, content, options);
 			recorder.record({ path: absolutePath, before: previous, after: content });
 		},
 	};

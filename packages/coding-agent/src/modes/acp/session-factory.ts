@@ -45,7 +45,7 @@ export interface SessionRequest {
 	/** Open this session file instead of starting a new session. */
 	sessionFile?: string;
 	/** The built-in tools to use instead of the local ones (editor file access, editor terminals). */
-	buildTools: (settings: SettingsManager) => AgentTool[];
+	buildTools: (settings: SettingsManager, modelRegistry: ModelRegistry) => AgentTool[];
 	/** Warnings (settings, resources, extension load failures) go here; never to stdout. */
 	warn: (line: string) => void;
 }
@@ -141,7 +141,7 @@ export async function createSessionForCwd(
 			modelRegistry,
 			resourceLoader,
 			model: initial.model,
-			tools: request.buildTools(settingsManager),
+			tools: request.buildTools(settingsManager, modelRegistry),
 			...(extensions ? { hooks: extensions } : {}),
 			...(thinkingLevel ? { thinkingLevel } : {}),
 			...(scopedModels.length > 0 ? { scopedModels } : {}),

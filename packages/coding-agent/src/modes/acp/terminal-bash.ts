@@ -5,7 +5,9 @@ import type { AgentTool } from "@agent/agent-core";
 import type { CreateTerminalRequest, EnvVariable, WaitForTerminalExitResponse } from "@agentclientprotocol/sdk";
 import { type BashToolOptions, createBashTool } from "../../core/tools/bash.js";
 import type { BashExecOptions, BashOperations } from "../../core/tools/bash-executor.js";
+import type { BashOutputFileOptions } from "../../core/tools/bash-output.js";
 import { resolveShell } from "../../core/tools/shell.js";
+import { ShellEnvironment } from "../../core/tools/shell-env.js";
 
 /** What the mode needs of an editor terminal (the SDK's TerminalHandle, structurally). */
 export interface ClientTerminal {
@@ -25,17 +27,27 @@ export interface TerminalBashOptions {
 	/** Settings `shellPath` and `shellCommandPrefix`. */
 	shellPath?: string;
 	commandPrefix?: string;
+	/** The commands' environment (provider keys removed); default: a new `ShellEnvironment` for this tool. */
+	environment?: ShellEnvironment;
+	/** Settings `limits.bashOutputFileBytes` and where full-output files are registered. */
+	output?: BashOutputFileOptions;
 }
 
 /** The editor keeps the end of the output; the bash tool keeps less than this for the model anyway. */
 const OUTPUT_BYTE_LIMIT = 1024 * 1024;
 
-/** Variables the command needs beyond the editor's own environment (e.g. PATH with the managed bin dir). */
-function environmentChanges(env: NodeJS.ProcessEnv | undefined): EnvVariable[] {
+/**
+ * Variables the command needs beyond the editor's own environment (e.g. PATH with the managed bin dir). Ours:
+ * variables of the agent's environment left out of the command's (provider keys) are set empty, since ACP
+ * cannot unset a variable and the editor's environment — which the agent's usually came from — may hold them.
+ */
+export function environmentChanges(env: NodeJS.ProcessEnv | undefined): EnvVariable[] {
 	if (!env) return [];
-	return Object.entries(env)
+	const changes = Object.entries(env)
 		.filter((entry): entry is [string, string] => entry[1] !== undefined && process.env[entry[0]] !== entry[1])
 		.map(([name, value]) => ({ name, value }));
+	for (const name of Object.keys(process.env)) if (!(name in env)) changes.push({ name, value: "" });
+	return changes;
 }
 
 type Outcome = { kind: "exit"; status: WaitForTerminalExitResponse } | { kind: "aborted" } | { kind: "timeout" };
@@ -92,9 +104,13 @@ function terminalOperations(toolCallId: string, options: TerminalBashOptions): B
 
 /** The bash tool, each call running in its own editor terminal. */
 export function createTerminalBashTool(options: TerminalBashOptions): AgentTool {
+	// One environment for every call, so the notice about removed keys is given once.
+	const environment = options.environment ?? new ShellEnvironment();
 	const toolOptions = (toolCallId: string): BashToolOptions => ({
 		operations: terminalOperations(toolCallId, options),
 		...(options.commandPrefix ? { commandPrefix: options.commandPrefix } : {}),
+		environment,
+		...(options.output ? { output: options.output } : {}),
 	});
 	const template = createBashTool(options.cwd, toolOptions(""));
 	const tool: typeof template = {

@@ -147,7 +147,12 @@ export class InputController {
 			host.notify("warning", BASH_ALREADY_RUNNING_TEXT);
 			return;
 		}
-		const component = new BashExecutionComponent(host.state, command, excludeFromContext);
+		const component = new BashExecutionComponent(
+			host.state,
+			command,
+			excludeFromContext,
+			host.session.settingsManager.getLimits().bashMemoryBytes,
+		);
 		const parked = host.session.isStreaming;
 		if (parked) {
 			this.parkedBash.push(component);

@@ -1,6 +1,7 @@
 // A command the user ran with `!` / `!!`: its output streamed between two rules in the bash colour, the last
 // lines while collapsed, then the exit status.
 import { CachedComponent, truncateToWidth } from "@agent/tui";
+import { DEFAULT_BASH_MEMORY_BYTES } from "../../../core/config/settings-manager.js";
 import type { BashExecutionMessage } from "../../../core/messages.js";
 import { type DisplayState, keyHint } from "../display-state.js";
 import { textLines, wrapLines } from "./render-utils.js";
@@ -9,13 +10,17 @@ import { trimTrailingEmpty } from "./tool-renderers/types.js";
 const COLLAPSED_LINES = 10;
 
 export class BashExecutionComponent extends CachedComponent {
-	private output = "";
+	/** While running: the newest output, at most `maxOutputChars` in all (oldest chunks dropped first). */
+	private chunks: string[] = [];
+	private chunkChars = 0;
 	private finished: Omit<BashExecutionMessage, "role" | "command" | "timestamp" | "output"> | undefined;
 
 	constructor(
 		private readonly state: DisplayState,
 		readonly command: string,
 		private readonly excludeFromContext: boolean,
+		/** Settings `limits.bashMemoryBytes`: a command printing 400 MB must not be held whole for display. */
+		private readonly maxOutputChars: number = DEFAULT_BASH_MEMORY_BYTES,
 	) {
 		super();
 	}
@@ -30,13 +35,38 @@ export class BashExecutionComponent extends CachedComponent {
 		return this.finished === undefined;
 	}
 
+	/** Characters of output held. */
+	get retainedChars(): number {
+		return this.chunkChars;
+	}
+
+	private get output(): string {
+		if (this.chunks.length > 1) this.chunks = [this.chunks.join("")];
+		return this.chunks[0] ?? "";
+	}
+
 	appendOutput(chunk: string): void {
-		this.output += chunk;
+		const limit = this.maxOutputChars > 0 ? this.maxOutputChars : Number.POSITIVE_INFINITY;
+		const kept = chunk.length > limit ? chunk.slice(chunk.length - limit) : chunk;
+		this.chunks.push(kept);
+		this.chunkChars += kept.length;
+		while (this.chunkChars > limit) {
+			const excess = this.chunkChars - limit;
+			const oldest = this.chunks[0] as string;
+			if (oldest.length <= excess) {
+				this.chunks.shift();
+				this.chunkChars -= oldest.length;
+			} else {
+				this.chunks[0] = oldest.slice(excess);
+				this.chunkChars -= excess;
+			}
+		}
 		this.markChanged();
 	}
 
 	finish(result: Omit<BashExecutionMessage, "role" | "command" | "timestamp">): void {
-		this.output = result.output;
+		this.chunks = [result.output];
+		this.chunkChars = result.output.length;
 		this.finished = {
 			cancelled: result.cancelled,
 			truncated: result.truncated,

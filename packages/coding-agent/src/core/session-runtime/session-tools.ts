@@ -21,6 +21,12 @@ export interface SessionToolsOptions {
 	tools?: AgentTool[];
 	/** SDK tools with optional prompt snippets and guidelines; active from the start. */
 	customTools?: ExtensionTool[];
+	/**
+	 * MCP tools, asked for again on every refresh. Only those with a prompt snippet (the `mcp` tool) are named
+	 * in the system prompt: the others come and go with their servers and reach the model as tool definitions,
+	 * so the prompt stays the same while servers connect.
+	 */
+	mcpTools?: () => readonly ExtensionTool[];
 }
 
 /**
@@ -31,6 +37,8 @@ export interface SessionToolsOptions {
 export class SessionTools {
 	private registry = new Map<string, ExtensionTool>();
 	private readonly custom = new Set<string>();
+	/** MCP tools left out of the system prompt's tool list. */
+	private readonly unlisted = new Set<string>();
 	private active: string[] = [];
 
 	private basePrompt = "";
@@ -106,7 +114,7 @@ export class SessionTools {
 		const loader = this.options.resourceLoader;
 		const customInfo: CustomToolPromptInfo[] = [];
 		for (const name of this.active) {
-			if (!this.custom.has(name)) continue;
+			if (!this.custom.has(name) || this.unlisted.has(name)) continue;
 			const tool = this.registry.get(name) as ExtensionTool;
 			// A replacement of a built-in keeps the built-in's one-liner unless it brings its own.
 			const keepsBuiltinSnippet = BUILTIN_TOOL_SNIPPETS[name] !== undefined && tool.promptSnippet === undefined;
@@ -121,7 +129,7 @@ export class SessionTools {
 		const append = loader.getAppendSystemPrompt().join("\n\n");
 		return buildSystemPrompt({
 			customPrompt: loader.getSystemPrompt(),
-			selectedTools: this.active,
+			selectedTools: this.active.filter((name) => !this.unlisted.has(name)),
 			toolSnippets,
 			promptGuidelines,
 			...(append ? { appendSystemPrompt: append } : {}),
@@ -132,7 +140,7 @@ export class SessionTools {
 	}
 
 	private rebuildRegistry(): void {
-		const { cwd, settingsManager, tools, customTools, hooks } = this.options;
+		const { cwd, settingsManager, tools, customTools, hooks, mcpTools } = this.options;
 		const registry = new Map<string, ExtensionTool>();
 		const builtIns = createAllTools(cwd, {
 			bash: { commandPrefix: settingsManager.getShellCommandPrefix(), shellPath: settingsManager.getShellPath() },
@@ -140,9 +148,17 @@ export class SessionTools {
 		for (const tool of Object.values(builtIns)) registry.set(tool.name, tool);
 		for (const tool of tools ?? []) registry.set(tool.name, tool);
 		this.custom.clear();
+		this.unlisted.clear();
+		for (const tool of mcpTools?.() ?? []) {
+			registry.set(tool.name, tool);
+			this.custom.add(tool.name);
+			if (tool.promptSnippet === undefined) this.unlisted.add(tool.name);
+		}
+		// An SDK or extension tool of the same name replaces an MCP tool.
 		for (const tool of [...(customTools ?? []), ...hooks.getTools()]) {
 			registry.set(tool.name, tool);
 			this.custom.add(tool.name);
+			this.unlisted.delete(tool.name);
 		}
 		this.registry = registry;
 	}

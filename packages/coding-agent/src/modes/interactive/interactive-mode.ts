@@ -70,6 +70,8 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	private currentGitBranch: string | undefined;
 	private unsubscribe: (() => void) | undefined;
 	private readonly unsubscribeMcp: (() => void)[] = [];
+	/** The MCP prompt commands the autocomplete offers. */
+	private mcpCommandsKey = "";
 	private readonly onTerminate = (signal: NodeJS.Signals) => void this.quit(signal === "SIGHUP" ? 129 : 143);
 	private exitCode: number | undefined;
 	private resolveExit: ((code: number) => void) | undefined;
@@ -195,7 +197,13 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		// the slash commands of their prompts appear when they connect.
 		this.unsubscribeMcp.push(
 			this.session.onMcpNotice((notice) => this.notify(notice.level, notice.text)),
-			this.session.mcp?.onChange(() => this.refreshAutocomplete()) ?? (() => {}),
+			this.session.mcp?.onChange(() => {
+				const commands = this.session.mcp?.getPromptCommands().map((command) => command.name) ?? [];
+				const key = commands.join("\n");
+				if (key === this.mcpCommandsKey) return;
+				this.mcpCommandsKey = key;
+				this.refreshAutocomplete();
+			}) ?? (() => {}),
 		);
 		// A closed terminal or `kill` ends the session like /quit: session_shutdown, MCP servers stopped.
 		process.on("SIGTERM", this.onTerminate);

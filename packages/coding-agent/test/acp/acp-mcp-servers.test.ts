@@ -1,6 +1,7 @@
 // MCP servers an editor passes over ACP: connected for that session, their tools called in a turn, their
 // prompts offered as commands, and a server that cannot start reported as a notice.
 import { join } from "node:path";
+import type { McpServer } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CliSandbox, createCliSandbox } from "../helpers/cli-sandbox.js";
 import { startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
@@ -17,7 +18,12 @@ afterEach(async () => {
 	sandbox?.cleanup();
 });
 
-const fixture = (name: string) => ({ name, command: process.execPath, args: [FIXTURE_SERVER_PATH], env: [] });
+const fixture = (name: string): McpServer => ({
+	name,
+	command: process.execPath,
+	args: [FIXTURE_SERVER_PATH],
+	env: [],
+});
 
 describe("session/new with mcpServers", () => {
 	it("connects the editor's servers for the session and calls their tools in a turn", async () => {

@@ -257,6 +257,29 @@ describe("lifecycle", () => {
 		expect(() => readFileSync(marker)).toThrow();
 	});
 
+	it("keeps only the end of a chatty server's stderr", async () => {
+		const manager = new McpManager({
+			fileServers: [stdioServer("noisy", FIXTURE_SERVER_PATH)],
+			settings: () => ({ toolTimeoutMs: 1000, connectTimeoutMs: 1000, directToolLimit: 40 }),
+			// A client whose server wrote 20,000 lines to stderr while starting.
+			connect: async (_config, hooks) => {
+				for (let i = 1; i <= 20_000; i++) hooks.onStderr(`noise line ${i}\n`);
+				return {
+					listTools: async () => [],
+					listPrompts: async () => [],
+					callTool: async () => ({ content: [] }),
+					getPrompt: async () => ({ messages: [] }),
+					close: async () => {},
+				};
+			},
+		});
+		managers.push(manager);
+		manager.start();
+		const status = await waitForState(manager, "noisy", "connected");
+		expect(status.stderr?.length).toBeLessThanOrEqual(16 * 1024);
+		expect(status.stderr).toMatch(/noise line 19999\nnoise line 20000\n$/);
+	});
+
 	it("restart starts a new process and resets the failures", async () => {
 		const { manager } = startManager([stdioServer("fixture", FIXTURE_SERVER_PATH)]);
 		const first = await waitForState(manager, "fixture", "connected");

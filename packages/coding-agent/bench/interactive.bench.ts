@@ -14,7 +14,7 @@ import { CLI_PATH, type CliSandbox, createCliSandbox } from "../test/helpers/cli
 import { FakeModelServer, textReply } from "../test/helpers/fake-model-server.js";
 import { createRuntimeHarness } from "../test/helpers/runtime-harness.js";
 import { assistantMessage, userMessage } from "../test/helpers/session-fixtures.js";
-import { startInPty } from "./helpers/pty.js";
+import { cpuTicks, findAgentPid, startInPty } from "./helpers/pty.js";
 
 const STARTUP_RUNS = 7;
 const IDLE_SECONDS = 10;
@@ -93,35 +93,6 @@ async function measureStreaming(messages: number): Promise<StreamFigures> {
 	await exit;
 	runtime.dispose();
 	return { bytesPerToken: bytes / tokens, msPerToken: ms / tokens, firstFrameMs };
-}
-
-/** The node process running the CLI under `script` and its shell. */
-function findAgentPid(rootPid: number): number | undefined {
-	const children = new Map<number, number[]>();
-	for (const name of readdirSync("/proc")) {
-		if (!/^\d+$/.test(name)) continue;
-		try {
-			const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-			const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-			children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-		} catch {}
-	}
-	const queue = [rootPid];
-	while (queue.length > 0) {
-		const pid = queue.shift() as number;
-		try {
-			const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-			if (argv[0] === process.execPath && argv.includes(CLI_PATH)) return pid;
-		} catch {}
-		queue.push(...(children.get(pid) ?? []));
-	}
-	return undefined;
-}
-
-function cpuTicks(pid: number): number {
-	const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-	const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-	return Number(fields[11]) + Number(fields[12]);
 }
 
 function rssMb(pid: number): number {

@@ -319,6 +319,7 @@ export class AgentSession implements ExtensionSessionBinding {
 	 * tools, and any automatic retry or compaction-and-retry have finished.
 	 */
 	prompt(text: string, options: PromptOptions = {}): Promise<void> {
+		this.mcp?.start();
 		return this.prompts.prompt(text, options);
 	}
 
@@ -581,10 +582,14 @@ export class AgentSession implements ExtensionSessionBinding {
 	}
 
 	/**
-	 * Tells extensions the session is ready (`session_start`, then `resources_discover`). Modes call this once
-	 * their UI is bound; until then extension handlers for these events have not run.
+	 * Tells extensions the session is ready (`session_start`, then `resources_discover`) and starts the MCP
+	 * servers. Modes call this once their UI is bound; until then extension handlers for these events have not
+	 * run.
 	 */
 	async bindExtensions(): Promise<void> {
+		// MCP servers start here (or with the first prompt), in the background: after the terminal UI drew its
+		// first frame, so three servers booting do not compete with it for the CPU.
+		this.mcp?.start();
 		await this.hooks.emit({ type: "session_start" });
 		await this.tools.discoverExtensionResources("startup");
 	}

@@ -185,8 +185,6 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		...(options.streamStallTimeoutMs !== undefined ? { streamStallTimeoutMs: options.streamStallTimeoutMs } : {}),
 		...(mcp.manager ? { mcp: mcp.manager } : {}),
 	});
-	// In the background: neither the editor nor the first prompt waits for a server.
-	mcp.manager?.start();
 	return {
 		session,
 		...(extensions ? { extensions } : {}),

@@ -29,6 +29,9 @@ describe("an MCP server in a session", () => {
 		const { session } = harness;
 		const promptBefore = session.systemPrompt;
 		expect(session.getActiveToolNames()).toEqual(["read", "bash", "edit", "write", "mcp"]);
+		// Servers start when the mode binds the session (or with the first prompt).
+		expect(session.getMcpServers()[0]?.pid).toBeUndefined();
+		await session.bindExtensions();
 		await waitForState(session.mcp as NonNullable<typeof session.mcp>, "fixture", "connected");
 		expect(session.getActiveToolNames()).toContain("mcp__fixture__echo");
 		expect(session.systemPrompt).toBe(promptBefore);
@@ -52,6 +55,7 @@ describe("an MCP server in a session", () => {
 		});
 		harness = await createRuntimeHarness({ hooks, mcp: { servers: [stdioServer("fixture", FIXTURE_SERVER_PATH)] } });
 		const { session, faux } = harness;
+		await session.bindExtensions();
 		await waitForState(session.mcp as NonNullable<typeof session.mcp>, "fixture", "connected");
 		faux.enqueue(
 			fauxToolCall("mcp__fixture__echo", { message: "hello" }),
@@ -77,6 +81,7 @@ describe("an MCP server in a session", () => {
 		harness = await createRuntimeHarness();
 		const { session, agentDir } = harness;
 		const manager = session.mcp as NonNullable<typeof session.mcp>;
+		await session.bindExtensions();
 		expect(session.getMcpServers()).toEqual([]);
 		writeFileSync(
 			join(agentDir, "mcp.json"),

@@ -2,7 +2,7 @@
 // terminal; bytes written and time per streamed token with 10 and 5,000 messages above the reply (they
 // should be equal: only the reply is redrawn); the first frame of a resumed 5,000-message session; RSS of the
 // binary with that session open.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxText } from "@agent/ai";
 import type { Terminal } from "@agent/tui";

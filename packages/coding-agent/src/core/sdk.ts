@@ -103,6 +103,7 @@ function createMcpManager(
 			: { servers: [], errors: [] };
 	const loaded = load(options.trustProject === true);
 	const manager = new McpManager({
+		cwd: context.cwd,
 		fileServers: loaded.servers,
 		...(mcp.servers ? { extraServers: mcp.servers } : {}),
 		// --trust-project was remembered by the first read.

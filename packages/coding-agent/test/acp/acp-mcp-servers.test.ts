@@ -94,3 +94,29 @@ describe("session/load and session/resume with mcpServers", () => {
 		});
 	}
 });
+
+describe("read-only mode", () => {
+	it("keeps MCP tools off, also those of a server that connects meanwhile, and back in code mode", async () => {
+		sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+		client = await AcpTestClient.start(sandbox);
+		await client.initialize();
+		const { sessionId } = await client.agent.request("session/new", {
+			cwd: sandbox.cwd,
+			mcpServers: [fixture("late")],
+		});
+		await client.agent.request("session/set_mode", { sessionId, modeId: "read-only" });
+		// The server's prompt is offered once it connected.
+		await client.waitForUpdate(
+			(n) =>
+				n.update.sessionUpdate === "available_commands_update" &&
+				n.update.availableCommands.some((command) => command.name === "mcp__late__greet"),
+		);
+		const toolsOf = (index: number) => (server.requests[index]?.body.tools ?? []).map((tool) => tool.function.name);
+		server.enqueue(textReply("looked"), textReply("worked"));
+		await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "look" }] });
+		expect(toolsOf(0)).toEqual(["read", "grep", "find", "ls"]);
+		await client.agent.request("session/set_mode", { sessionId, modeId: "code" });
+		await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "work" }] });
+		expect(toolsOf(1)).toEqual(expect.arrayContaining(["bash", "edit", "mcp", "mcp__late__echo"]));
+	});
+});

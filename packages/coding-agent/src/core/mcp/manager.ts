@@ -25,6 +25,8 @@ import { createMcpAgentTool, MCP_NAME_PREFIX, mcpQualifiedName } from "./tools.j
 const NOTICE_BACKLOG = 50;
 
 export interface McpManagerOptions {
+	/** The session's working directory: where a local server without `cwd` runs. Default: the process's. */
+	cwd?: string;
 	/** Servers of the configuration files (`loadMcpConfig`). */
 	fileServers: readonly McpServerConfig[];
 	/** Servers the SDK caller passes; they win over file servers of the same name. */
@@ -271,9 +273,10 @@ export class McpManager implements McpToolCatalog {
 
 	private effectiveConfigs(): McpServerConfig[] {
 		const byName = new Map<string, McpServerConfig>();
+		const cwd = this.options.cwd;
 		for (const config of [...this.fileServers, ...(this.options.extraServers ?? []), ...this.editorServers]) {
 			byName.delete(config.name);
-			byName.set(config.name, config);
+			byName.set(config.name, config.transport === "stdio" && !config.cwd && cwd ? { ...config, cwd } : config);
 		}
 		return [...byName.values()];
 	}

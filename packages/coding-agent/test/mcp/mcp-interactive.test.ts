@@ -1,6 +1,7 @@
 // /mcp in the built `agent` binary under tmux: each server's state, tools and last error, one server's
 // details, a restart, and a failing server reported as a notice.
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CLI_PATH, type CliSandbox, createCliSandbox } from "../helpers/cli-sandbox.js";
@@ -60,5 +61,35 @@ describe.skipIf(!hasTmux)("/mcp in the terminal UI", () => {
 		await tmux.waitFor('Restarting MCP server "fixture"');
 		tmux.submit("/quit");
 		expect(await tmux.waitForExit()).toBe(0);
+	});
+
+	it("stops its MCP servers when the agent is terminated (SIGTERM), exiting 143", async () => {
+		const watcher = createServer();
+		await new Promise<void>((resolve) => watcher.listen(0, "127.0.0.1", () => resolve()));
+		const connected = new Promise<Socket>((resolve) => watcher.once("connection", resolve));
+		sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+		writeFileSync(
+			join(sandbox.agentDir, "mcp.json"),
+			JSON.stringify({
+				mcpServers: {
+					watched: stdioServerJson(FIXTURE_SERVER_PATH, [], {
+						FIXTURE_WATCH_PORT: String((watcher.address() as AddressInfo).port),
+					}),
+				},
+			}),
+		);
+		tmux = TmuxSession.start({ command: [process.execPath, CLI_PATH], cwd: sandbox.cwd, env: sandbox.env });
+		const socket = await connected;
+		const serverPid = await new Promise<number>((resolve) =>
+			socket.once("data", (data) => resolve(Number(String(data).trim()))),
+		);
+		const serverGone = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+		// The server's parent is the agent.
+		const stat = readFileSync(`/proc/${serverPid}/stat`, "utf8");
+		const agentPid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+		process.kill(agentPid, "SIGTERM");
+		expect(await tmux.waitForExit()).toBe(143);
+		await serverGone;
+		watcher.close();
 	});
 });

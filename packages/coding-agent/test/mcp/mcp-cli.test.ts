@@ -14,7 +14,13 @@ import {
 	textReply,
 	toolCallReply,
 } from "../helpers/fake-model-server.js";
-import { FIXTURE_SERVER_PATH, stdioServerJson } from "../helpers/mcp-fixtures.js";
+import {
+	everythingServerFactory,
+	FIXTURE_SERVER_PATH,
+	hostSse,
+	hostStreamableHttp,
+	stdioServerJson,
+} from "../helpers/mcp-fixtures.js";
 
 const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
@@ -190,6 +196,39 @@ describe("RPC mode", () => {
 		]);
 		await rpc.restartMcpServer("fixture");
 		await expect(rpc.restartMcpServer("nope")).rejects.toThrow('Unknown MCP server "nope"');
+	});
+
+	it("connects remote servers over streamable HTTP and SSE from the built binary", async () => {
+		const sandbox = newSandbox();
+		const http = await hostStreamableHttp(await everythingServerFactory());
+		const sse = await hostSse(await everythingServerFactory());
+		try {
+			writeMcpJson(join(sandbox.agentDir, "mcp.json"), {
+				web: { type: "http", url: http.url },
+				legacy: { url: sse.url },
+			});
+			rpc = await startRpcAgent(sandbox);
+			server.enqueue(
+				toolCallReply([
+					{ name: "mcp", arguments: { tool: "mcp__web__echo", arguments: { message: "over http" } } },
+					{ name: "mcp", arguments: { tool: "mcp__legacy__echo", arguments: { message: "over sse" } } },
+				]),
+				textReply("both answered"),
+			);
+			await rpc.promptAndWait("echo twice");
+			expect(toolResults(server.requests[1] as RecordedModelRequest)).toEqual(["Echo: over http", "Echo: over sse"]);
+			const states = (await rpc.getMcpServers()).map((status) => [status.name, status.transport, status.state]);
+			expect(states).toEqual([
+				["web", "http", "connected"],
+				// No `type`: streamable HTTP was refused, SSE is in use.
+				["legacy", "sse", "connected"],
+			]);
+		} finally {
+			await rpc?.stop();
+			rpc = undefined;
+			await http.close();
+			await sse.close();
+		}
 	});
 
 	it("expands an MCP prompt sent as a slash command", async () => {

@@ -2,7 +2,7 @@
 // use): what a connected client can do, and what the connection tells the client code.
 import type { CallToolResult, GetPromptResult, Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { AuthStorage } from "../config/auth-storage.js";
-import type { McpServerConfig } from "./config.js";
+import type { McpServerConfig, McpTransportKind } from "./config.js";
 
 export type { CallToolResult, GetPromptResult, Prompt as McpPromptDefinition, Tool as McpToolDefinition };
 
@@ -17,6 +17,8 @@ export interface McpCallOptions {
 export interface McpClientHandle {
 	/** stdio: the server's process id. */
 	readonly pid?: number;
+	/** The transport in use (a server without `type` may have fallen back to SSE). */
+	readonly transport?: McpTransportKind;
 	listTools(): Promise<Tool[]>;
 	listPrompts(): Promise<Prompt[]>;
 	callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult>;

@@ -22,7 +22,7 @@ import {
 	type McpConnectFunction,
 	type McpConnectHooks,
 } from "./client-handle.js";
-import type { McpRemoteServerConfig, McpStdioServerConfig } from "./config.js";
+import type { McpRemoteServerConfig, McpStdioServerConfig, McpTransportKind } from "./config.js";
 import { McpOAuthProvider } from "./oauth.js";
 import { McpStdioTransport, stdioServerEnvironment } from "./stdio-transport.js";
 
@@ -52,7 +52,8 @@ class ConnectedClient implements McpClientHandle {
 
 	constructor(
 		private readonly client: Client,
-		private readonly transport: Transport,
+		private readonly connection: Transport,
+		readonly transport: McpTransportKind,
 		hooks: McpConnectHooks,
 		describeClose: () => string,
 	) {
@@ -62,7 +63,7 @@ class ConnectedClient implements McpClientHandle {
 	}
 
 	get pid(): number | undefined {
-		return this.transport instanceof McpStdioTransport ? this.transport.pid : undefined;
+		return this.connection instanceof McpStdioTransport ? this.connection.pid : undefined;
 	}
 
 	async listTools(): Promise<Tool[]> {
@@ -126,7 +127,7 @@ async function connectStdio(config: McpStdioServerConfig, hooks: McpConnectHooks
 		const exit = transport.exit;
 		throw exit ? new Error(`${(error as Error).message} (the server ${exit})`) : error;
 	}
-	return new ConnectedClient(client, transport, hooks, () =>
+	return new ConnectedClient(client, transport, "stdio", hooks, () =>
 		transport.exit ? `the server ${transport.exit}` : "the connection closed",
 	);
 }
@@ -146,7 +147,7 @@ async function connectRemote(config: McpRemoteServerConfig, hooks: McpConnectHoo
 		const client = createClient(hooks);
 		try {
 			await client.connect(transport, { timeout: hooks.connectTimeoutMs || NO_TIMEOUT_MS });
-			return new ConnectedClient(client, transport, hooks, () => "the connection closed");
+			return new ConnectedClient(client, transport, kind, hooks, () => "the connection closed");
 		} catch (error) {
 			if (error instanceof UnauthorizedError && authProvider?.authorizationUrl) {
 				const authorizationUrl = authProvider.authorizationUrl.href;

@@ -93,6 +93,11 @@ export class McpServerConnection {
 		return this.handle?.pid;
 	}
 
+	/** The transport in use while connected (a server without `type` may use SSE). */
+	get transport(): McpServerConfig["transport"] {
+		return this.handle?.transport ?? this.options.config.transport;
+	}
+
 	get stderr(): string {
 		return this.stderrTail;
 	}

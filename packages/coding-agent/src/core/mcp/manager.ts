@@ -403,7 +403,7 @@ export class McpManager implements McpToolCatalog {
 			name: config.name,
 			source: config.source,
 			...(config.configPath !== undefined ? { configPath: config.configPath } : {}),
-			transport: config.transport,
+			transport: connection.transport,
 			state: connection.state,
 			...(mode ? { toolMode: mode } : {}),
 			tools: connection.tools.map((tool) => ({

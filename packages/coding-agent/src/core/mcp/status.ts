@@ -41,6 +41,7 @@ export interface McpServerStatus {
 	name: string;
 	source: McpConfigSource;
 	configPath?: string;
+	/** The transport in use while connected, else the configured one. */
 	transport: McpTransportKind;
 	state: McpServerState;
 	/** How its tools reach the model (decided when its tools are first listed, for `auto` servers). */

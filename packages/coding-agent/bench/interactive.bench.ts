@@ -2,8 +2,7 @@
 // terminal; bytes written and time per streamed token with 10 and 5,000 messages above the reply (they
 // should be equal: only the reply is redrawn); the first frame of a resumed 5,000-message session; RSS of the
 // binary with that session open.
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxText } from "@agent/ai";
 import type { Terminal } from "@agent/tui";
@@ -15,6 +14,7 @@ import { CLI_PATH, type CliSandbox, createCliSandbox } from "../test/helpers/cli
 import { FakeModelServer, textReply } from "../test/helpers/fake-model-server.js";
 import { createRuntimeHarness } from "../test/helpers/runtime-harness.js";
 import { assistantMessage, userMessage } from "../test/helpers/session-fixtures.js";
+import { cpuTicks, findAgentPid, startInPty } from "./helpers/pty.js";
 
 const STARTUP_RUNS = 7;
 const IDLE_SECONDS = 10;
@@ -93,84 +93,6 @@ async function measureStreaming(messages: number): Promise<StreamFigures> {
 	await exit;
 	runtime.dispose();
 	return { bytesPerToken: bytes / tokens, msPerToken: ms / tokens, firstFrameMs };
-}
-
-interface PtyProcess {
-	child: ChildProcess;
-	output: () => string;
-	waitFor(text: string, timeoutMs?: number): Promise<number>;
-	close(): void;
-}
-
-/** The binary in a pseudo terminal (util-linux `script`), 120×40. */
-function startInPty(args: string[], sandbox: CliSandbox): PtyProcess {
-	const command = `stty cols 120 rows 40; exec ${process.execPath} ${CLI_PATH} ${args.join(" ")}`;
-	const child = spawn("script", ["-q", "-c", command, "/dev/null"], {
-		cwd: sandbox.cwd,
-		env: { ...sandbox.env, TERM: "xterm-256color" },
-		stdio: ["pipe", "pipe", "pipe"],
-	});
-	let output = "";
-	const waiters: { text: string; resolve: (at: number) => void }[] = [];
-	child.stdout?.on("data", (chunk: Buffer) => {
-		output += chunk.toString("utf8");
-		const at = performance.now();
-		for (const waiter of [...waiters]) {
-			if (output.includes(waiter.text)) {
-				waiters.splice(waiters.indexOf(waiter), 1);
-				waiter.resolve(at);
-			}
-		}
-	});
-	return {
-		child,
-		output: () => output,
-		waitFor: (text, timeoutMs = 15_000) =>
-			new Promise<number>((resolve, reject) => {
-				if (output.includes(text)) return resolve(performance.now());
-				const timer = setTimeout(() => reject(new Error(`no "${text}" in:\n${output.slice(-2000)}`)), timeoutMs);
-				waiters.push({
-					text,
-					resolve: (at) => {
-						clearTimeout(timer);
-						resolve(at);
-					},
-				});
-			}),
-		close: () => {
-			child.stdin?.write("\x03\x03");
-			setTimeout(() => child.kill("SIGKILL"), 2000).unref();
-		},
-	};
-}
-
-/** The node process running the CLI under `script` and its shell. */
-function findAgentPid(rootPid: number): number | undefined {
-	const children = new Map<number, number[]>();
-	for (const name of readdirSync("/proc")) {
-		if (!/^\d+$/.test(name)) continue;
-		try {
-			const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-			const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-			children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-		} catch {}
-	}
-	const queue = [rootPid];
-	while (queue.length > 0) {
-		const pid = queue.shift() as number;
-		try {
-			const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-			if (argv[0] === process.execPath && argv.includes(CLI_PATH)) return pid;
-		} catch {}
-		queue.push(...(children.get(pid) ?? []));
-	}
-	return undefined;
-}
-
-function cpuTicks(pid: number): number {
-	const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-	const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-	return Number(fields[11]) + Number(fields[12]);
 }
 
 function rssMb(pid: number): number {

@@ -7,6 +7,7 @@ export * from "./core/config/index.js";
 export * from "./core/export-html/index.js";
 export * from "./core/extensions/hooks.js";
 export * from "./core/extensions/index.js";
+export * from "./core/mcp/index.js";
 export * from "./core/resources/index.js";
 export * from "./core/sdk.js";
 export * from "./core/session/index.js";
@@ -37,6 +38,7 @@ export {
 	type RpcExtensionUiResponse,
 	type RpcForkMessage,
 	type RpcInputRecord,
+	type RpcMcpServer,
 	type RpcNotifyType,
 	type RpcOutputRecord,
 	type RpcQueueMode,

@@ -225,7 +225,7 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 	}
 
 	const thinkingLevel = args.thinking ?? initial.thinkingLevel;
-	const { session, modelFallbackMessage } = await createAgentSession({
+	const { session, modelFallbackMessage, mcpWarnings } = await createAgentSession({
 		cwd,
 		agentDir,
 		sessionManager,
@@ -236,7 +236,12 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		...(initial.model ? { model: initial.model } : {}),
 		...(thinkingLevel ? { thinkingLevel } : {}),
 		...(scopedModels.length > 0 ? { scopedModels } : {}),
+		...(args.trustProject ? { trustProject: true } : {}),
 	});
+	warn(io, mcpWarnings);
+	// MCP servers start in the background; their failures and authorization requests are reported as they
+	// happen: on stderr here, as notices in the terminal UI (which subscribes itself).
+	if (mode !== "interactive") session.onMcpNotice((notice) => io.stderr.write(`${notice.text}\n`));
 	// Modes report `extension_error` events (path, event, message); the stack goes to stderr after them.
 	if (mode !== "interactive") {
 		extensions.runner?.onError((error) => {

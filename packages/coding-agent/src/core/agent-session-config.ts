@@ -5,6 +5,7 @@ import type { ModelRegistry } from "./config/model-registry.js";
 import type { ScopedModel } from "./config/model-resolver.js";
 import type { SettingsManager } from "./config/settings-manager.js";
 import type { ExtensionHooks, ExtensionTool } from "./extensions/hooks.js";
+import type { McpManager } from "./mcp/manager.js";
 import type { ResourceLoader } from "./resources/resource-loader.js";
 import type { SessionManager } from "./session/session-manager.js";
 
@@ -27,6 +28,8 @@ export interface AgentSessionConfig {
 	tools?: AgentTool[];
 	/** Additional tools (with optional prompt snippet and guidelines), active from the start. */
 	customTools?: ExtensionTool[];
+	/** The session's MCP servers (their tools, prompts and state); the session stops them when it ends. */
+	mcp?: McpManager;
 	/** The provider call. Default `streamSimple`; tests pass a FauxProvider's `stream`. */
 	streamFn?: StreamFn;
 	/**

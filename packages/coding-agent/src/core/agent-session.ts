@@ -24,6 +24,8 @@ import {
 	noopExtensionHooks,
 	type SlashCommandInfo,
 } from "./extensions/hooks.js";
+import type { McpManager } from "./mcp/manager.js";
+import type { McpNotice, McpServerStatus } from "./mcp/status.js";
 import type { ResourceLoader } from "./resources/resource-loader.js";
 import type { SessionManager } from "./session/session-manager.js";
 import { COMPACTION_IN_PROGRESS_TEXT, CompactionController } from "./session-runtime/compaction-controller.js";
@@ -70,6 +72,8 @@ export class AgentSession implements ExtensionSessionBinding {
 	readonly modelRegistry: ModelRegistry;
 	readonly resourceLoader: ResourceLoader;
 	readonly hooks: ExtensionHooks;
+	/** The session's MCP servers, when MCP is on (`createAgentSession` turns it on unless told not to). */
+	readonly mcp: McpManager | undefined;
 	/** The stream function every model call goes through (the configured one wrapped in the stall watchdog). */
 	readonly streamFn: StreamFn;
 
@@ -96,6 +100,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.modelRegistry = config.modelRegistry;
 		this.resourceLoader = config.resourceLoader;
 		this.hooks = config.hooks ?? noopExtensionHooks;
+		this.mcp = config.mcp;
 		this.stallTimeoutMs =
 			config.streamStallTimeoutMs ??
 			config.settingsManager.getStreamStallTimeoutMs() ??
@@ -144,7 +149,9 @@ export class AgentSession implements ExtensionSessionBinding {
 			hooks: this.hooks,
 			tools: config.tools,
 			customTools: config.customTools,
+			...(config.mcp ? { mcpTools: () => config.mcp?.getTools() ?? [] } : {}),
 		});
+		if (config.mcp) this.unsubscribers.push(config.mcp.onToolsChanged(() => this.tools.refresh()));
 		this.events = new SessionEventPipeline({
 			...parts,
 			onQueuedTextDelivered: (text) => this.prompts.noteDelivered(text),
@@ -207,6 +214,7 @@ export class AgentSession implements ExtensionSessionBinding {
 				return session.tools.baseSystemPrompt;
 			},
 			flushPendingBashMessages: () => this.userBash.flushPending(),
+			expandMcpPrompt: (text) => this.mcp?.expandPromptCommand(text) ?? Promise.resolve(undefined),
 			checkCompactionBeforePrompt: (lastAssistant) =>
 				this.compaction.checkCompaction(lastAssistant, { skipAbortedCheck: true, allowResume: false }),
 			settle: () => this.events.settle(),
@@ -325,6 +333,7 @@ export class AgentSession implements ExtensionSessionBinding {
 	 * tools, and any automatic retry or compaction-and-retry have finished.
 	 */
 	prompt(text: string, options: PromptOptions = {}): Promise<void> {
+		this.mcp?.start();
 		return this.prompts.prompt(text, options);
 	}
 
@@ -545,7 +554,26 @@ export class AgentSession implements ExtensionSessionBinding {
 			this.hooks.getCommands(),
 			this.resourceLoader.getPrompts().prompts,
 			this.resourceLoader.getSkills().skills,
+			this.mcp?.getPromptCommands() ?? [],
 		);
+	}
+
+	// ── MCP servers (docs/mcp.md) ───────────────────────────────────────────────────────────────────────────
+
+	/** Each configured MCP server: state, tools, prompts, last error (RPC `get_mcp_servers`, `/mcp`). */
+	getMcpServers(): McpServerStatus[] {
+		return this.mcp?.getServers() ?? [];
+	}
+
+	/** Stops and starts an MCP server again, its failure count reset. Throws for an unknown name. */
+	restartMcpServer(name: string): Promise<void> {
+		if (!this.mcp) return Promise.reject(new Error(`Unknown MCP server "${name}"`));
+		return this.mcp.restart(name);
+	}
+
+	/** MCP server failures and authorization requests, for the mode to show (earlier ones are delivered first). */
+	onMcpNotice(listener: (notice: McpNotice) => void): () => void {
+		return this.mcp?.onNotice(listener) ?? (() => {});
 	}
 
 	// ── Tools and resources ─────────────────────────────────────────────────────────────────────────────────
@@ -568,10 +596,14 @@ export class AgentSession implements ExtensionSessionBinding {
 	}
 
 	/**
-	 * Tells extensions the session is ready (`session_start`, then `resources_discover`). Modes call this once
-	 * their UI is bound; until then extension handlers for these events have not run.
+	 * Tells extensions the session is ready (`session_start`, then `resources_discover`) and starts the MCP
+	 * servers. Modes call this once their UI is bound; until then extension handlers for these events have not
+	 * run.
 	 */
 	async bindExtensions(): Promise<void> {
+		// MCP servers start here (or with the first prompt), in the background: after the terminal UI drew its
+		// first frame, so three servers booting do not compete with it for the CPU.
+		this.mcp?.start();
 		await this.hooks.emit({ type: "session_start" });
 		await this.tools.discoverExtensionResources("startup");
 	}
@@ -583,6 +615,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.modelRegistry.refresh();
 		await this.resourceLoader.reload();
 		await this.hooks.reload();
+		await this.mcp?.reload();
 		this.tools.refresh();
 		await this.hooks.emit({ type: "session_start" });
 		await this.tools.discoverExtensionResources("reload");
@@ -594,14 +627,19 @@ export class AgentSession implements ExtensionSessionBinding {
 		await this.abort();
 		await this.settingsManager.flush();
 		this.sessionManager.close();
+		await this.mcp?.dispose();
 		this.dispose();
 	}
 
-	/** Detaches from the agent and extensions (listeners get nothing more) and removes bash full-output files. */
+	/**
+	 * Detaches from the agent and extensions (listeners get nothing more), stops the MCP servers and removes
+	 * bash full-output files.
+	 */
 	dispose(): void {
 		for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
 		this.events.dispose();
 		this.bashOutputFiles.dispose();
+		void this.mcp?.dispose();
 	}
 
 	// ── Internals ───────────────────────────────────────────────────────────────────────────────────────────

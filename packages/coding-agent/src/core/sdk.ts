@@ -12,6 +12,9 @@ import { SettingsManager } from "./config/settings-manager.js";
 import type { ExtensionHooks, ExtensionTool } from "./extensions/hooks.js";
 import type { SetupExtensionsResult } from "./extensions/setup.js";
 import type { ExtensionFactory } from "./extensions/types.js";
+import type { McpConnectFunction } from "./mcp/client-handle.js";
+import { type LoadedMcpConfig, loadMcpConfig, type McpServerConfig } from "./mcp/config.js";
+import { McpManager } from "./mcp/manager.js";
 import { DefaultResourceLoader, type ResourceLoader } from "./resources/resource-loader.js";
 import { SessionManager } from "./session/session-manager.js";
 import { getDefaultSessionDir } from "./session/session-paths.js";
@@ -57,6 +60,24 @@ export interface CreateAgentSessionOptions {
 	trustProject?: boolean;
 	/** A model call whose stream is silent this long is aborted and retried. Default 120 000 ms; 0 disables. */
 	streamStallTimeoutMs?: number;
+	/**
+	 * MCP servers (docs/mcp.md). Default: those of `<agentDir>/mcp.json`, and of the project's `.mcp.json` and
+	 * `.agent/mcp.json` when the project is trusted. `false`: no MCP at all.
+	 */
+	mcp?: false | CreateAgentSessionMcpOptions;
+}
+
+export interface CreateAgentSessionMcpOptions {
+	/** More servers (they win over configured servers of the same name). */
+	servers?: McpServerConfig[];
+	/** Read the configuration files. Default true. */
+	configFiles?: boolean;
+	/** How to connect (tests). Default: the MCP SDK client, loaded when the first server starts. */
+	connect?: McpConnectFunction;
+	/** Delay before the next attempt after `failedAttempts` failures. Default 1 s, 2 s, 4 s, … */
+	reconnectDelayMs?: (failedAttempts: number) => number;
+	/** Failed attempts in a row before a server is left failed. Default 5. */
+	maxAttempts?: number;
 }
 
 export interface CreateAgentSessionResult {
@@ -65,6 +86,38 @@ export interface CreateAgentSessionResult {
 	extensions?: SetupExtensionsResult;
 	/** Why the session's recorded model could not be restored, when it could not. */
 	modelFallbackMessage?: string;
+	/** Problems of the MCP configuration files, and the notice about an untrusted project's servers. */
+	mcpWarnings: string[];
+}
+
+function createMcpManager(
+	options: CreateAgentSessionOptions,
+	context: { cwd: string; agentDir: string; settingsManager: SettingsManager; authStorage: AuthStorage },
+): { manager?: McpManager; warnings: string[] } {
+	if (options.mcp === false) return { warnings: [] };
+	const mcp = options.mcp ?? {};
+	const readFiles = mcp.configFiles !== false;
+	const load = (trustProject: boolean): LoadedMcpConfig =>
+		readFiles
+			? loadMcpConfig({ cwd: context.cwd, agentDir: context.agentDir, trustProject })
+			: { servers: [], errors: [] };
+	const loaded = load(options.trustProject === true);
+	const manager = new McpManager({
+		cwd: context.cwd,
+		fileServers: loaded.servers,
+		...(mcp.servers ? { extraServers: mcp.servers } : {}),
+		// --trust-project was remembered by the first read.
+		loadConfig: () => load(false),
+		settings: () => context.settingsManager.getMcpSettings(),
+		authStorage: context.authStorage,
+		...(mcp.connect ? { connect: mcp.connect } : {}),
+		...(mcp.reconnectDelayMs ? { reconnectDelayMs: mcp.reconnectDelayMs } : {}),
+		...(mcp.maxAttempts !== undefined ? { maxAttempts: mcp.maxAttempts } : {}),
+	});
+	return {
+		manager,
+		warnings: [...loaded.errors, ...(loaded.untrustedNotice ? [loaded.untrustedNotice] : [])],
+	};
 }
 
 /** Builds an AgentSession from defaults and whatever the caller supplies. */
@@ -116,6 +169,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		if (selection.warnings.length > 0) modelFallbackMessage = selection.warnings.join("\n");
 	}
 
+	const mcp = createMcpManager(options, { cwd, agentDir, settingsManager, authStorage: modelRegistry.authStorage });
 	const session = new AgentSession({
 		cwd,
 		sessionManager,
@@ -130,6 +184,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		...(options.customTools ? { customTools: options.customTools } : {}),
 		...(options.streamFn ? { streamFn: options.streamFn } : {}),
 		...(options.streamStallTimeoutMs !== undefined ? { streamStallTimeoutMs: options.streamStallTimeoutMs } : {}),
+		...(mcp.manager ? { mcp: mcp.manager } : {}),
 	});
-	return { session, ...(extensions ? { extensions } : {}), ...(modelFallbackMessage ? { modelFallbackMessage } : {}) };
+	return {
+		session,
+		...(extensions ? { extensions } : {}),
+		...(modelFallbackMessage ? { modelFallbackMessage } : {}),
+		mcpWarnings: mcp.warnings,
+	};
 }

@@ -35,6 +35,7 @@ describe("initialize", () => {
 			loadSession: true,
 			promptCapabilities: { image: true, embeddedContext: true },
 			sessionCapabilities: { list: {} },
+			mcpCapabilities: { http: true, sse: true },
 		});
 	});
 
@@ -93,18 +94,6 @@ describe("session/new", () => {
 			["thinking", "thought_level"],
 		]);
 		expect(options[1]).toMatchObject({ currentValue: `${FAKE_PROVIDER}/${FAKE_MODEL}` });
-	});
-
-	it("accepts MCP servers without failing and says they are not used", async () => {
-		const agent = await start();
-		await agent.initialize();
-		const response = await agent.agent.request("session/new", {
-			cwd: sandbox.cwd,
-			mcpServers: [{ name: "files", command: "/bin/true", args: [], env: [] }],
-		});
-		expect(response.sessionId).toBeTruthy();
-		await agent.waitForUpdate((n) => n.update.sessionUpdate === "available_commands_update");
-		expect(agent.stderr).toContain("MCP servers are not supported yet");
 	});
 
 	it("sends the prompt templates and skills as available commands after answering", async () => {

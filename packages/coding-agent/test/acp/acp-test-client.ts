@@ -49,6 +49,7 @@ export class AcpTestClient {
 	readonly permissionRequests: RequestPermissionRequest[] = [];
 	stderr = "";
 	private readonly waiters: Waiter[] = [];
+	private readonly stderrWaiters: { pattern: RegExp; resolve: (stderr: string) => void }[] = [];
 	private readonly terminals = new Map<string, TerminalRun>();
 	private exited: Promise<number | null>;
 
@@ -62,7 +63,18 @@ export class AcpTestClient {
 		child.stderr.setEncoding("utf8");
 		child.stderr.on("data", (text: string) => {
 			this.stderr += text;
+			for (const waiter of [...this.stderrWaiters]) {
+				if (!waiter.pattern.test(this.stderr)) continue;
+				this.stderrWaiters.splice(this.stderrWaiters.indexOf(waiter), 1);
+				waiter.resolve(this.stderr);
+			}
 		});
+	}
+
+	/** Resolves with everything written to stderr once it matches `pattern`. */
+	waitForStderr(pattern: RegExp): Promise<string> {
+		if (pattern.test(this.stderr)) return Promise.resolve(this.stderr);
+		return new Promise((resolve) => this.stderrWaiters.push({ pattern, resolve }));
 	}
 
 	static async start(sandbox: CliSandbox, options: AcpTestClientOptions = {}): Promise<AcpTestClient> {

@@ -71,6 +71,13 @@ describe("what each start loads", () => {
 		expect(modules.filter((url) => /node_modules\/(\.pnpm\/)?(jiti|sharp)/.test(url))).toEqual([]);
 	});
 
+	it("loads no MCP SDK when no MCP server is configured", async () => {
+		server.enqueue(textReply("ok"));
+		const modules = await tracedRun(["-p", "hi"]);
+		expect(modules.filter((url) => url.includes("@modelcontextprotocol"))).toEqual([]);
+		expect(modules.filter((url) => url.includes("/core/mcp/client.js"))).toEqual([]);
+	});
+
 	it("RPC mode loads no terminal UI", async () => {
 		const modules = await tracedRun(["--mode", "rpc"], '{"type":"get_state"}\n');
 		expect(modules.some((url) => url.includes("/modes/rpc/rpc-mode.js"))).toBe(true);

@@ -11,7 +11,7 @@ import { SettingsManager } from "../../src/core/config/settings-manager.js";
 import type { Settings } from "../../src/core/config/settings-schema.js";
 import type { ExtensionHooks, ExtensionTool } from "../../src/core/extensions/hooks.js";
 import { DefaultResourceLoader } from "../../src/core/resources/resource-loader.js";
-import { createAgentSession } from "../../src/core/sdk.js";
+import { type CreateAgentSessionMcpOptions, createAgentSession } from "../../src/core/sdk.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import type { AgentSessionEvent } from "../../src/core/session-runtime/events.js";
 
@@ -47,6 +47,8 @@ export interface RuntimeHarnessOptions {
 	/** Reuse a root directory (reload tests); created otherwise. */
 	root?: string;
 	faux?: FauxProvider;
+	/** MCP servers (default: the files of the temp directories, which have none). */
+	mcp?: false | CreateAgentSessionMcpOptions;
 }
 
 export interface RuntimeHarness {
@@ -145,6 +147,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
 		...(options.tools ? { tools: options.tools } : {}),
 		...(options.customTools ? { customTools: options.customTools } : {}),
 		...(options.streamStallTimeoutMs !== undefined ? { streamStallTimeoutMs: options.streamStallTimeoutMs } : {}),
+		...(options.mcp !== undefined ? { mcp: options.mcp } : {}),
 	});
 
 	const events: AgentSessionEvent[] = [];

@@ -193,6 +193,29 @@ export class AuthStorage {
 		});
 	}
 
+	/**
+	 * An entry of auth.json that is not a provider credential (e.g. an MCP server's OAuth client and tokens,
+	 * keyed `mcp-oauth:<url>`): read from the file as it is now, so another agent's refresh is seen.
+	 */
+	getEntry(key: string): unknown {
+		this.reloadProvider(key);
+		const value: unknown = this.data[key];
+		return value === undefined ? undefined : structuredClone(value);
+	}
+
+	/** Stores (or, with `undefined`, removes) such an entry; written like `set`, under the lock, 0600. */
+	setEntry(key: string, value: Record<string, unknown> | undefined): void {
+		if (value === undefined) {
+			this.remove(key);
+			return;
+		}
+		const entry = value as unknown as AuthCredential;
+		this.data[key] = entry;
+		this.persist((onDisk) => {
+			onDisk[key] = entry;
+		});
+	}
+
 	/** `--api-key`: highest priority, for this process only, never persisted. */
 	setRuntimeApiKey(provider: string, key: string): void {
 		this.runtimeKeys.set(provider, key);

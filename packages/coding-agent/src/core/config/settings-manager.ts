@@ -5,6 +5,7 @@ import { getAgentDir, getProjectConfigDir, getSettingsPath } from "./paths.js";
 import type {
 	DoubleEscapeAction,
 	LimitsSettings,
+	McpSettings,
 	PackageSource,
 	QueueMode,
 	Settings,
@@ -32,6 +33,9 @@ export const DEFAULT_BASH_MEMORY_BYTES = 1024 * 1024;
 export const DEFAULT_BASH_OUTPUT_FILE_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_PARALLEL_TOOL_CALLS = 8;
 export const DEFAULT_CONTEXT_FILE_BYTES = 128 * 1024;
+export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 120_000;
+export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MCP_DIRECT_TOOL_LIMIT = 40;
 
 /** Every limit with its default applied (see `LimitsSettings`). */
 export type Limits = Required<LimitsSettings>;
@@ -331,6 +335,17 @@ export class SettingsManager {
 			bashOutputFileBytes: limits.bashOutputFileBytes ?? DEFAULT_BASH_OUTPUT_FILE_BYTES,
 			parallelToolCalls: Math.max(1, Math.floor(limits.parallelToolCalls ?? DEFAULT_PARALLEL_TOOL_CALLS)),
 			contextFileBytes: limits.contextFileBytes ?? DEFAULT_CONTEXT_FILE_BYTES,
+		};
+	}
+
+	// ── MCP ──────────────────────────────────────────────────────────────────────────────────────────────
+	/** Every MCP setting with its default applied; a 0 timeout means no timeout. */
+	getMcpSettings(): Required<McpSettings> {
+		const mcp = this.settings.mcp ?? {};
+		return {
+			toolTimeoutMs: mcp.toolTimeoutMs ?? DEFAULT_MCP_TOOL_TIMEOUT_MS,
+			connectTimeoutMs: mcp.connectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS,
+			directToolLimit: Math.floor(mcp.directToolLimit ?? DEFAULT_MCP_DIRECT_TOOL_LIMIT),
 		};
 	}
 

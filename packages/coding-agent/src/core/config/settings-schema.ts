@@ -64,6 +64,16 @@ export interface LimitsSettings {
 	contextFileBytes?: number;
 }
 
+/** Ours: MCP servers (docs/mcp.md). Servers themselves are configured in `mcp.json`. */
+export interface McpSettings {
+	/** How long one MCP tool call may take. Default 120 000 ms (a server's own `timeout` wins). */
+	toolTimeoutMs?: number;
+	/** How long starting a server (spawn or connect, and the MCP handshake) may take. Default 30 000 ms. */
+	connectTimeoutMs?: number;
+	/** MCP tools listed directly to the model, over all servers without a `toolMode`; the rest are on-demand. Default 40. */
+	directToolLimit?: number;
+}
+
 export interface ThinkingBudgetsSettings {
 	minimal?: number;
 	low?: number;
@@ -109,6 +119,7 @@ export interface Settings {
 	/** Ours: environment variables passed to bash and `!cmd` although they hold a provider key. */
 	shellEnvPassthrough?: string[];
 	limits?: LimitsSettings;
+	mcp?: McpSettings;
 	enabledModels?: string[];
 	enableSkillCommands?: boolean;
 	packages?: PackageSource[];
@@ -129,6 +140,7 @@ export const NESTED_SETTINGS_KEYS = [
 	"images",
 	"markdown",
 	"limits",
+	"mcp",
 ] as const;
 
 type ValueCheck = (value: unknown) => string | undefined;
@@ -188,6 +200,7 @@ const NESTED_CHECKS: Record<(typeof NESTED_SETTINGS_KEYS)[number], Record<string
 		parallelToolCalls: aCount,
 		contextFileBytes: aCount,
 	},
+	mcp: { toolTimeoutMs: aCount, connectTimeoutMs: aCount, directToolLimit: aCount },
 };
 
 const TOP_LEVEL_CHECKS: Record<string, ValueCheck> = {

@@ -48,7 +48,8 @@ export interface ContextUsage {
 export interface SlashCommandInfo {
 	name: string;
 	description?: string;
-	source: "extension" | "prompt" | "skill";
+	/** Ours: `mcp` for an MCP server's prompt (`mcp__<server>__<prompt>`). */
+	source: "extension" | "prompt" | "skill" | "mcp";
 	location?: "user" | "project" | "path";
 	path?: string;
 }

@@ -4,7 +4,7 @@
 import type { KeyId } from "@agent/tui";
 import type { Extension, RegisteredCommand, RegisteredFlag, RegisteredShortcut, RegisteredTool } from "./types.js";
 
-/** The interactive mode's slash commands (cli.md §13.3). */
+/** The interactive mode's slash commands (cli.md §13.3), and ours (`mcp`). */
 export const BUILTIN_SLASH_COMMAND_NAMES: readonly string[] = [
 	"settings",
 	"model",
@@ -25,6 +25,7 @@ export const BUILTIN_SLASH_COMMAND_NAMES: readonly string[] = [
 	"resume",
 	"reload",
 	"quit",
+	"mcp",
 ];
 
 /** Built-in actions whose keys an extension shortcut may not take. */

@@ -43,6 +43,8 @@ export interface PromptHost {
 	readonly isStreaming: boolean;
 	/** The system prompt of the active tools and resources, before `before_agent_start` handlers. */
 	readonly baseSystemPrompt: string;
+	/** `/mcp__<server>__<prompt> args`: the MCP prompt's text and images; undefined for other text. */
+	expandMcpPrompt?(text: string): Promise<{ text: string; images: ImageContent[] } | undefined>;
 	/** `!command` results held while the agent streamed, appended before a new run. */
 	flushPendingBashMessages(): void;
 	/** The pre-prompt compaction check (aborted replies count too). */
@@ -102,7 +104,9 @@ export class PromptController {
 				images = input.images ?? images;
 			}
 		}
-		const expanded = expandCommands ? this.expandText(text) : text;
+		const mcpPrompt = expandCommands ? await host.expandMcpPrompt?.(text) : undefined;
+		if (mcpPrompt && mcpPrompt.images.length > 0) images = [...(images ?? []), ...mcpPrompt.images];
+		const expanded = mcpPrompt ? mcpPrompt.text : expandCommands ? this.expandText(text) : text;
 
 		if (host.isStreaming || this.starting) {
 			if (options.streamingBehavior === "steer") return this.queueUserMessage("steer", expanded, images);

@@ -82,11 +82,12 @@ function locationOf(source: string): SlashCommandInfo["location"] {
 	return TEMPLATE_LOCATIONS.has(source) ? (source as SlashCommandInfo["location"]) : undefined;
 }
 
-/** `get_commands` (rpc.md §4.25): extension commands, then prompt templates, then skills. */
+/** `get_commands` (rpc.md §4.25): extension commands, then prompt templates, then skills, then MCP prompts. */
 export function listSlashCommands(
 	extensionCommands: readonly ExtensionCommand[],
 	templates: readonly PromptTemplate[],
 	skills: readonly Skill[],
+	mcpPrompts: readonly { name: string; description?: string }[] = [],
 ): SlashCommandInfo[] {
 	const commands: SlashCommandInfo[] = [];
 	for (const command of extensionCommands) {
@@ -115,6 +116,13 @@ export function listSlashCommands(
 			source: "skill",
 			...(location ? { location } : {}),
 			path: skill.filePath,
+		});
+	}
+	for (const prompt of mcpPrompts) {
+		commands.push({
+			name: prompt.name,
+			...(prompt.description ? { description: prompt.description } : {}),
+			source: "mcp",
 		});
 	}
 	return commands;

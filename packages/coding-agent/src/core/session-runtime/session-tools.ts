@@ -26,6 +26,12 @@ export interface SessionToolsOptions {
 	/** The session's command environment and full-output files, for the built-in bash tool. */
 	shellEnvironment?: ShellEnvironment;
 	bashOutputFiles?: BashOutputFiles;
+	/**
+	 * MCP tools, asked for again on every refresh. Only those with a prompt snippet (the `mcp` tool) are named
+	 * in the system prompt: the others come and go with their servers and reach the model as tool definitions,
+	 * so the prompt stays the same while servers connect.
+	 */
+	mcpTools?: () => readonly ExtensionTool[];
 }
 
 /**
@@ -36,6 +42,8 @@ export interface SessionToolsOptions {
 export class SessionTools {
 	private registry = new Map<string, ExtensionTool>();
 	private readonly custom = new Set<string>();
+	/** MCP tools left out of the system prompt's tool list. */
+	private readonly unlisted = new Set<string>();
 	private active: string[] = [];
 
 	private basePrompt = "";
@@ -111,7 +119,7 @@ export class SessionTools {
 		const loader = this.options.resourceLoader;
 		const customInfo: CustomToolPromptInfo[] = [];
 		for (const name of this.active) {
-			if (!this.custom.has(name)) continue;
+			if (!this.custom.has(name) || this.unlisted.has(name)) continue;
 			const tool = this.registry.get(name) as ExtensionTool;
 			// A replacement of a built-in keeps the built-in's one-liner unless it brings its own.
 			const keepsBuiltinSnippet = BUILTIN_TOOL_SNIPPETS[name] !== undefined && tool.promptSnippet === undefined;
@@ -126,7 +134,7 @@ export class SessionTools {
 		const append = loader.getAppendSystemPrompt().join("\n\n");
 		return buildSystemPrompt({
 			customPrompt: loader.getSystemPrompt(),
-			selectedTools: this.active,
+			selectedTools: this.active.filter((name) => !this.unlisted.has(name)),
 			toolSnippets,
 			promptGuidelines,
 			...(append ? { appendSystemPrompt: append } : {}),
@@ -137,7 +145,8 @@ export class SessionTools {
 	}
 
 	private rebuildRegistry(): void {
-		const { cwd, settingsManager, tools, customTools, hooks, shellEnvironment, bashOutputFiles } = this.options;
+		const { cwd, settingsManager, tools, customTools, hooks, shellEnvironment, bashOutputFiles, mcpTools } =
+			this.options;
 		const registry = new Map<string, ExtensionTool>();
 		const builtIns = createAllTools(cwd, {
 			bash: {
@@ -153,9 +162,17 @@ export class SessionTools {
 		for (const tool of Object.values(builtIns)) registry.set(tool.name, tool);
 		for (const tool of tools ?? []) registry.set(tool.name, tool);
 		this.custom.clear();
+		this.unlisted.clear();
+		for (const tool of mcpTools?.() ?? []) {
+			registry.set(tool.name, tool);
+			this.custom.add(tool.name);
+			if (tool.promptSnippet === undefined) this.unlisted.add(tool.name);
+		}
+		// An SDK or extension tool of the same name replaces an MCP tool.
 		for (const tool of [...(customTools ?? []), ...hooks.getTools()]) {
 			registry.set(tool.name, tool);
 			this.custom.add(tool.name);
+			this.unlisted.delete(tool.name);
 		}
 		this.registry = registry;
 	}

@@ -20,6 +20,7 @@ import { ShellEnvironment } from "../../core/tools/shell-env.js";
 import { AcpSession } from "./acp-session.js";
 import { type AuthMethodPaths, authMethods, providerOfAuthMethod } from "./auth-methods.js";
 import { type ClientFileSystem, createFileTools, FileChangeRecorder } from "./file-tools.js";
+import { ACP_MCP_CAPABILITIES, editorMcpServers } from "./mcp-servers.js";
 import { findSessionFile, listSessionPage } from "./session-catalog.js";
 import { type AcpSessionDefaults, createSessionForCwd, NoModelAvailableError } from "./session-factory.js";
 import { createTerminalBashTool } from "./terminal-bash.js";
@@ -31,8 +32,6 @@ export interface AcpAgentOptions {
 	/** Diagnostics; stdout belongs to the protocol. */
 	log: (line: string) => void;
 }
-
-export const MCP_UNSUPPORTED_TEXT = "MCP servers are not supported yet; the session runs without them.";
 
 function requireAbsolute(cwd: string): void {
 	if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, "cwd must be an absolute path");
@@ -109,7 +108,7 @@ export class AcpAgent {
 			agentCapabilities: {
 				loadSession: persist,
 				promptCapabilities: { image: true, audio: false, embeddedContext: true },
-				mcpCapabilities: { http: false, sse: false },
+				mcpCapabilities: { ...ACP_MCP_CAPABILITIES },
 				sessionCapabilities: { list: {}, close: {}, ...(persist ? { resume: {} } : {}) },
 			},
 			authMethods: authMethods(this.options.authPaths),
@@ -236,17 +235,12 @@ export class AcpAgent {
 	}
 
 	/**
-	 * Updates about a session the client only knows once it has the response: the commands it offers, and that
-	 * its MCP servers are not used. The handler's response is written in the microtasks after it returns, so a
-	 * macrotask comes after it.
+	 * The editor's MCP servers start (in the background; a resumed session keeps those that did not change), and
+	 * the client learns the commands the session offers once it has the response: the handler's response is
+	 * written in the microtasks after it returns, so a macrotask comes after it.
 	 */
 	private afterResponse(session: AcpSession, servers: readonly McpServer[]): void {
-		if (servers.length > 0) {
-			this.options.log(`${MCP_UNSUPPORTED_TEXT} (${servers.map((server) => server.name).join(", ")})`);
-		}
-		setImmediate(() => {
-			session.sendAvailableCommands();
-			if (servers.length > 0) session.notice("warning", MCP_UNSUPPORTED_TEXT);
-		});
+		void session.session.mcp?.setEditorServers(editorMcpServers(servers));
+		setImmediate(() => session.sendAvailableCommands());
 	}
 }

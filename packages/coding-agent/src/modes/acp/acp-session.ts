@@ -15,6 +15,8 @@ import {
 import type { AgentSession } from "../../core/agent-session.js";
 import type { ExtensionRunner } from "../../core/extensions/runner.js";
 import type { NotifyType } from "../../core/extensions/ui-context.js";
+import { MCP_TOOL_NAME } from "../../core/mcp/search-tool.js";
+import { MCP_NAME_PREFIX } from "../../core/mcp/tools.js";
 import type { AgentSessionEvent } from "../../core/session-runtime/events.js";
 import { availableCommands, parseCompactCommand } from "./available-commands.js";
 import { createEditorDialogs, type EditorDialogs } from "./editor-dialogs.js";
@@ -49,6 +51,14 @@ export interface AcpSessionOptions {
 	log: (line: string) => void;
 }
 
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+	return a.length === b.length && a.every((name) => b.includes(name));
+}
+
+function isMcpToolName(name: string): boolean {
+	return name === MCP_TOOL_NAME || name.startsWith(MCP_NAME_PREFIX);
+}
+
 const PROMPT_RUNNING_TEXT = "A prompt is already running in this session; cancel it first.";
 
 function errorText(error: unknown): string {
@@ -76,6 +86,9 @@ export class AcpSession {
 	private codeTools: string[] = [];
 	private running: Promise<StopReason> | undefined;
 	private cancelled = false;
+	private readonly unsubscribeMcp: () => void;
+	private readonly unsubscribeMcpChanges: () => void;
+	private mcpPromptKey = "";
 
 	constructor(private readonly options: AcpSessionOptions) {
 		const { session, recorder, terminals } = options;
@@ -95,6 +108,23 @@ export class AcpSession {
 			log: options.log,
 		});
 		options.extensions?.setUIContext(createAcpUIContext(this.dialogs), true);
+		// MCP failures and authorization requests: in the editor when it shows notices, and in the log.
+		this.unsubscribeMcp = session.onMcpNotice((notice) => {
+			options.log(notice.text);
+			this.notice(notice.level, notice.text);
+		});
+		// The commands of MCP prompts come and go with their servers.
+		this.unsubscribeMcpChanges =
+			session.mcp?.onChange(() => {
+				// Tools of a server that connects meanwhile must not slip into read-only mode.
+				if (this.mode === READ_ONLY_MODE_ID && !sameNames(session.getActiveToolNames(), READ_ONLY_TOOL_NAMES))
+					session.setActiveToolsByName([...READ_ONLY_TOOL_NAMES]);
+				const names = session.getMcpServers().flatMap((server) => server.prompts.map((prompt) => prompt.command));
+				const key = names.join("\n");
+				if (key === this.mcpPromptKey) return;
+				this.mcpPromptKey = key;
+				this.sendAvailableCommands();
+			}) ?? (() => {});
 	}
 
 	get session(): AgentSession {
@@ -177,7 +207,14 @@ export class AcpSession {
 		if (modeId === this.mode) return;
 		this.mode = modeId;
 		if (modeId === READ_ONLY_MODE_ID) this.codeTools = this.session.getActiveToolNames();
-		this.session.setActiveToolsByName(modeId === CODE_MODE_ID ? this.codeTools : [...READ_ONLY_TOOL_NAMES]);
+		// MCP tools of servers that connected during read-only mode join code mode too.
+		const mcpTools = this.session
+			.getAllTools()
+			.map((tool) => tool.name)
+			.filter((name) => isMcpToolName(name) && !this.codeTools.includes(name));
+		this.session.setActiveToolsByName(
+			modeId === CODE_MODE_ID ? [...this.codeTools, ...mcpTools] : [...READ_ONLY_TOOL_NAMES],
+		);
 		this.send({ sessionUpdate: "current_mode_update", currentModeId: modeId });
 		this.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
 	}
@@ -217,6 +254,8 @@ export class AcpSession {
 	async close(): Promise<void> {
 		await this.cancel();
 		this.unsubscribe();
+		this.unsubscribeMcp();
+		this.unsubscribeMcpChanges();
 		await this.session.shutdown();
 		await this.flush();
 	}

@@ -9,12 +9,14 @@ const SOURCE_HINTS: Readonly<Record<SlashCommandInfo["source"], string>> = {
 	prompt: "arguments for the template",
 	skill: "what to do with the skill",
 	extension: "arguments",
+	mcp: "the prompt's arguments, in order",
 };
 
 const SOURCE_DESCRIPTIONS: Readonly<Record<SlashCommandInfo["source"], string>> = {
 	prompt: "Prompt template",
 	skill: "Skill",
 	extension: "Extension command",
+	mcp: "MCP prompt",
 };
 
 export function availableCommands(commands: readonly SlashCommandInfo[]): AvailableCommand[] {

@@ -133,7 +133,7 @@ export async function createSessionForCwd(
 		for (const warning of initial.warnings) warn(warning);
 
 		const thinkingLevel = defaults.thinkingLevel ?? initial.thinkingLevel;
-		const { session } = await createAgentSession({
+		const { session, mcpWarnings } = await createAgentSession({
 			cwd,
 			agentDir,
 			sessionManager,
@@ -145,7 +145,9 @@ export async function createSessionForCwd(
 			...(extensions ? { hooks: extensions } : {}),
 			...(thinkingLevel ? { thinkingLevel } : {}),
 			...(scopedModels.length > 0 ? { scopedModels } : {}),
+			...(defaults.trustProject ? { trustProject: true } : {}),
 		});
+		for (const warning of mcpWarnings) warn(warning);
 		if (defaults.tools !== undefined) {
 			// As on the command line: --tools chooses the built-ins; extension tools stay active.
 			const others = session.getActiveToolNames().filter((name) => !TOOL_NAMES_BUILT_IN.includes(name));

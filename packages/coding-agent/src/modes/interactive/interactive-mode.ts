@@ -69,6 +69,10 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	private readonly env: Record<string, string | undefined>;
 	private currentGitBranch: string | undefined;
 	private unsubscribe: (() => void) | undefined;
+	private readonly unsubscribeMcp: (() => void)[] = [];
+	/** The MCP prompt commands the autocomplete offers. */
+	private mcpCommandsKey = "";
+	private readonly onTerminate = (signal: NodeJS.Signals) => void this.quit(signal === "SIGHUP" ? 129 : 143);
 	private exitCode: number | undefined;
 	private resolveExit: ((code: number) => void) | undefined;
 	private isQuitting = false;
@@ -189,6 +193,21 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 				`No models available. Use /login or set an API key environment variable. See ${join(getDocsPath(), "providers.md")}. Then use /model to select a model.`,
 			);
 		}
+		// MCP servers start in the background: their failures and authorization requests become notices, and
+		// the slash commands of their prompts appear when they connect.
+		this.unsubscribeMcp.push(
+			this.session.onMcpNotice((notice) => this.notify(notice.level, notice.text)),
+			this.session.mcp?.onChange(() => {
+				const commands = this.session.mcp?.getPromptCommands().map((command) => command.name) ?? [];
+				const key = commands.join("\n");
+				if (key === this.mcpCommandsKey) return;
+				this.mcpCommandsKey = key;
+				this.refreshAutocomplete();
+			}) ?? (() => {}),
+		);
+		// A closed terminal or `kill` ends the session like /quit: session_shutdown, MCP servers stopped.
+		process.on("SIGTERM", this.onTerminate);
+		process.on("SIGHUP", this.onTerminate);
 		this.tui.setFocus(this.editor);
 		this.tui.start();
 		this.updateTitle();
@@ -413,6 +432,9 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		this.isQuitting = true;
 		this.exitCode = exitCode;
 		this.unsubscribe?.();
+		for (const unsubscribe of this.unsubscribeMcp.splice(0)) unsubscribe();
+		process.off("SIGTERM", this.onTerminate);
+		process.off("SIGHUP", this.onTerminate);
 		this.status.hide();
 		try {
 			await this.session.shutdown();

@@ -55,14 +55,17 @@ export type RpcCommand =
 	| (CommandBase & { type: "get_last_assistant_text" })
 	| (CommandBase & { type: "set_session_name"; name: string })
 	| (CommandBase & { type: "get_messages" })
-	| (CommandBase & { type: "get_commands" });
+	| (CommandBase & { type: "get_commands" })
+	// Ours: MCP servers (docs/mcp.md).
+	| (CommandBase & { type: "get_mcp_servers" })
+	| (CommandBase & { type: "restart_mcp_server"; name: string });
 
 export type RpcCommandType = RpcCommand["type"];
 
 /** A command of one type. */
 export type RpcCommandOf<C extends RpcCommandType> = Extract<RpcCommand, { type: C }>;
 
-/** The 28 command types, in the order of rpc.md §4.1. */
+/** The 28 command types of rpc.md §4.1, in its order, then ours (MCP). */
 export const RPC_COMMAND_TYPES = [
 	"prompt",
 	"steer",
@@ -92,6 +95,8 @@ export const RPC_COMMAND_TYPES = [
 	"set_session_name",
 	"get_messages",
 	"get_commands",
+	"get_mcp_servers",
+	"restart_mcp_server",
 ] as const satisfies readonly RpcCommandType[];
 
 export function isRpcCommandType(type: string): type is RpcCommandType {
@@ -119,6 +124,33 @@ export interface RpcSessionState {
 }
 
 export type RpcSlashCommand = SlashCommandInfo;
+
+/** One MCP server in `get_mcp_servers` (docs/mcp.md). Absent fields are omitted. */
+export interface RpcMcpServer {
+	name: string;
+	/** Where it was configured. */
+	source: "user" | "project" | "editor" | "sdk";
+	/** The mcp.json that configured it. */
+	configPath?: string;
+	transport: "stdio" | "http" | "sse";
+	state: "disabled" | "starting" | "connected" | "reconnecting" | "needs-auth" | "failed" | "stopped";
+	/** How its tools reach the model; absent until decided (when its tools are first listed). */
+	toolMode?: "direct" | "on-demand";
+	/** `name` is what the model calls (`mcp__<server>__<tool>`), `mcpName` the tool's name on the server. */
+	tools: { name: string; mcpName: string; description?: string }[];
+	/** Offered as slash commands (`/<command> args`). */
+	prompts: { command: string; mcpName: string; description?: string }[];
+	/** The last failure. */
+	error?: string;
+	/** `needs-auth`: the page the user opens to authorize. */
+	authorizationUrl?: string;
+	/** Failed attempts since the last successful connection. */
+	failedAttempts: number;
+	/** stdio: the server's process id while it runs. */
+	pid?: number;
+	/** stdio: the end of its stderr (at most 16 KB). */
+	stderr?: string;
+}
 
 export interface RpcForkMessage {
 	entryId: string;
@@ -156,6 +188,8 @@ export interface RpcResponseDataMap {
 	set_session_name: undefined;
 	get_messages: { messages: AgentMessage[] };
 	get_commands: { commands: RpcSlashCommand[] };
+	get_mcp_servers: { servers: RpcMcpServer[] };
+	restart_mcp_server: undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import type {
 	RpcExtensionUiRequest,
 	RpcExtensionUiResponse,
 	RpcForkMessage,
+	RpcMcpServer,
 	RpcQueueMode,
 	RpcResponseDataMap,
 	RpcResponseFor,
@@ -319,6 +320,16 @@ export class RpcClient {
 	}
 	async getCommands(): Promise<RpcSlashCommand[]> {
 		return (await this.call({ type: "get_commands" })).commands;
+	}
+
+	/** Ours: the MCP servers' states, tools, prompts and last errors. */
+	async getMcpServers(): Promise<RpcMcpServer[]> {
+		return (await this.call({ type: "get_mcp_servers" })).servers;
+	}
+
+	/** Ours: stops and starts an MCP server again (its failure count reset). */
+	async restartMcpServer(name: string): Promise<void> {
+		await this.call({ type: "restart_mcp_server", name });
 	}
 
 	// -----------------------------------------------------------------------------------------------------

@@ -7,8 +7,9 @@ import {
 	noModelSelectedPromptText,
 	STREAMING_WITHOUT_BEHAVIOR_TEXT,
 } from "../../core/agent-session.js";
+import type { McpServerStatus } from "../../core/mcp/status.js";
 import { parseSlashCommand } from "../../core/session-runtime/prompt-input.js";
-import type { RpcCommandType, RpcQueueMode, RpcResponseDataMap, RpcSessionState } from "./protocol.js";
+import type { RpcCommandType, RpcMcpServer, RpcQueueMode, RpcResponseDataMap, RpcSessionState } from "./protocol.js";
 
 /** An error whose message is sent to the client as is (a command's own `success: false` response). */
 export class RpcCommandFailure extends Error {
@@ -82,6 +83,33 @@ export function buildSessionState(session: AgentSession): RpcSessionState {
 		pendingMessageCount: session.pendingMessageCount,
 	};
 	return state;
+}
+
+/** An MCP server's status as the wire gives it: the fields of `RpcMcpServer`, in its order, nothing more. */
+export function toRpcMcpServer(status: McpServerStatus): RpcMcpServer {
+	return {
+		name: status.name,
+		source: status.source,
+		...(status.configPath !== undefined ? { configPath: status.configPath } : {}),
+		transport: status.transport,
+		state: status.state,
+		...(status.toolMode ? { toolMode: status.toolMode } : {}),
+		tools: status.tools.map((tool) => ({
+			name: tool.name,
+			mcpName: tool.mcpName,
+			...(tool.description !== undefined ? { description: tool.description } : {}),
+		})),
+		prompts: status.prompts.map((prompt) => ({
+			command: prompt.command,
+			mcpName: prompt.mcpName,
+			...(prompt.description !== undefined ? { description: prompt.description } : {}),
+		})),
+		...(status.error !== undefined ? { error: status.error } : {}),
+		...(status.authorizationUrl !== undefined ? { authorizationUrl: status.authorizationUrl } : {}),
+		failedAttempts: status.failedAttempts,
+		...(status.pid !== undefined ? { pid: status.pid } : {}),
+		...(status.stderr !== undefined ? { stderr: status.stderr } : {}),
+	};
 }
 
 /** How the prompt handler reports: a run that may fail later, or a failure known at once. */
@@ -225,4 +253,9 @@ export const RPC_COMMAND_HANDLERS: HandlerTable = {
 	},
 	get_messages: (_command, session) => ({ messages: session.messages }),
 	get_commands: (_command, session) => ({ commands: session.getCommands() }),
+	get_mcp_servers: (_command, session) => ({ servers: session.getMcpServers().map(toRpcMcpServer) }),
+	restart_mcp_server: async (command, session) => {
+		await session.restartMcpServer(requireString(command, "name"));
+		return undefined;
+	},
 };

@@ -1,6 +1,7 @@
 // Every built-in slash command, in the order the autocomplete lists them.
 import type { BuiltinCommand } from "./builtin-commands.js";
 import { runChangelog, runHotkeys, runLogin, runLogout, runReload } from "./info-commands.js";
+import { completeMcpArgs, runMcp } from "./mcp-command.js";
 import { completeModelArgs, runModel, runScopedModels } from "./model-commands.js";
 import {
 	runCompact,
@@ -46,6 +47,13 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
 	{ name: "compact", description: "Manually compact the session context", takesArgs: true, run: runCompact },
 	{ name: "resume", description: "Resume a different session", run: runResume },
 	{ name: "reload", description: "Reload extensions, skills, prompts, and themes", run: runReload },
+	{
+		name: "mcp",
+		description: "MCP servers: state, tools, errors; /mcp restart <server>",
+		takesArgs: true,
+		completeArgs: completeMcpArgs,
+		run: runMcp,
+	},
 	{ name: "quit", description: "Quit", run: (host) => host.quit(0) },
 	// The reference's README lists /exit as an alias of /quit without implementing it; here it works.
 	{ name: "exit", description: "Quit", hidden: true, run: (host) => host.quit(0) },

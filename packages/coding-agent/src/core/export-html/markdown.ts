@@ -14,6 +14,8 @@ const LANGUAGE = /^[\w+#.-]{1,30}$/;
 const SAFE_URL = /^(?:https?:\/\/|mailto:)/i;
 const LINK = /\[([^\]\n]{1,500})\]\(([^()\s]{1,2000})\)/y;
 const EMPHASIS_MARKER = /[*_~]/;
+const NOT_BLANK = /\S/;
+const PLAIN_TEXT_START = /^[ \t]*\p{L}/u;
 /** Where a code span or a link may start. */
 const INLINE_START = /[`[]/g;
 /** Past this size a paragraph is shown escaped but unformatted. */
@@ -27,12 +29,25 @@ export function renderMarkdown(text: string): string {
 	return parts.join("");
 }
 
+/**
+ * Whether a non-blank line is surely paragraph text: it starts (after indentation) with a letter and has no `|`.
+ * Every other block starts with a mark or a digit (ordered lists), and tables need a `|`, so most prose lines skip
+ * the block patterns below.
+ */
+function isPlainTextLine(line: string): boolean {
+	return PLAIN_TEXT_START.test(line) && !line.includes("|");
+}
+
 function renderBlocks(lines: readonly string[], parts: string[], depth: number): void {
 	let i = 0;
 	while (i < lines.length) {
 		const line = lines[i] ?? "";
-		if (line.trim() === "") {
+		if (!NOT_BLANK.test(line)) {
 			i++;
+			continue;
+		}
+		if (isPlainTextLine(line)) {
+			i = renderParagraph(lines, i, parts);
 			continue;
 		}
 		const fence = FENCE.exec(line);
@@ -70,8 +85,9 @@ function renderBlocks(lines: readonly string[], parts: string[], depth: number):
 
 function startsBlock(lines: readonly string[], index: number): boolean {
 	const line = lines[index] ?? "";
+	if (!NOT_BLANK.test(line)) return true;
+	if (isPlainTextLine(line)) return false;
 	return (
-		line.trim() === "" ||
 		FENCE.test(line) ||
 		HEADING.test(line) ||
 		RULE.test(line) ||

@@ -40,7 +40,7 @@ button { font: inherit; color: inherit; }
 .tree-row .badge { margin-left: 6px; font-family: system-ui, sans-serif; }
 .tree-status { padding: 6px 12px; font-size: 12px; color: var(--muted); border-top: 1px solid var(--border); }
 .content { min-width: 0; width: 100%; max-width: 1000px; margin: 0 auto; padding: 20px 24px 48px; }
-code, pre { font-family: ${MONO}; font-size: 13px; }
+code, pre { font-family: ${MONO}; font-size: 13px; tab-size: 4; }
 code { background: var(--code-bg); padding: 0 4px; border-radius: 4px; }
 pre { background: var(--code-bg); padding: 8px 10px; border-radius: 6px; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; margin: 6px 0; }
 pre code { background: none; padding: 0; }
@@ -93,7 +93,7 @@ details > summary { cursor: pointer; color: var(--muted); }
 .tool-head { font-size: 13px; }
 .tool-name { font-weight: 600; font-family: ${MONO}; }
 .call-link { font-weight: normal; font-size: 12px; }
-.diff { background: var(--code-bg); border-radius: 6px; padding: 6px 0; margin: 6px 0; font: 13px/1.5 ${MONO}; overflow-x: auto; }
+.diff { background: var(--code-bg); border-radius: 6px; padding: 6px 0; margin: 6px 0; font: 13px/1.5 ${MONO}; overflow-x: auto; tab-size: 4; }
 .diff > div { position: relative; min-height: 1.5em; padding: 0 10px 0 9ch; white-space: pre-wrap; overflow-wrap: anywhere; }
 .diff > div::before { content: attr(data-n) "  "; position: absolute; left: 0; width: 8ch; text-align: right; white-space: pre; color: var(--muted); }
 .diff > .d-add { background: var(--add); color: var(--add-text); }

@@ -39,14 +39,15 @@ export function renderImage(mimeType: unknown, data: unknown): string {
 export function formatNumber(value: number): string {
 	if (!Number.isFinite(value)) return String(value);
 	const rounded = Number.isInteger(value) ? value : Math.round(value * 1000) / 1000;
-	const [whole = "", fraction] = String(Math.abs(rounded)).split(".");
+	const text = String(Math.abs(rounded));
+	const dot = text.indexOf(".");
+	const whole = dot === -1 ? text : text.slice(0, dot);
 	let grouped = whole;
 	if (whole.length > 3 && !whole.includes("e")) {
 		grouped = whole.slice(0, whole.length % 3 || 3);
 		for (let i = grouped.length; i < whole.length; i += 3) grouped += `,${whole.slice(i, i + 3)}`;
 	}
-	const sign = rounded < 0 ? "-" : "";
-	return fraction ? `${sign}${grouped}.${fraction}` : `${sign}${grouped}`;
+	return (rounded < 0 ? "-" : "") + grouped + (dot === -1 ? "" : text.slice(dot));
 }
 
 /** CRLF and lone CR as LF (most text has neither, and skips the copy). */

@@ -1,8 +1,13 @@
 // The session as the page script reads it: every entry of every branch, in tree order, and its rendered block.
-// The page embeds the nodes as JSON and the blocks as one text (html-text.ts); the script builds the tree, the
-// branch path, search and filters from the nodes and inserts the blocks of the entries it shows.
+// The page embeds the nodes as JSON and the blocks in compressed segments; the script builds the tree, the branch
+// path, search and filters from the nodes, and inflates and inserts the blocks of the entries it shows.
+//
+// Blocks are most of a page. Compressed, the browser reads and parses a tenth of the bytes, base64 cannot interfere
+// with the HTML around it, and a page opens by inflating only the segments of the entries it first shows.
+import { gzipSync } from "node:zlib";
 import type { SessionTreeNode } from "../session/entries.js";
 import { type EntryKind, outlineEntry } from "./entry-outline.js";
+import { joinEntryBlocks } from "./html-text.js";
 import { type EntryRenderContext, renderEntry } from "./render-entry.js";
 import type { SessionView } from "./session-view.js";
 import { asNumber, asRecord } from "./untrusted.js";
@@ -33,10 +38,20 @@ export interface PageData {
 	leaf: number;
 }
 
+/** Nodes per segment of entry blocks. */
+export const SEGMENT_SIZE = 100;
+
 export interface PageContent {
 	data: PageData;
-	/** Each node's block in the transcript (HTML; all session text in it escaped), by node index. */
-	blocks: string[];
+	/**
+	 * The nodes' blocks in the transcript (HTML; all session text in it escaped), SEGMENT_SIZE nodes per segment:
+	 * each segment's blocks joined by ENTRY_SEPARATOR, gzipped, base64.
+	 */
+	segments: string[];
+}
+
+function compressSegment(blocks: readonly string[]): string {
+	return gzipSync(Buffer.from(joinEntryBlocks(blocks), "utf8"), { level: 3 }).toString("base64");
 }
 
 function usageOf(node: SessionTreeNode): PageNode["u"] {
@@ -57,7 +72,9 @@ function usageOf(node: SessionTreeNode): PageNode["u"] {
 export function buildPageContent(view: SessionView): PageContent {
 	const context: EntryRenderContext = { labels: view.labels, toolCalls: view.toolCalls };
 	const nodes: PageNode[] = [];
-	const blocks: string[] = [];
+	const segments: string[] = [];
+	// Compressed as soon as a segment is complete, so the rendered text does not pile up in memory.
+	let blocks: string[] = [];
 	let leaf = -1;
 	// Iterative pre-order: a chain of thousands of entries must not overflow the stack.
 	const stack: { node: SessionTreeNode; parent: number }[] = [];
@@ -69,6 +86,10 @@ export function buildPageContent(view: SessionView): PageContent {
 		const outline = outlineEntry(entry, view.toolCalls);
 		const block = renderEntry(entry, context);
 		blocks.push(block);
+		if (blocks.length === SEGMENT_SIZE) {
+			segments.push(compressSegment(blocks));
+			blocks = [];
+		}
 		const pageNode: PageNode = {
 			p: parent,
 			id: entry.id,
@@ -88,5 +109,6 @@ export function buildPageContent(view: SessionView): PageContent {
 			stack.push({ node: node.children[i] as SessionTreeNode, parent: index });
 		}
 	}
-	return { data: { nodes, leaf }, blocks };
+	if (blocks.length > 0) segments.push(compressSegment(blocks));
+	return { data: { nodes, leaf }, segments };
 }

@@ -10,7 +10,7 @@ var emptyNotice = document.getElementById("empty");
 var shown = [];
 var windowStart = 0;
 var windowEnd = 0;
-// The blocks come in gzipped segments of SEGMENT_SIZE nodes (see render-page.ts), inflated when first needed:
+// The blocks come in gzipped segments of SEGMENT_SIZE nodes (see page-data.ts), inflated when first needed:
 // opening the page unpacks the few segments its first chunk is in, not the whole session.
 var segmentData = JSON.parse(document.getElementById(ENTRIES_ELEMENT_ID).textContent);
 var segmentBlocks = new Array(segmentData.length);

@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { ENTRY_FLAGS } from "./entry-outline.js";
 import { ENTRY_SEPARATOR, scriptForScriptElement } from "./html-text.js";
+import { SEGMENT_SIZE } from "./page-data.js";
 import { highlighterSource } from "./page-highlighter.js";
 import { CONTROLS_SCRIPT } from "./page-script-controls.js";
 import { TRANSCRIPT_SCRIPT } from "./page-script-transcript.js";
@@ -13,8 +14,6 @@ import { TREE_SCRIPT } from "./page-script-tree.js";
 export const TREE_ROW_HEIGHT_PX = 22;
 /** Entries the transcript adds at a time, and how many it shows above a target it jumps to. */
 const CHUNK = 40;
-/** Nodes per gzipped segment of entry blocks: the page inflates a segment when it first shows one of its entries. */
-export const SEGMENT_SIZE = 100;
 const CHUNK_BEFORE_TARGET = 10;
 
 /** Ids of the elements holding the session's nodes (JSON) and its entry blocks (text). */

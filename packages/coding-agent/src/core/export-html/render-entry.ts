@@ -1,5 +1,6 @@
 // One session entry as one block of the page, by kind. Unknown kinds and roles render as nothing.
 import type { SessionEntry } from "../session/entries.js";
+import type { EntryKind } from "./entry-outline.js";
 import { escapeHtml, formatNumber, formatTimestamp } from "./html-text.js";
 import {
 	describeAssistantModel,
@@ -16,12 +17,12 @@ export interface EntryRenderContext {
 	toolCalls: ReadonlyMap<string, ToolCallInfo>;
 }
 
-/** The HTML id of an entry's block, for links from labels, forks and the header. */
+/** The HTML id of an entry's block; links to `#entry-<id>` (labels, compactions, results) navigate to it. */
 export function entryAnchor(id: string): string {
 	return `entry-${escapeHtml(id)}`;
 }
 
-function frame(entry: SessionEntry, kind: string, title: string, body: string, context: EntryRenderContext): string {
+function frame(entry: SessionEntry, kind: EntryKind, title: string, body: string, context: EntryRenderContext): string {
 	const label = context.labels.get(entry.id);
 	const badge = label === undefined ? "" : ` <span class="badge label">${escapeHtml(label)}</span>`;
 	const time = asString(entry.timestamp) ?? "";

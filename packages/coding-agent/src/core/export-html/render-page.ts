@@ -1,18 +1,10 @@
 // The whole page: head (inline styles, a policy that allows only the page's own scripts and no remote loads), the
 // sidebar (search, filters, theme, tree), the session header (system prompt, tools), the transcript the script
 // fills, usage totals, the session data and the script. Built as a list of parts joined once.
-import { gzipSync } from "node:zlib";
 import { APP_NAME, VERSION } from "../../config.js";
-import {
-	escapeHtml,
-	formatNumber,
-	formatTimestamp,
-	joinEntryBlocks,
-	jsonForScriptElement,
-	previewText,
-} from "./html-text.js";
+import { escapeHtml, formatNumber, formatTimestamp, jsonForScriptElement, previewText } from "./html-text.js";
 import { buildPageContent } from "./page-data.js";
-import { pageScripts, SEGMENT_SIZE, SESSION_DATA_ELEMENT_ID, SESSION_ENTRIES_ELEMENT_ID } from "./page-script.js";
+import { pageScripts, SESSION_DATA_ELEMENT_ID, SESSION_ENTRIES_ELEMENT_ID } from "./page-script.js";
 import { PAGE_STYLES } from "./page-styles.js";
 import type { SessionView, UsageTotals } from "./session-view.js";
 import { asArray, asRecord, asString, contentText } from "./untrusted.js";
@@ -38,21 +30,6 @@ export const PAGE_FILTERS = [
 	{ key: "thinking", label: "Thinking", title: "The model's thinking" },
 	{ key: "events", label: "Events", title: "Model and thinking-level changes, labels, names, extension data" },
 ] as const;
-
-/**
- * The entry blocks as a JSON array of segments of SEGMENT_SIZE blocks, each joined, gzipped and base64-encoded. The
- * blocks are most of a page: compressed, the browser reads and parses a tenth of the bytes, and base64 cannot
- * interfere with the HTML around it. The page script inflates a segment (DecompressionStream) when it first shows
- * one of its entries.
- */
-function compressEntryBlocks(blocks: readonly string[]): string {
-	const segments: string[] = [];
-	for (let start = 0; start < blocks.length; start += SEGMENT_SIZE) {
-		const text = joinEntryBlocks(blocks.slice(start, start + SEGMENT_SIZE));
-		segments.push(gzipSync(Buffer.from(text, "utf8"), { level: 3 }).toString("base64"));
-	}
-	return JSON.stringify(segments);
-}
 
 function contentSecurityPolicy(scriptSources: string): string {
 	return `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src ${scriptSources}`;
@@ -204,7 +181,7 @@ export function renderSessionPage(view: SessionView, options: SessionPageOptions
 	parts.push(
 		"</main></div>",
 		`<script type="application/json" id="${SESSION_DATA_ELEMENT_ID}">${jsonForScriptElement(content.data)}</script>`,
-		`<script type="application/json" id="${SESSION_ENTRIES_ELEMENT_ID}">${compressEntryBlocks(content.blocks)}</script>`,
+		`<script type="application/json" id="${SESSION_ENTRIES_ELEMENT_ID}">${JSON.stringify(content.segments)}</script>`,
 		`<script>${scripts.app}</script>`,
 		"</body></html>\n",
 	);

@@ -33,6 +33,26 @@ function entry(type: string, id: string, parentId: string | null, fields: Record
 	return { type, id, parentId, timestamp: new Date(clock).toISOString(), ...fields };
 }
 
+export const TS_SNIPPET = 'export const answer: number = 42; // the "answer"';
+
+/** A file read by the `read` call: 25 lines, so the output starts folded. */
+export const READ_OUTPUT = Array.from(
+	{ length: 25 },
+	(_, i) => `export function step${i}(value: string): number {`,
+).join("\n");
+
+/** The edit's diff as the edit tool writes it: context, one change, and lines skipped between hunks. */
+export const EDIT_DIFF = [
+	"  9 import { a } from './a';",
+	" 10 ",
+	" 11 function main() {",
+	"-12 \told line",
+	"+12 \tnew line",
+	" 13 }",
+	"    ...",
+	" 40 export { main };",
+].join("\n");
+
 export const FIXTURE_HEADER = {
 	type: "session",
 	version: 3,
@@ -41,7 +61,7 @@ export const FIXTURE_HEADER = {
 	cwd: "/home/alice/proj",
 };
 
-/** Lines of the fixture: `e7` forks into branch A (`a1`, `a2`, older) and the current branch (`b1` … `b10`). */
+/** Lines of the fixture: `e7` forks into branch A (`a1`, `a2`, older) and the current branch (`b1` … `b11`). */
 export function everyKindSessionLines(): string[] {
 	const lines: unknown[] = [
 		FIXTURE_HEADER,
@@ -70,6 +90,7 @@ export function everyKindSessionLines(): string[] {
 						arguments: { path: "src/a.ts", oldText: "old line", newText: "new line" },
 					},
 					{ type: "toolCall", id: "call_custom", name: "deploy", arguments: { target: "staging" } },
+					{ type: "toolCall", id: "call_read", name: "read", arguments: { path: "src/a.ts" } },
 				],
 				{ stopReason: "toolUse" },
 			),
@@ -94,7 +115,7 @@ export function everyKindSessionLines(): string[] {
 				toolCallId: "call_edit",
 				toolName: "edit",
 				content: [{ type: "text", text: "Successfully replaced text in src/a.ts." }],
-				details: { diff: "-1 old line\n+1 new line", firstChangedLine: 1 },
+				details: { diff: EDIT_DIFF, firstChangedLine: 12 },
 				isError: false,
 				timestamp: 1736933422000,
 			},
@@ -109,7 +130,19 @@ export function everyKindSessionLines(): string[] {
 				timestamp: 1736933422500,
 			},
 		}),
-		entry("message", "e7", "e6b", { message: assistant([{ type: "text", text: "Listed and edited." }]) }),
+		entry("message", "e6c", "e6b", {
+			message: {
+				role: "toolResult",
+				toolCallId: "call_read",
+				toolName: "read",
+				content: [{ type: "text", text: READ_OUTPUT }],
+				isError: false,
+				timestamp: 1736933422700,
+			},
+		}),
+		entry("message", "e7", "e6c", {
+			message: assistant([{ type: "text", text: `Listed and edited.\n\n\`\`\`ts\n${TS_SNIPPET}\n\`\`\`` }]),
+		}),
 		// Branch A: the older continuation of e7.
 		entry("message", "a1", "e7", {
 			message: { role: "user", content: [{ type: "text", text: "Try approach A" }], timestamp: 1736933430000 },

@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { APP_NAME } from "../../src/config.js";
+import { ENTRY_FLAGS } from "../../src/core/export-html/entry-outline.js";
 import {
 	defaultHtmlExportPath,
 	exportAgentSessionToHtml,
@@ -11,132 +13,188 @@ import {
 } from "../../src/core/export-html/index.js";
 import { useTempDirs } from "../helpers/session-fixtures.js";
 import { everyKindSessionLines, FIXTURE_HEADER, PNG_BASE64, writeSessionFile } from "./export-fixture.js";
+import { blockOf, nodeIndex, pathTo, readPage } from "./page-reader.js";
 
 function renderFixture(options: Parameters<typeof renderSessionTextToHtml>[2] = {}): string {
 	return renderSessionTextToHtml(`${everyKindSessionLines().join("\n")}\n`, "/tmp/fixture.jsonl", options);
 }
 
-/** Position of a text in the page; fails the test when it is missing. */
-function positionOf(html: string, text: string): number {
-	const index = html.indexOf(text);
-	expect(index, `"${text}" is on the page`).toBeGreaterThanOrEqual(0);
-	return index;
-}
-
 describe("exported page content", () => {
 	const html = renderFixture();
+	const page = readPage(html);
 
 	it("shows the session header: name, id, cwd and creation time", () => {
-		expect(html).toContain("<h1>Refactor auth</h1>");
-		expect(html).toContain(FIXTURE_HEADER.id);
-		expect(html).toContain("/home/alice/proj");
-		expect(html).toContain("2025-01-15 09:30:12");
+		expect(page.shell).toContain("<h1>Refactor auth</h1>");
+		expect(page.shell).toContain(FIXTURE_HEADER.id);
+		expect(page.shell).toContain("/home/alice/proj");
+		expect(page.shell).toContain("2025-01-15 09:30:12");
 	});
 
 	it("renders user text and images as data URIs", () => {
-		expect(html).toContain("List the files please");
-		expect(html).toContain(`src="data:image/png;base64,${PNG_BASE64}"`);
+		const block = blockOf(page, "e3");
+		expect(block).toContain("List the files please");
+		expect(block).toContain(`src="data:image/png;base64,${PNG_BASE64}"`);
 	});
 
-	it("renders assistant Markdown, collapsed thinking, and the model", () => {
-		expect(html).toContain("I&#39;ll <strong>list</strong> them.");
-		expect(html).toMatch(/<details class="thinking"><summary>Thinking<\/summary>[\s\S]*The user wants a listing\./);
-		expect(html).toContain("anthropic/claude-sonnet-4-5");
-		expect(html).toContain("Final answer with <code>code</code>");
+	it("renders assistant Markdown, folded thinking with its first line, the model, and code with its language", () => {
+		const block = blockOf(page, "e4");
+		expect(block).toContain("I&#39;ll <strong>list</strong> them.");
+		expect(block).toMatch(
+			/<details class="thinking"><summary>Thinking <span class="thinking-preview">The user wants a listing\.<\/span>/,
+		);
+		expect(block).toContain("anthropic/claude-sonnet-4-5");
+		expect(blockOf(page, "e7")).toContain('<pre class="code"><code class="language-ts">export const answer');
+		expect(blockOf(page, "b11")).toContain("Final answer with <code>code</code>");
 	});
 
-	it("renders tool calls with their arguments and results: bash output, edit diffs, errors, truncation", () => {
-		expect(html).toContain('<pre class="command">$ ls -la</pre>');
-		expect(html).toContain('<span class="diff-add">+1 new line</span>');
-		expect(html).toContain('<span class="diff-del">-1 old line</span>');
-		expect(html).toContain("README.md\nsrc");
-		expect(html).toContain("Output truncated: showing 2 of 3000 lines.");
-		expect(html).toContain("/tmp/agent-bash-0a1b.log");
-		expect(html).toContain("&quot;target&quot;: &quot;staging&quot;");
-		expect(html).toContain("deploy failed: no credentials");
-		expect(html).toContain('<span class="badge error">error</span>');
-		expect(html).toContain('href="#call-call_bash"');
+	it("renders tool calls with their arguments and results: bash output, edit diffs, file reads, errors, truncation", () => {
+		const calls = blockOf(page, "e4");
+		expect(calls).toContain('<pre class="command"><code class="language-bash">ls -la</code></pre>');
+		expect(calls).toContain("&quot;target&quot;: &quot;staging&quot;");
+		const bash = blockOf(page, "e5");
+		expect(bash).toContain("README.md\nsrc");
+		expect(bash).toContain("Output truncated: showing 2 of 3000 lines.");
+		expect(bash).toContain("/tmp/agent-bash-0a1b.log");
+		expect(bash).toContain('<a class="call-link" href="#entry-e4">call</a>');
+		const edit = blockOf(page, "e6");
+		expect(edit).toContain(
+			'<div class="d-del" data-n="12">\told line</div><div class="d-add" data-n="12">\tnew line</div>',
+		);
+		expect(edit).not.toContain("...");
+		const read = blockOf(page, "e6c");
+		expect(read).toContain('<code class="language-ts">export function step0');
+		expect(read).toContain('<button type="button" class="fold-toggle">Show all 25 lines</button>');
+		const failed = blockOf(page, "e6b");
+		expect(failed).toContain("deploy failed: no credentials");
+		expect(failed).toContain('<span class="badge error">error</span>');
 	});
 
 	it("renders errored and aborted responses with their messages", () => {
-		expect(html).toContain("Error: Rate limit exceeded");
-		expect(html).toContain("Aborted: Request aborted");
+		expect(blockOf(page, "a2")).toContain("Error: Rate limit exceeded");
+		expect(blockOf(page, "b7")).toContain("Aborted: Request aborted");
 	});
 
 	it("renders bash executions, custom messages, extension data, summaries and state changes", () => {
-		expect(html).toContain("$ npm test");
-		expect(html).toContain("1 failing");
-		expect(html).toContain("Command exited with code 1.");
-		expect(html).toContain("not sent to the model");
-		expect(html).toContain("Injected context from the extension");
-		expect(html).toContain("Extension data: my-extension");
-		expect(html).toContain("&quot;count&quot;: 42");
-		expect(html).toContain("Explored approach A; it hit a rate limit.");
-		expect(html).toContain("<code>src/b.ts</code>");
-		expect(html).toContain("50,000 tokens before");
-		expect(html).toContain("<h2>Goal</h2>");
-		expect(html).toContain("Model: <strong>anthropic/claude-sonnet-4-5</strong>");
-		expect(html).toContain("Thinking level: <strong>high</strong>");
-		expect(html).toContain("Session name: <strong>Refactor auth</strong>");
+		const bash = blockOf(page, "b3");
+		expect(bash).toContain('<code class="language-bash">npm test</code>');
+		expect(bash).toContain("1 failing");
+		expect(bash).toContain("Command exited with code 1.");
+		expect(bash).toContain("not sent to the model");
+		expect(blockOf(page, "b4")).toContain("Injected context from the extension");
+		expect(blockOf(page, "b5")).toContain("Extension data: my-extension");
+		expect(blockOf(page, "b5")).toContain("&quot;count&quot;: 42");
+		expect(blockOf(page, "b1")).toContain("Explored approach A; it hit a rate limit.");
+		expect(blockOf(page, "b1")).toContain("<code>src/b.ts</code>");
+		expect(blockOf(page, "b6")).toContain("50,000 tokens before");
+		expect(blockOf(page, "b6")).toContain("<h2>Goal</h2>");
+		expect(blockOf(page, "e1")).toContain("Model: <strong>anthropic/claude-sonnet-4-5</strong>");
+		expect(blockOf(page, "e2")).toContain("Thinking level: <strong>high</strong>");
+		expect(blockOf(page, "b9")).toContain("Session name: <strong>Refactor auth</strong>");
 	});
 
-	it("shows labels as a badge on their target and as an event linking to it", () => {
-		const target = html.slice(positionOf(html, 'id="entry-b2"'));
-		expect(target.slice(0, 400)).toContain('<span class="badge label">checkpoint-1</span>');
-		expect(html).toContain('Label <strong>checkpoint-1</strong> on <a href="#entry-b2">');
+	it("shows labels as a badge on their target, in the tree data, and as an event linking to it", () => {
+		expect(blockOf(page, "b2")).toContain('<span class="badge label">checkpoint-1</span>');
+		expect(page.data.nodes[nodeIndex(page, "b2")]?.l).toBe("checkpoint-1");
+		expect(blockOf(page, "b8")).toContain('Label <strong>checkpoint-1</strong> on <a href="#entry-b2">');
 	});
 
-	it("reads the current branch top to bottom and folds the other branch where it forks", () => {
-		const order = ["entry-e3", "entry-e4", "entry-e7", "entry-b1", "entry-b2", "entry-b7", "entry-b11"].map((id) =>
-			positionOf(html, `id="${id}"`),
+	it("describes every entry for the tree: kind, title, preview and flags", () => {
+		const node = (id: string) => page.data.nodes[nodeIndex(page, id)];
+		expect(node("e3")).toMatchObject({ k: "user", t: "user", s: "List the files please" });
+		expect(node("e4")).toMatchObject({ k: "assistant", t: "assistant", s: "I'll **list** them." });
+		expect((node("e4")?.f ?? 0) & ENTRY_FLAGS.thinking).toBeTruthy();
+		expect((node("e4")?.f ?? 0) & ENTRY_FLAGS.toolCalls).toBeTruthy();
+		expect(node("e5")).toMatchObject({ k: "tool", t: "bash", s: "ls -la" });
+		expect(node("e6b")).toMatchObject({ k: "tool", t: "deploy", f: ENTRY_FLAGS.error });
+		expect(node("b3")).toMatchObject({ k: "bash", s: "$ npm test" });
+		expect(node("b6")).toMatchObject({ k: "summary", t: "compaction", s: "50,000 tokens before" });
+		expect(node("e1")).toMatchObject({ k: "event", t: "model", s: "anthropic/claude-sonnet-4-5" });
+		expect(node("e4")?.u).toEqual([100, 20, 0, 0, 0.01]);
+	});
+
+	it("holds every branch as a tree in pre-order (siblings oldest first) and opens on the file's last entry", () => {
+		const ids = page.data.nodes.map((node) => node.id);
+		expect(ids.indexOf("a1")).toBeLessThan(ids.indexOf("b1"));
+		expect(pathTo(page, nodeIndex(page, "a2"))).toEqual([
+			"e1",
+			"e2",
+			"e3",
+			"e4",
+			"e5",
+			"e6",
+			"e6b",
+			"e6c",
+			"e7",
+			"a1",
+			"a2",
+		]);
+		expect(page.data.nodes[page.data.leaf]?.id).toBe("b11");
+		expect(pathTo(page, page.data.leaf)).toContain("b10");
+		expect(page.shell).toMatch(/<dt>Branches<\/dt><dd>2<\/dd>/);
+	});
+
+	it("adds usage totals for the branch the page opens on and for all branches", () => {
+		expect(page.shell).toMatch(
+			/This branch<\/td><td data-branch-total="0">4<\/td><td data-branch-total="1">400<\/td><td data-branch-total="2">80<\/td>/,
 		);
-		expect(order).toEqual([...order].sort((a, b) => a - b));
-		const fork = positionOf(html, 'id="fork-e7"');
-		const branchA = positionOf(html, 'id="entry-a1"');
-		expect(fork).toBeGreaterThan(order[2] as number);
-		expect(branchA).toBeGreaterThan(fork);
-		expect(branchA).toBeLessThan(order[3] as number);
-		expect(html.slice(fork, branchA)).toContain('<details class="branch">');
-		expect(html).toContain("1 other branch");
+		expect(page.shell).toMatch(/All branches<\/td><td>5<\/td><td>450<\/td><td>80<\/td>/);
+		expect(page.shell).toContain("$0.5400");
 	});
 
-	it("adds usage totals for the current branch and for all branches", () => {
-		expect(html).toMatch(/Current branch<\/td><td>4<\/td><td>400<\/td><td>80<\/td>/);
-		expect(html).toMatch(/All branches<\/td><td>5<\/td><td>450<\/td><td>80<\/td>/);
-		expect(html).toContain("$0.5400");
-	});
-
-	it("skips unknown entry kinds and corrupt lines", () => {
+	it("keeps unknown entry kinds in the tree without a block, and skips corrupt lines", () => {
+		const unknown = nodeIndex(page, "b10");
+		expect(page.data.nodes[unknown]).toMatchObject({ b: 0, t: "future_kind" });
+		expect(page.blocks[unknown]).toBe("");
 		expect(html).not.toContain("from a newer program");
-		expect(html).not.toContain('id="entry-b10"');
 		expect(html).not.toContain("broken");
 	});
 
-	it("is self-contained: inline styles, no scripts, nothing loaded from elsewhere", () => {
+	it("is self-contained: inline styles and scripts, nothing loaded from elsewhere", () => {
 		expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
-		expect(html).toContain("<style>");
-		expect(html).not.toMatch(/<script|<link|src="http|url\(/i);
-		expect(html).toContain("Content-Security-Policy");
+		expect(page.shell).toContain("<style>");
+		expect(page.shell).not.toMatch(/<script[^>]*\ssrc=|<link(?![^>]*href="data:)|src="(?!data:)|url\(/i);
+		expect(page.scripts).toHaveLength(4);
+	});
+
+	it("lets only its own two scripts run: the policy lists their hashes and nothing else", () => {
+		const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(page.shell)?.[1] ?? "";
+		const inline = [page.scripts[0], page.scripts[3]].map(
+			(script) =>
+				`'sha256-${createHash("sha256")
+					.update(script ?? "", "utf8")
+					.digest("base64")}'`,
+		);
+		expect(policy).toBe(
+			`default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src ${inline.join(" ")}`,
+		);
 	});
 
 	it("follows a given leaf instead of the file's last entry", () => {
-		const branchA = renderFixture({ leafId: "a2" });
-		// Now the branch through b2 is the one folded at the fork, and a1 continues the transcript after it.
-		const fork = positionOf(branchA, 'id="fork-e7"');
-		const folded = positionOf(branchA, 'id="entry-b2"');
-		expect(folded).toBeGreaterThan(fork);
-		expect(positionOf(branchA, 'id="entry-a1"')).toBeGreaterThan(folded);
-		expect(branchA.slice(fork, folded)).toContain('<details class="branch">');
-		expect(branchA).toContain('<a href="#entry-a2">jump to the current leaf</a>');
+		const branchA = readPage(renderFixture({ leafId: "a2" }));
+		expect(branchA.data.nodes[branchA.data.leaf]?.id).toBe("a2");
 	});
 
-	it("shows a live session's system prompt and tools when given", () => {
-		const page = renderFixture({
-			systemPrompt: "You are a helper.",
-			tools: [{ name: "read", description: "Reads." }],
-		});
-		expect(page).toContain("You are a helper.");
-		expect(page).toContain("Tools (1)");
+	it("shows a live session's system prompt and tools, with their parameters", () => {
+		const shell = readPage(
+			renderFixture({
+				systemPrompt: "You are a helper.",
+				tools: [
+					{
+						name: "read",
+						description: "Reads.",
+						parameters: {
+							type: "object",
+							properties: { path: { type: "string", description: "File to read" }, limit: { type: "number" } },
+							required: ["path"],
+						},
+					},
+				],
+			}),
+		).shell;
+		expect(shell).toContain('<pre class="system-prompt">You are a helper.</pre>');
+		expect(shell).toContain("Tools (1)");
+		expect(shell).toContain('<li><code>path</code> <span class="muted">string, required</span> — File to read</li>');
+		expect(shell).toContain('<li><code>limit</code> <span class="muted">number</span></li>');
 	});
 });
 
@@ -149,7 +207,7 @@ describe("exportSessionToHtml", () => {
 		const written = await exportSessionToHtml("2025-01-15T09-30-12-345Z_abc.jsonl", undefined, { cwd: dir });
 		expect(HTML_EXPORT_FILE_PREFIX).toBe(`${APP_NAME}-session-`);
 		expect(written).toBe("agent-session-2025-01-15T09-30-12-345Z_abc.html");
-		expect(readFileSync(join(dir, written), "utf8")).toContain("Refactor auth");
+		expect(readPage(readFileSync(join(dir, written), "utf8")).shell).toContain("Refactor auth");
 	});
 
 	it("writes to the given output path and returns it as given", async () => {
@@ -211,9 +269,9 @@ describe("exportSessionToHtml", () => {
 		}
 		const input = writeSessionFile(dir, "big.jsonl", lines);
 		const output = await exportSessionToHtml(input, join(dir, "big.html"));
-		const html = readFileSync(output, "utf8");
-		expect(html.match(/<article class="entry /g)?.length).toBe(5000);
-		expect(html).toContain("answer 4999");
+		const page = readPage(readFileSync(output, "utf8"));
+		expect(page.blocks.filter((block) => block.startsWith('<article class="entry ')).length).toBe(5000);
+		expect(blockOf(page, "n4999")).toContain("answer 4999");
 	});
 });
 
@@ -233,14 +291,24 @@ describe("exportAgentSessionToHtml", () => {
 		);
 	});
 
-	it("exports the session file following the session's in-memory leaf and showing its system prompt", async () => {
+	it("exports the session file following the session's in-memory leaf, with its system prompt and active tools", async () => {
 		const dir = tempDir();
 		const sessionFile = writeSessionFile(dir, "live.jsonl", everyKindSessionLines());
-		const session = { sessionFile, sessionManager: { getLeafId: () => "a2" }, systemPrompt: "Be brief." };
+		const tool = (name: string) => ({ name, description: `The ${name} tool.`, parameters: {} });
+		const session = {
+			sessionFile,
+			sessionManager: { getLeafId: () => "a2" },
+			systemPrompt: "Be brief.",
+			getActiveToolNames: () => ["write", "read"],
+			getAllTools: () => [tool("read"), tool("bash"), tool("write")],
+		};
 		const written = await exportAgentSessionToHtml(session, undefined, { cwd: dir });
 		expect(written).toBe("agent-session-live.html");
-		const html = readFileSync(join(dir, written), "utf8");
-		expect(html).toContain("Be brief.");
-		expect(html).toContain('<a href="#entry-a2">jump to the current leaf</a>');
+		const page = readPage(readFileSync(join(dir, written), "utf8"));
+		expect(page.shell).toContain("Be brief.");
+		expect(page.data.nodes[page.data.leaf]?.id).toBe("a2");
+		expect(page.shell).toContain("Tools (2)");
+		expect(page.shell.indexOf("The write tool.")).toBeLessThan(page.shell.indexOf("The read tool."));
+		expect(page.shell).not.toContain("The bash tool.");
 	});
 });

@@ -4,7 +4,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { APP_NAME } from "../../config.js";
 import { loadSessionText } from "../session/session-loader.js";
-import { renderSessionPage, type SessionPageOptions } from "./render-page.js";
+import { type ExportedTool, renderSessionPage, type SessionPageOptions } from "./render-page.js";
 import { buildSessionView } from "./session-view.js";
 
 export const IN_MEMORY_SESSION_EXPORT_ERROR = "Cannot export in-memory session to HTML";
@@ -62,11 +62,23 @@ export interface ExportableSession {
 	readonly sessionFile?: string | undefined;
 	readonly sessionManager?: { getLeafId(): string | null };
 	readonly systemPrompt?: string;
+	getActiveToolNames?(): string[];
+	getAllTools?(): ExportedTool[];
+}
+
+/** The session's active tools, in the order they are active. */
+function activeTools(session: ExportableSession): ExportedTool[] | undefined {
+	if (!session.getActiveToolNames || !session.getAllTools) return undefined;
+	const byName = new Map(session.getAllTools().map((tool) => [tool.name, tool]));
+	return session
+		.getActiveToolNames()
+		.map((name) => byName.get(name))
+		.filter((tool): tool is ExportedTool => tool !== undefined);
 }
 
 /**
  * `/export` and RPC `export_html`: exports the session's file, following its in-memory leaf and showing its
- * system prompt. Throws `Cannot export in-memory session to HTML` without a file, and
+ * system prompt and active tools. Throws `Cannot export in-memory session to HTML` without a file, and
  * `Nothing to export yet - start a conversation first` while the file is not written yet (the lazy flush).
  */
 export async function exportAgentSessionToHtml(
@@ -80,5 +92,7 @@ export async function exportAgentSessionToHtml(
 	const live: ExportHtmlOptions = {};
 	if (session.sessionManager) live.leafId = session.sessionManager.getLeafId();
 	if (session.systemPrompt) live.systemPrompt = session.systemPrompt;
+	const tools = activeTools(session);
+	if (tools && tools.length > 0) live.tools = tools;
 	return exportSessionToHtml(sessionFile, outputPath, { ...live, ...options });
 }

@@ -11,4 +11,4 @@ export {
 	NOTHING_TO_EXPORT_ERROR,
 	renderSessionTextToHtml,
 } from "./export-session.js";
-export type { SessionPageOptions } from "./render-page.js";
+export type { ExportedTool, SessionPageOptions } from "./render-page.js";

@@ -2,7 +2,7 @@
 // code spans, emphasis and http(s)/mailto links. Every piece of source text is escaped before it is wrapped in a
 // tag, and no source text ever becomes a tag or an attribute name, so the output is safe for any input.
 // Each construct is found in time linear in its text (no backtracking regexes over whole messages).
-import { escapeHtml } from "./html-text.js";
+import { escapeHtml, normalizeNewlines } from "./html-text.js";
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([^\s`]*)/;
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*))?$/;
@@ -13,6 +13,11 @@ const TABLE_SEPARATOR_CELL = /^:?-+:?$/;
 const LANGUAGE = /^[\w+#.-]{1,30}$/;
 const SAFE_URL = /^(?:https?:\/\/|mailto:)/i;
 const LINK = /\[([^\]\n]{1,500})\]\(([^()\s]{1,2000})\)/y;
+const EMPHASIS_MARKER = /[*_~]/;
+const NOT_BLANK = /\S/;
+const PLAIN_TEXT_START = /^[ \t]*\p{L}/u;
+/** Where a code span or a link may start. */
+const INLINE_START = /[`[]/g;
 /** Past this size a paragraph is shown escaped but unformatted. */
 const MAX_INLINE_LENGTH = 100_000;
 const MAX_QUOTE_DEPTH = 4;
@@ -20,16 +25,29 @@ const MAX_QUOTE_DEPTH = 4;
 /** Markdown source to an HTML fragment. */
 export function renderMarkdown(text: string): string {
 	const parts: string[] = [];
-	renderBlocks(text.replace(/\r\n?/g, "\n").split("\n"), parts, 0);
+	renderBlocks(normalizeNewlines(text).split("\n"), parts, 0);
 	return parts.join("");
+}
+
+/**
+ * Whether a non-blank line is surely paragraph text: it starts (after indentation) with a letter and has no `|`.
+ * Every other block starts with a mark or a digit (ordered lists), and tables need a `|`, so most prose lines skip
+ * the block patterns below.
+ */
+function isPlainTextLine(line: string): boolean {
+	return PLAIN_TEXT_START.test(line) && !line.includes("|");
 }
 
 function renderBlocks(lines: readonly string[], parts: string[], depth: number): void {
 	let i = 0;
 	while (i < lines.length) {
 		const line = lines[i] ?? "";
-		if (line.trim() === "") {
+		if (!NOT_BLANK.test(line)) {
 			i++;
+			continue;
+		}
+		if (isPlainTextLine(line)) {
+			i = renderParagraph(lines, i, parts);
 			continue;
 		}
 		const fence = FENCE.exec(line);
@@ -67,8 +85,9 @@ function renderBlocks(lines: readonly string[], parts: string[], depth: number):
 
 function startsBlock(lines: readonly string[], index: number): boolean {
 	const line = lines[index] ?? "";
+	if (!NOT_BLANK.test(line)) return true;
+	if (isPlainTextLine(line)) return false;
 	return (
-		line.trim() === "" ||
 		FENCE.test(line) ||
 		HEADING.test(line) ||
 		RULE.test(line) ||
@@ -218,6 +237,10 @@ export function renderInline(text: string): string {
 		if (end > plainStart) out += emphasize(escapeHtml(text.slice(plainStart, end)));
 	};
 	while (i < text.length) {
+		INLINE_START.lastIndex = i;
+		const next = INLINE_START.exec(text);
+		if (next === null) break;
+		i = next.index;
 		const char = text[i];
 		if (char === "`") {
 			let runEnd = i;
@@ -275,6 +298,7 @@ function renderLink(label: string, url: string): string {
 
 /** Emphasis on already-escaped text: the tags wrap escaped text and never take any of it as markup. */
 function emphasize(escaped: string): string {
+	if (!EMPHASIS_MARKER.test(escaped)) return escaped;
 	return escaped
 		.replace(/\*\*(?!\s)([^*\n]+?)\*\*/g, "<strong>$1</strong>")
 		.replace(/(^|[^\w])__(?!\s)([^_\n]+?)__(?!\w)/g, "$1<strong>$2</strong>")

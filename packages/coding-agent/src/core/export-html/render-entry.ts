@@ -1,6 +1,7 @@
 // One session entry as one block of the page, by kind. Unknown kinds and roles render as nothing.
 import type { SessionEntry } from "../session/entries.js";
-import { escapeHtml, formatTimestamp, previewText } from "./html-text.js";
+import type { EntryKind } from "./entry-outline.js";
+import { escapeHtml, formatNumber, formatTimestamp } from "./html-text.js";
 import {
 	describeAssistantModel,
 	renderAssistantMessage,
@@ -8,20 +9,20 @@ import {
 	renderContent,
 	renderSummary,
 } from "./render-message.js";
-import { renderToolResult, type ToolCallInfo } from "./render-tool.js";
-import { asNumber, asRecord, asString, contentText, displayJson, type UnknownRecord } from "./untrusted.js";
+import { renderToolResult, renderToolResultHead, type ToolCallInfo } from "./render-tool.js";
+import { asNumber, asRecord, asString, displayJson, type UnknownRecord } from "./untrusted.js";
 
 export interface EntryRenderContext {
 	labels: ReadonlyMap<string, string>;
 	toolCalls: ReadonlyMap<string, ToolCallInfo>;
 }
 
-/** The HTML id of an entry's block, for links from labels, forks and the header. */
+/** The HTML id of an entry's block; links to `#entry-<id>` (labels, compactions, results) navigate to it. */
 export function entryAnchor(id: string): string {
 	return `entry-${escapeHtml(id)}`;
 }
 
-function frame(entry: SessionEntry, kind: string, title: string, body: string, context: EntryRenderContext): string {
+function frame(entry: SessionEntry, kind: EntryKind, title: string, body: string, context: EntryRenderContext): string {
 	const label = context.labels.get(entry.id);
 	const badge = label === undefined ? "" : ` <span class="badge label">${escapeHtml(label)}</span>`;
 	const time = asString(entry.timestamp) ?? "";
@@ -53,7 +54,13 @@ function renderMessageEntry(entry: SessionEntry, message: UnknownRecord, context
 			return frame(entry, "assistant", title, renderAssistantMessage(message), context);
 		}
 		case "toolResult":
-			return frame(entry, "tool", "Tool result", renderToolResult(message, context.toolCalls), context);
+			return frame(
+				entry,
+				"tool",
+				renderToolResultHead(message, context.toolCalls),
+				renderToolResult(message, context.toolCalls),
+				context,
+			);
 		case "bashExecution": {
 			const excluded =
 				message.excludeFromContext === true ? ' <span class="badge">not sent to the model</span>' : "";
@@ -106,7 +113,7 @@ export function renderEntry(entry: SessionEntry, context: EntryRenderContext): s
 		}
 		case "compaction": {
 			const tokens = asNumber(record.tokensBefore);
-			const title = `Compaction${tokens === undefined ? "" : ` <span class="muted">${escapeHtml(tokens.toLocaleString("en-US"))} tokens before</span>`}`;
+			const title = `Compaction${tokens === undefined ? "" : ` <span class="muted">${escapeHtml(formatNumber(tokens))} tokens before</span>`}`;
 			const kept = asString(record.firstKeptEntryId);
 			const keptNote = kept === undefined ? "" : `<div class="muted">Kept from ${linkTo(kept)} on.</div>`;
 			return frame(entry, "summary", title, keptNote + renderSummary(record.summary, record.details), context);
@@ -138,43 +145,5 @@ export function renderEntry(entry: SessionEntry, context: EntryRenderContext): s
 		}
 		default:
 			return "";
-	}
-}
-
-/** A plain-text, one-line description of an entry, for branch summaries (escape before use). */
-export function describeEntry(entry: SessionEntry): string {
-	const record = entry as unknown as UnknownRecord;
-	if (entry.type === "message") {
-		const message = asRecord(record.message);
-		switch (message?.role) {
-			case "user":
-				return `User: ${previewText(contentText(message.content))}`;
-			case "assistant":
-				return `Assistant: ${previewText(contentText(message.content))}`;
-			case "toolResult":
-				return `Tool result: ${asString(message.toolName) ?? "tool"}`;
-			case "bashExecution":
-				return `User bash: ${previewText(asString(message.command) ?? "")}`;
-			default:
-				return "Message";
-		}
-	}
-	switch (entry.type) {
-		case "custom_message":
-			return `Message from ${asString(record.customType) ?? "custom"}: ${previewText(contentText(record.content))}`;
-		case "branch_summary":
-			return `Branch summary: ${previewText(asString(record.summary) ?? "")}`;
-		case "compaction":
-			return "Compaction";
-		case "model_change":
-			return `Model: ${asString(record.provider) ?? "?"}/${asString(record.modelId) ?? "?"}`;
-		case "thinking_level_change":
-			return `Thinking level: ${asString(record.thinkingLevel) ?? "?"}`;
-		case "label":
-			return "Label";
-		case "session_info":
-			return "Session name";
-		default:
-			return String(record.type);
 	}
 }

@@ -1,7 +1,7 @@
 // Bodies of the message kinds: user, assistant, bash executions, custom messages and summaries.
-import { escapeHtml, renderImage } from "./html-text.js";
+import { escapeHtml, formatNumber, previewText, renderImage } from "./html-text.js";
 import { renderMarkdown } from "./markdown.js";
-import { renderPreformatted, renderToolCall } from "./render-tool.js";
+import { renderCommand, renderPreformatted, renderToolCall } from "./render-tool.js";
 import { asArray, asNumber, asRecord, asString, type UnknownRecord } from "./untrusted.js";
 
 /** Shown when an errored or aborted assistant message carries no errorMessage (as print mode does). */
@@ -26,9 +26,10 @@ export function renderContent(content: unknown): string {
 function renderThinking(block: UnknownRecord): string {
 	const thinking = asString(block.thinking) ?? "";
 	if (block.redacted === true) return '<div class="thinking muted">Thinking (redacted)</div>';
-	if (thinking.trim() === "") return "";
+	if (!/\S/.test(thinking)) return "";
+	// Folded, with its first line as the summary: long reasoning would bury the answer.
 	return (
-		'<details class="thinking"><summary>Thinking</summary>' +
+		`<details class="thinking"><summary>Thinking <span class="thinking-preview">${escapeHtml(previewText(thinking, 120))}</span></summary>` +
 		`<div class="thinking-text">${escapeHtml(thinking)}</div></details>`
 	);
 }
@@ -39,7 +40,7 @@ function formatCost(cost: number): string {
 
 /** `in 1,200 · out 80 · cache read 0 · cache write 1,100 · $0.0089` for one message's usage. */
 export function formatUsage(usage: UnknownRecord): string {
-	const number = (value: unknown) => (asNumber(value) ?? 0).toLocaleString("en-US");
+	const number = (value: unknown) => formatNumber(asNumber(value) ?? 0);
 	const parts = [`in ${number(usage.input)}`, `out ${number(usage.output)}`];
 	if (asNumber(usage.cacheRead)) parts.push(`cache read ${number(usage.cacheRead)}`);
 	if (asNumber(usage.cacheWrite)) parts.push(`cache write ${number(usage.cacheWrite)}`);
@@ -87,10 +88,7 @@ export function describeAssistantModel(message: UnknownRecord): string {
 export function renderBashExecution(message: UnknownRecord): string {
 	const command = asString(message.command) ?? "";
 	const output = asString(message.output) ?? "";
-	const parts = [
-		`<pre class="command">$ ${escapeHtml(command)}</pre>`,
-		renderPreformatted(output, "output", "Output"),
-	];
+	const parts = [renderCommand(command), renderPreformatted(output, "output")];
 	const notices: string[] = [];
 	const exitCode = asNumber(message.exitCode);
 	if (message.cancelled === true) notices.push("Command cancelled.");

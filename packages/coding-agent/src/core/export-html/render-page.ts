@@ -1,21 +1,38 @@
-// The whole page: head (inline styles, a policy that forbids scripts and remote loads), session header,
-// transcript and usage totals. Built as a list of parts joined once, so the cost is linear in the output.
+// The whole page: head (inline styles, a policy that allows only the page's own scripts and no remote loads), the
+// sidebar (search, filters, theme, tree), the session header (system prompt, tools), the transcript the script
+// fills, usage totals, the session data and the script. Built as a list of parts joined once.
 import { APP_NAME, VERSION } from "../../config.js";
-import { escapeHtml, formatTimestamp, previewText } from "./html-text.js";
+import { escapeHtml, formatNumber, formatTimestamp, jsonForScriptElement, previewText } from "./html-text.js";
+import { buildPageContent } from "./page-data.js";
+import { pageScripts, SESSION_DATA_ELEMENT_ID, SESSION_ENTRIES_ELEMENT_ID } from "./page-script.js";
 import { PAGE_STYLES } from "./page-styles.js";
-import { entryAnchor } from "./render-entry.js";
-import { renderTranscript } from "./render-transcript.js";
 import type { SessionView, UsageTotals } from "./session-view.js";
-import { asRecord, contentText } from "./untrusted.js";
+import { asArray, asRecord, asString, contentText } from "./untrusted.js";
 
-/** Even if a renderer ever let markup through, the page could not run scripts or fetch anything. */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'";
+/** A tool as the header lists it; `parameters` is its JSON schema. */
+export interface ExportedTool {
+	name: string;
+	description: string;
+	parameters?: unknown;
+}
 
 export interface SessionPageOptions {
 	/** The system prompt of a live session, shown collapsed in the header. */
 	systemPrompt?: string;
 	/** The active tools of a live session, shown collapsed in the header. */
-	tools?: readonly { name: string; description: string }[];
+	tools?: readonly ExportedTool[];
+}
+
+/** The filter toggles of the sidebar: the key the page script knows them by, and their label. */
+export const PAGE_FILTERS = [
+	{ key: "messages", label: "Messages", title: "User and assistant text, custom messages and summaries" },
+	{ key: "tools", label: "Tools", title: "Tool calls, tool results and user shell commands" },
+	{ key: "thinking", label: "Thinking", title: "The model's thinking" },
+	{ key: "events", label: "Events", title: "Model and thinking-level changes, labels, names, extension data" },
+] as const;
+
+function contentSecurityPolicy(scriptSources: string): string {
+	return `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src ${scriptSources}`;
 }
 
 function pageTitle(view: SessionView): string {
@@ -34,6 +51,44 @@ function metaRow(title: string, valueHtml: string): string {
 	return `<dt>${title}</dt><dd>${valueHtml}</dd>`;
 }
 
+function renderSidebar(title: string, parts: string[]): void {
+	parts.push(
+		'<aside class="sidebar"><div class="sidebar-head">',
+		`<div class="sidebar-title"><strong title="${escapeHtml(title)}">${escapeHtml(title)}</strong>`,
+		'<button type="button" class="chip" id="theme-toggle">Theme</button></div>',
+		'<input type="search" class="search" id="search" placeholder="Search (press /)" aria-label="Search the session" autocomplete="off">',
+		'<div class="filters" role="group" aria-label="Show">',
+	);
+	for (const filter of PAGE_FILTERS) {
+		parts.push(
+			`<button type="button" class="chip" data-filter="${filter.key}" aria-pressed="true" title="${filter.title}">${filter.label}</button>`,
+		);
+	}
+	parts.push(
+		"</div></div>",
+		'<div class="tree" id="tree" role="tree" aria-label="Session tree"><div class="tree-rows" id="tree-rows"></div></div>',
+		'<div class="tree-status" id="tree-status"></div></aside>',
+	);
+}
+
+/** A JSON schema's properties as `name type (required) — description` lines. */
+function renderToolParameters(parameters: unknown): string {
+	const schema = asRecord(parameters);
+	const properties = asRecord(schema?.properties);
+	if (!properties) return "";
+	const required = new Set(asArray(schema?.required).filter((name): name is string => typeof name === "string"));
+	const items = Object.entries(properties).map(([name, value]) => {
+		const property = asRecord(value);
+		const type = asString(property?.type) ?? "";
+		const description = asString(property?.description);
+		return (
+			`<li><code>${escapeHtml(name)}</code> <span class="muted">${escapeHtml(type)}` +
+			`${required.has(name) ? ", required" : ""}</span>${description ? ` — ${escapeHtml(description)}` : ""}</li>`
+		);
+	});
+	return items.length > 0 ? `<ul class="tool-params">${items.join("")}</ul>` : "";
+}
+
 function renderHeader(view: SessionView, title: string, options: SessionPageOptions, parts: string[]): void {
 	const header = view.header;
 	parts.push(`<header class="session-header"><h1>${escapeHtml(title)}</h1><dl class="meta">`);
@@ -45,50 +100,53 @@ function renderHeader(view: SessionView, title: string, options: SessionPageOpti
 		parts.push(metaRow("Forked from", `<code>${escapeHtml(header.parentSession)}</code>`));
 	}
 	const leaf =
-		view.leafId === undefined ? "" : ` · <a href="#${entryAnchor(view.leafId)}">jump to the current leaf</a>`;
+		view.leafId === undefined
+			? ""
+			: ' · <button type="button" class="link-button" id="jump-leaf">jump to the end</button>';
 	parts.push(metaRow("Entries", `${view.entries.length}${leaf}`));
-	const branches =
-		view.branchCount > 1
-			? `${view.branchCount} (the current branch is shown in full; others are folded where they fork)`
-			: "1";
-	parts.push(metaRow("Branches", branches), "</dl>");
+	parts.push(metaRow("Branches", String(view.branchCount)));
+	parts.push(metaRow("This branch", '<span id="branch-stats"></span>'), "</dl>");
 	if (options.systemPrompt) {
 		parts.push(
 			'<details class="collapsible"><summary>System prompt</summary>',
-			`<pre>${escapeHtml(options.systemPrompt)}</pre></details>`,
+			`<pre class="system-prompt">${escapeHtml(options.systemPrompt)}</pre></details>`,
 		);
 	}
 	if (options.tools && options.tools.length > 0) {
-		parts.push(`<details class="collapsible"><summary>Tools (${options.tools.length})</summary><dl class="meta">`);
+		parts.push(
+			`<details class="collapsible"><summary>Tools (${options.tools.length})</summary><ul class="tool-list">`,
+		);
 		for (const tool of options.tools) {
-			parts.push(metaRow(`<code>${escapeHtml(tool.name)}</code>`, escapeHtml(tool.description)));
+			parts.push(
+				`<li><span class="tool-name">${escapeHtml(tool.name)}</span> — ${escapeHtml(tool.description)}`,
+				renderToolParameters(tool.parameters),
+				"</li>",
+			);
 		}
-		parts.push("</dl></details>");
+		parts.push("</ul></details>");
 	}
 	parts.push("</header>");
 }
 
-function totalsRow(name: string, totals: UsageTotals): string {
-	const cells = [
-		totals.assistantMessages,
-		totals.input,
-		totals.output,
-		totals.cacheRead,
-		totals.cacheWrite,
-		totals.input + totals.output + totals.cacheRead + totals.cacheWrite,
-	].map((value) => `<td>${value.toLocaleString("en-US")}</td>`);
-	return `<tr><td>${name}</td>${cells.join("")}<td>$${totals.cost.toFixed(4)}</td></tr>`;
+function totalsCells(totals: UsageTotals): number[] {
+	const tokens = totals.input + totals.output + totals.cacheRead + totals.cacheWrite;
+	return [totals.assistantMessages, totals.input, totals.output, totals.cacheRead, totals.cacheWrite, tokens];
 }
 
 function renderFooter(view: SessionView, parts: string[]): void {
+	// The current branch's cells carry data-branch-total: the script recomputes them for the branch on screen.
+	const branchCells = totalsCells(view.totals.currentBranch)
+		.map((value, index) => `<td data-branch-total="${index}">${formatNumber(value)}</td>`)
+		.join("");
+	const allCells = totalsCells(view.totals.all)
+		.map((value) => `<td>${formatNumber(value)}</td>`)
+		.join("");
 	parts.push(
 		'<footer class="session-footer"><table class="totals"><thead><tr><th>Usage</th><th>Responses</th>',
 		"<th>Input</th><th>Output</th><th>Cache read</th><th>Cache write</th><th>Total tokens</th><th>Cost</th>",
 		"</tr></thead><tbody>",
-		totalsRow("Current branch", view.totals.currentBranch),
-	);
-	if (view.branchCount > 1) parts.push(totalsRow("All branches", view.totals.all));
-	parts.push(
+		`<tr><td>This branch</td>${branchCells}<td data-branch-total="cost">$${view.totals.currentBranch.cost.toFixed(4)}</td></tr>`,
+		`<tr><td>All branches</td>${allCells}<td>$${view.totals.all.cost.toFixed(4)}</td></tr>`,
 		"</tbody></table>",
 		`<p class="muted">Exported by ${escapeHtml(APP_NAME)} ${escapeHtml(VERSION)}.</p></footer>`,
 	);
@@ -97,18 +155,35 @@ function renderFooter(view: SessionView, parts: string[]): void {
 /** A complete, self-contained HTML document for a session. */
 export function renderSessionPage(view: SessionView, options: SessionPageOptions = {}): string {
 	const title = pageTitle(view);
+	const scripts = pageScripts();
+	const content = buildPageContent(view);
 	const parts: string[] = [
 		'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
 		'<meta name="viewport" content="width=device-width, initial-scale=1">',
-		`<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`,
+		`<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(scripts.scriptSources)}">`,
+		'<link rel="icon" href="data:,">',
 		`<title>${escapeHtml(`${title} - ${APP_NAME} session`)}</title>`,
-		`<style>${PAGE_STYLES}</style></head><body><main>`,
+		`<script>${scripts.theme}</script>`,
+		`<style>${PAGE_STYLES}</style></head><body><div class="app">`,
 	];
+	renderSidebar(title, parts);
+	parts.push('<main class="content">');
 	renderHeader(view, title, options, parts);
-	parts.push('<section class="transcript">');
-	renderTranscript(view, parts);
-	parts.push("</section>");
+	parts.push(
+		'<section class="transcript" id="transcript" aria-label="Conversation">',
+		'<button type="button" class="more" id="more-before" hidden></button><div id="entries"></div>',
+		'<button type="button" class="more" id="more-after" hidden></button>',
+		'<p class="empty" id="empty" hidden>No entries of this branch match the search and filters.</p>',
+		'<noscript><p class="empty">The conversation is shown by the page\'s script; enable JavaScript to read it.</p></noscript>',
+		"</section>",
+	);
 	renderFooter(view, parts);
-	parts.push("</main></body></html>\n");
+	parts.push(
+		"</main></div>",
+		`<script type="application/json" id="${SESSION_DATA_ELEMENT_ID}">${jsonForScriptElement(content.data)}</script>`,
+		`<script type="application/json" id="${SESSION_ENTRIES_ELEMENT_ID}">${JSON.stringify(content.segments)}</script>`,
+		`<script>${scripts.app}</script>`,
+		"</body></html>\n",
+	);
 	return parts.join("");
 }

@@ -1,13 +1,16 @@
 // Tool calls (inside assistant messages) and their results (separate entries), with views for the built-in tools.
-import { escapeHtml, renderImage } from "./html-text.js";
+import { escapeHtml, formatNumber, renderImage } from "./html-text.js";
+import { countDiffLines, renderDiff, renderReplacement } from "./render-diff.js";
 import { asArray, asNumber, asRecord, asString, contentText, displayJson, type UnknownRecord } from "./untrusted.js";
 
-/** Outputs longer than this many lines start collapsed. */
+/** Outputs longer than this many lines start folded (the first lines show, a button reveals the rest). */
 const OPEN_OUTPUT_MAX_LINES = 20;
 
 export interface ToolCallInfo {
 	name: string;
 	arguments: unknown;
+	/** The assistant entry that holds the call. */
+	entryId: string;
 }
 
 function countLines(text: string): number {
@@ -20,29 +23,42 @@ function plural(count: number, noun: string): string {
 	return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-/** Preformatted text; long texts in a collapsed section that says how long they are. */
-export function renderPreformatted(text: string, className: string, label: string): string {
+/** A long block, folded to its first lines; the page script toggles `open`. */
+export function renderFold(bodyHtml: string, lineCount: number): string {
+	if (lineCount <= OPEN_OUTPUT_MAX_LINES) return bodyHtml;
+	return (
+		`<div class="fold"><div class="fold-body">${bodyHtml}</div>` +
+		`<button type="button" class="fold-toggle">Show all ${formatNumber(lineCount)} lines</button></div>`
+	);
+}
+
+/** Preformatted text, highlighted as `language` when given; long texts folded. */
+export function renderPreformatted(text: string, className: string, language?: string): string {
 	if (text.length === 0) return '<div class="muted">(no output)</div>';
-	const lines = countLines(text);
-	const pre = `<pre class="${className}">${escapeHtml(text)}</pre>`;
-	if (lines <= OPEN_OUTPUT_MAX_LINES) return pre;
-	return `<details class="collapsible"><summary>${escapeHtml(label)} (${plural(lines, "line")})</summary>${pre}</details>`;
+	const languageClass = language ? ` class="language-${escapeHtml(language)}"` : "";
+	return renderFold(
+		`<pre class="${className}"><code${languageClass}>${escapeHtml(text)}</code></pre>`,
+		countLines(text),
+	);
 }
 
-/** A line diff as the edit tool writes it (`+`/`-`/space prefixes), each line coloured by its prefix. */
-export function renderDiff(diff: string): string {
-	const lines = diff.split("\n").map((line) => {
-		const kind = line.startsWith("+") ? "diff-add" : line.startsWith("-") ? "diff-del" : "diff-ctx";
-		return `<span class="${kind}">${escapeHtml(line)}</span>`;
-	});
-	return `<pre class="diff">${lines.join("\n")}</pre>`;
-}
+const LANGUAGE_TOKEN = /^[a-z0-9+#-]{1,20}$/;
+const LANGUAGE_BY_FILE_NAME: Record<string, string> = {
+	dockerfile: "dockerfile",
+	makefile: "makefile",
+	gnumakefile: "makefile",
+	"cmakelists.txt": "cmake",
+};
 
-/** Old and new text of an edit call, shown as removed and added lines. */
-function renderReplacement(oldText: string, newText: string): string {
-	const removed = oldText.split("\n").map((line) => `<span class="diff-del">-${escapeHtml(line)}</span>`);
-	const added = newText.split("\n").map((line) => `<span class="diff-add">+${escapeHtml(line)}</span>`);
-	return `<pre class="diff">${[...removed, ...added].join("\n")}</pre>`;
+/** The highlighting language of a file, by name or extension (the page resolves aliases such as `ts`). */
+export function languageForPath(path: string): string | undefined {
+	const name = (path.split(/[\\/]/).pop() ?? "").toLowerCase();
+	const byName = LANGUAGE_BY_FILE_NAME[name];
+	if (byName) return byName;
+	const dot = name.lastIndexOf(".");
+	if (dot <= 0) return undefined;
+	const extension = name.slice(dot + 1);
+	return LANGUAGE_TOKEN.test(extension) ? extension : undefined;
 }
 
 function field(args: UnknownRecord, name: string): string | undefined {
@@ -50,6 +66,11 @@ function field(args: UnknownRecord, name: string): string | undefined {
 	if (typeof value === "string") return value;
 	if (typeof value === "number" || typeof value === "boolean") return String(value);
 	return undefined;
+}
+
+/** A shell command, highlighted as bash; the prompt sign is drawn by the stylesheet. */
+export function renderCommand(command: string): string {
+	return `<pre class="command"><code class="language-bash">${escapeHtml(command)}</code></pre>`;
 }
 
 function code(text: string): string {
@@ -66,7 +87,7 @@ function describeBuiltinCall(name: string, args: UnknownRecord): { summary: stri
 			const timeout = field(args, "timeout");
 			return {
 				summary: timeout === undefined ? "" : `<span class="muted">timeout ${escapeHtml(timeout)}s</span>`,
-				body: `<pre class="command">$ ${escapeHtml(command)}</pre>`,
+				body: renderCommand(command),
 			};
 		}
 		case "read": {
@@ -81,7 +102,7 @@ function describeBuiltinCall(name: string, args: UnknownRecord): { summary: stri
 		case "write": {
 			const content = field(args, "content");
 			if (path === undefined || content === undefined) return undefined;
-			return { summary: code(path), body: renderPreformatted(content, "file-content", "Content") };
+			return { summary: code(path), body: renderPreformatted(content, "file-content", languageForPath(path)) };
 		}
 		case "edit": {
 			if (path === undefined) return undefined;
@@ -96,7 +117,7 @@ function describeBuiltinCall(name: string, args: UnknownRecord): { summary: stri
 				if (editOld !== undefined && editNew !== undefined) edits.push(renderReplacement(editOld, editNew));
 			}
 			const body = edits.length
-				? `<details class="collapsible"><summary>Replacement</summary>${edits.join("")}</details>`
+				? `<details class="collapsible replacement"><summary>Replacement</summary>${edits.join("")}</details>`
 				: "";
 			return { summary: code(path), body };
 		}
@@ -128,7 +149,7 @@ export function renderToolCall(block: UnknownRecord): string {
 	const summary = builtin?.summary ?? "";
 	const body =
 		builtin?.body ??
-		(block.arguments === undefined ? "" : `<pre class="arguments">${escapeHtml(displayJson(block.arguments))}</pre>`);
+		(block.arguments === undefined ? "" : renderPreformatted(displayJson(block.arguments), "arguments", "json"));
 	const anchor = id === undefined ? "" : ` id="call-${escapeHtml(id)}"`;
 	return (
 		`<div class="tool-call"${anchor}><div class="tool-head"><span class="tool-name">${escapeHtml(name)}</span>` +
@@ -155,29 +176,40 @@ function renderTruncationNotice(details: UnknownRecord | undefined): string {
 	return `<div class="notice">${parts.join(" ")}</div>`;
 }
 
-/** A toolResult message, titled by the call it answers. */
-export function renderToolResult(message: UnknownRecord, toolCalls: ReadonlyMap<string, ToolCallInfo>): string {
+/** The language a result's text is highlighted in: a file read shows the file's language. */
+function resultLanguage(call: ToolCallInfo | undefined): string | undefined {
+	if (call?.name !== "read") return undefined;
+	const path = asString(asRecord(call.arguments)?.path);
+	return path === undefined ? undefined : languageForPath(path);
+}
+
+/** What a result answers, in its head: the tool's name, an error badge and a link to the call. */
+export function renderToolResultHead(message: UnknownRecord, toolCalls: ReadonlyMap<string, ToolCallInfo>): string {
 	const toolCallId = asString(message.toolCallId);
 	const call = toolCallId === undefined ? undefined : toolCalls.get(toolCallId);
 	const toolName = asString(message.toolName) ?? call?.name ?? "tool";
+	const link = call === undefined ? "" : ` <a class="call-link" href="#entry-${escapeHtml(call.entryId)}">call</a>`;
+	const error = message.isError === true ? ' <span class="badge error">error</span>' : "";
+	return `<span class="tool-name">${escapeHtml(toolName)}</span> result${error}${link}`;
+}
+
+/** The body of a toolResult message: its output (a diff for edits), images and truncation notice. */
+export function renderToolResult(message: UnknownRecord, toolCalls: ReadonlyMap<string, ToolCallInfo>): string {
+	const toolCallId = asString(message.toolCallId);
+	const call = toolCallId === undefined ? undefined : toolCalls.get(toolCallId);
 	const isError = message.isError === true;
 	const details = asRecord(message.details);
 	const text = contentText(message.content);
 	const parts: string[] = [];
-	const link =
-		toolCallId !== undefined && call !== undefined
-			? ` <a class="muted" href="#call-${escapeHtml(toolCallId)}">call</a>`
-			: "";
-	parts.push(
-		`<div class="tool-head"><span class="tool-name">${escapeHtml(toolName)}</span>` +
-			`${isError ? ' <span class="badge error">error</span>' : ""}${link}</div>`,
-	);
 	const diff = asString(details?.diff);
 	if (diff !== undefined && !isError) {
-		parts.push(renderDiff(diff));
+		parts.push(renderFold(renderDiff(diff), countDiffLines(diff)));
 		if (text) parts.push(`<div class="muted">${escapeHtml(text)}</div>`);
 	} else {
-		parts.push(renderPreformatted(text, isError ? "output error-text" : "output", "Output"));
+		const hasImages = asArray(message.content).some((block) => asRecord(block)?.type === "image");
+		if (text || !hasImages) {
+			parts.push(renderPreformatted(text, isError ? "output error-text" : "output", resultLanguage(call)));
+		}
 	}
 	for (const block of asArray(message.content)) {
 		const record = asRecord(block);

@@ -33,8 +33,6 @@ export interface SessionView {
 	name: string | undefined;
 	/** Every toolCall block of every assistant message, by call id, so a result can name its call. */
 	toolCalls: ReadonlyMap<string, ToolCallInfo>;
-	/** Entries in each node's subtree, itself included. */
-	subtreeSizes: ReadonlyMap<SessionTreeNode, number>;
 	/** Number of branch ends (leaves of the tree). */
 	branchCount: number;
 	totals: { all: UsageTotals; currentBranch: UsageTotals };
@@ -56,7 +54,7 @@ export function buildSessionView(
 	const leaf =
 		leafId === null ? undefined : leafId !== undefined && byId.has(leafId) ? leafId : fileEntries.at(-1)?.id;
 	const currentPath = getBranchPath(byId, leaf);
-	const { subtreeSizes, branchCount } = measureTree(roots);
+	const branchCount = countLeaves(roots);
 	return {
 		header,
 		entries,
@@ -67,34 +65,21 @@ export function buildSessionView(
 		labels,
 		name: findSessionName(entries),
 		toolCalls: collectToolCalls(entries),
-		subtreeSizes,
 		branchCount,
 		totals: { all: sumUsage(entries), currentBranch: sumUsage(currentPath) },
 	};
 }
 
-function measureTree(roots: readonly SessionTreeNode[]): {
-	subtreeSizes: Map<SessionTreeNode, number>;
-	branchCount: number;
-} {
-	// Iterative post-order: a deep chain of thousands of entries must not overflow the stack.
-	const order: SessionTreeNode[] = [];
+function countLeaves(roots: readonly SessionTreeNode[]): number {
+	// Iterative: a deep chain of thousands of entries must not overflow the stack.
+	let leaves = 0;
 	const stack = [...roots];
 	while (stack.length > 0) {
 		const node = stack.pop() as SessionTreeNode;
-		order.push(node);
+		if (node.children.length === 0) leaves++;
 		for (const child of node.children) stack.push(child);
 	}
-	const subtreeSizes = new Map<SessionTreeNode, number>();
-	let branchCount = 0;
-	for (let i = order.length - 1; i >= 0; i--) {
-		const node = order[i] as SessionTreeNode;
-		let size = 1;
-		for (const child of node.children) size += subtreeSizes.get(child) ?? 0;
-		subtreeSizes.set(node, size);
-		if (node.children.length === 0) branchCount++;
-	}
-	return { subtreeSizes, branchCount };
+	return leaves;
 }
 
 function collectToolCalls(entries: readonly SessionEntry[]): Map<string, ToolCallInfo> {
@@ -107,7 +92,7 @@ function collectToolCalls(entries: readonly SessionEntry[]): Map<string, ToolCal
 			const record = asRecord(block);
 			const id = asString(record?.id);
 			if (record?.type !== "toolCall" || id === undefined) continue;
-			calls.set(id, { name: asString(record.name) ?? "", arguments: record.arguments });
+			calls.set(id, { name: asString(record.name) ?? "", arguments: record.arguments, entryId: entry.id });
 		}
 	}
 	return calls;

@@ -36,6 +36,7 @@ import type {
 import { ModelController } from "./session-runtime/model-controller.js";
 import { PromptController } from "./session-runtime/prompt-controller.js";
 import { listSlashCommands } from "./session-runtime/prompt-input.js";
+import { withRetryCapNote } from "./session-runtime/retry-cap-note.js";
 import { RetryController } from "./session-runtime/retry-controller.js";
 import { createSessionAgent } from "./session-runtime/session-agent.js";
 import { SessionEventPipeline } from "./session-runtime/session-event-pipeline.js";
@@ -94,7 +95,10 @@ export class AgentSession implements ExtensionSessionBinding {
 			config.streamStallTimeoutMs ??
 			config.settingsManager.getStreamStallTimeoutMs() ??
 			DEFAULT_STREAM_STALL_TIMEOUT_MS;
-		this.streamFn = withStallWatchdog(config.streamFn ?? streamSimple, () => this.stallTimeoutMs);
+		this.streamFn = withRetryCapNote(
+			withStallWatchdog(config.streamFn ?? streamSimple, () => this.stallTimeoutMs),
+			() => this.settingsManager.getRetrySettings(),
+		);
 
 		this.agent = createSessionAgent({
 			sessionId: this.sessionManager.getSessionId(),

@@ -146,6 +146,36 @@ describe("failures", () => {
 		expect(server.requests).toHaveLength(3);
 	});
 
+	it("says the server's wait and the cap when a 429 asks for longer than retry.maxDelayMs, without retrying", async () => {
+		newSandbox({ retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 60_000 } });
+		server.setFallback({
+			kind: "error",
+			status: 429,
+			message: "Rate limit reached for requests",
+			headers: { "retry-after": "3600" },
+		});
+		const result = await runCli(sandbox, ["-p", "hi"]);
+		expect(result.code).toBe(1);
+		expect(result.stdout).toBe("");
+		expect(result.stderr).toContain("Rate limit reached for requests");
+		expect(result.stderr).toContain(
+			"(retry after 3600s) (the server asked to wait 3600s, longer than retry.maxDelayMs 60s)\n",
+		);
+		expect(server.requests).toHaveLength(1);
+
+		const json = await runCli(sandbox, ["--mode", "json", "hi"]);
+		const events = parseJsonLines(json.stdout);
+		const end = events.find((event) => event.type === "auto_retry_end");
+		expect(end).toEqual({
+			type: "auto_retry_end",
+			success: false,
+			attempt: 0,
+			finalError: expect.stringMatching(/\(the server asked to wait 3600s, longer than retry\.maxDelayMs 60s\)$/),
+		});
+		const failed = events.findLast((event) => event.type === "message_end") as { message: { errorMessage?: string } };
+		expect(failed.message.errorMessage).toMatch(/longer than retry\.maxDelayMs 60s\)$/);
+	});
+
 	it("warns about an unreadable auth.json, leaves it untouched, and runs with the other credentials", async () => {
 		newSandbox();
 		const authPath = join(sandbox.agentDir, "auth.json");

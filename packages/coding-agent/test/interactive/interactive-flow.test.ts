@@ -2,6 +2,8 @@
 // what they then see, and what the session records.
 import { type FauxRequest, fauxText, fauxToolCall } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
+import type { BashResult } from "../../src/core/extensions/hooks.js";
+import { BASH_ALREADY_RUNNING_TEXT } from "../../src/modes/interactive/input-controller.js";
 import { deferred } from "../helpers/deferred.js";
 import { createInteractiveHarness, type InteractiveHarness, KEYS } from "../helpers/interactive-harness.js";
 import { waitFor } from "../helpers/interactive-terminal.js";
@@ -202,12 +204,26 @@ describe("keys", () => {
 	});
 });
 
+/** Waits until no `!` command block says it is still running (its shell exited and its output is complete). */
+async function waitForBashToFinish(h: InteractiveHarness): Promise<void> {
+	await waitFor(
+		async () => {
+			await h.press("");
+			return !h.screen().join("\n").includes("Running... (");
+		},
+		() => `the bash block to finish:\n${h.screen().join("\n")}`,
+	);
+}
+
 describe("bash from the editor", () => {
 	it("!cmd shows the output and records it for the model; !!cmd keeps it out of the context", async () => {
 		harness = await createInteractiveHarness();
 		await harness.submit("!echo from-bang");
 		await harness.waitForText("from-bang");
+		// Streamed output is on screen before the shell has exited: the block's end is the sign it is done.
+		await waitForBashToFinish(harness);
 		await harness.submit("!!echo hidden-bang");
+		expect(harness.screen().join("\n")).not.toContain(BASH_ALREADY_RUNNING_TEXT);
 		await harness.waitForText("(not sent to the model)");
 		harness.runtime.faux.enqueue(fauxText("seen"));
 		await harness.submit("what ran?");
@@ -215,6 +231,31 @@ describe("bash from the editor", () => {
 		const sent = JSON.stringify(harness.runtime.faux.requests[0]?.context.messages);
 		expect(sent).toContain("Ran `echo from-bang`");
 		expect(sent).not.toContain("hidden-bang");
+	});
+
+	it("refuses a second command while the first runs, and accepts it at once when the first's block has ended", async () => {
+		harness = await createInteractiveHarness();
+		const first = deferred<BashResult>();
+		const session = harness.runtime.session;
+		const realExecuteBash = session.executeBash.bind(session);
+		let calls = 0;
+		session.executeBash = (command, onChunk, options) => {
+			if (++calls > 1) return realExecuteBash(command, onChunk, options);
+			onChunk?.("first output\n");
+			return first.promise;
+		};
+		await harness.submit("!first");
+		await harness.waitForText("first output");
+		await harness.submit("!!echo second");
+		await harness.waitForText(BASH_ALREADY_RUNNING_TEXT);
+		expect(harness.screen().join("\n")).not.toContain("$$ echo second");
+
+		first.resolve({ output: "first output\n", exitCode: 3, cancelled: false, truncated: false });
+		await harness.waitForText("(exit 3)");
+		await harness.submit("!!echo second");
+		expect(harness.screen().join("\n")).toContain("$$ echo second");
+		await harness.waitForText("(not sent to the model)");
+		expect(calls).toBe(2);
 	});
 });
 

@@ -11,6 +11,7 @@ import { getAgentDir, getAuthPath, getModelsPath } from "./config/paths.js";
 import { SettingsManager } from "./config/settings-manager.js";
 import type { ExtensionHooks, ExtensionTool } from "./extensions/hooks.js";
 import type { SetupExtensionsResult } from "./extensions/setup.js";
+import { type ProjectTrustDecision, resolveProjectTrust } from "./extensions/trust.js";
 import type { ExtensionFactory } from "./extensions/types.js";
 import { DefaultResourceLoader, type ResourceLoader } from "./resources/resource-loader.js";
 import { SessionManager } from "./session/session-manager.js";
@@ -23,7 +24,10 @@ export interface CreateAgentSessionOptions {
 	agentDir?: string;
 	/** Default: a new session file in the cwd's folder under `<agentDir>/sessions`. */
 	sessionManager?: SessionManager;
-	/** Default: `<agentDir>/settings.json` merged with `<cwd>/.agent/settings.json`. */
+	/**
+	 * Default: `<agentDir>/settings.json` merged with `<cwd>/.agent/settings.json` (whose settings that run code
+	 * apply only in a trusted project; see `trustProject`).
+	 */
 	settingsManager?: SettingsManager;
 	/** Default: `<agentDir>/auth.json`. Ignored when `modelRegistry` is given (its storage is used). */
 	authStorage?: AuthStorage;
@@ -53,7 +57,11 @@ export interface CreateAgentSessionOptions {
 	hooks?: ExtensionHooks;
 	/** Extensions given as code, loaded after the discovered ones as `<inline:1>`, `<inline:2>`, … */
 	extensionFactories?: ExtensionFactory[];
-	/** Trust the project (and remember it): its `.agent/` extensions load. Default: only if trusted before. */
+	/**
+	 * Trust the project (and remember it): its `.agent/` extensions load and its settings that run code or decide
+	 * what runs (`PROJECT_SETTINGS_NEEDING_TRUST`: `shellPath`, `shellCommandPrefix`, `packages`, …) apply.
+	 * Default: only if the user trusted it before; otherwise they are ignored and `projectTrust.notice` says so.
+	 */
 	trustProject?: boolean;
 	/** A model call whose stream is silent this long is aborted and retried. Default 120 000 ms; 0 disables. */
 	streamStallTimeoutMs?: number;
@@ -65,6 +73,8 @@ export interface CreateAgentSessionResult {
 	extensions?: SetupExtensionsResult;
 	/** Why the session's recorded model could not be restored, when it could not. */
 	modelFallbackMessage?: string;
+	/** Whether the project is trusted, and what of it stays off when not (with a notice to show). */
+	projectTrust: ProjectTrustDecision;
 }
 
 /** Builds an AgentSession from defaults and whatever the caller supplies. */
@@ -81,6 +91,14 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		resourceLoader = new DefaultResourceLoader({ cwd, agentDir, settingsManager });
 		await resourceLoader.reload();
 	}
+	// Before anything of the project runs (the caller may have decided already: then this only reports it).
+	const projectTrust = await resolveProjectTrust({
+		cwd,
+		agentDir,
+		settingsManager,
+		resourceLoader,
+		...(options.trustProject ? { trustProjectFlag: true } : {}),
+	});
 
 	// Before the model is chosen: providers registered by extensions may supply it.
 	let extensions: SetupExtensionsResult | undefined;
@@ -94,7 +112,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 			resourceLoader,
 			modelRegistry,
 			...(options.extensionFactories ? { factories: options.extensionFactories } : {}),
-			...(options.trustProject ? { trustProject: true } : {}),
+			isProjectTrusted: () => settingsManager.isProjectTrusted(),
 		});
 	}
 	const hooks = options.hooks ?? extensions?.runner;
@@ -131,5 +149,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		...(options.streamFn ? { streamFn: options.streamFn } : {}),
 		...(options.streamStallTimeoutMs !== undefined ? { streamStallTimeoutMs: options.streamStallTimeoutMs } : {}),
 	});
-	return { session, ...(extensions ? { extensions } : {}), ...(modelFallbackMessage ? { modelFallbackMessage } : {}) };
+	return {
+		session,
+		projectTrust,
+		...(extensions ? { extensions } : {}),
+		...(modelFallbackMessage ? { modelFallbackMessage } : {}),
+	};
 }

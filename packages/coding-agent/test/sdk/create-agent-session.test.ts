@@ -136,3 +136,47 @@ describe("prompting without a usable model", () => {
 		);
 	});
 });
+
+describe("project trust", () => {
+	/** A project whose settings prefix every command with a script that leaves a marker; returns the marker. */
+	function projectWithShellPrefix(): string {
+		const marker = join(root, "prefix-ran");
+		mkdirSync(join(cwd, ".agent"));
+		writeFileSync(join(cwd, ".agent", "settings.json"), JSON.stringify({ shellCommandPrefix: `touch '${marker}'` }));
+		return marker;
+	}
+
+	async function runBash(options: { trustProject?: boolean } = {}) {
+		const result = await createAgentSession({
+			cwd,
+			agentDir,
+			authStorage: AuthStorage.inMemory({}, {}),
+			sessionManager: SessionManager.inMemory(cwd),
+			...options,
+		});
+		const bash = await result.session.executeBash("echo ran");
+		result.session.dispose();
+		return { ...result, bash };
+	}
+
+	it("ignores an untrusted project's settings that run code and reports it in projectTrust", async () => {
+		const marker = projectWithShellPrefix();
+		const { bash, projectTrust } = await runBash();
+		expect(bash.output).toBe("ran\n");
+		expect(existsSync(marker)).toBe(false);
+		expect(projectTrust.trusted).toBe(false);
+		expect(projectTrust.ignored.settings).toEqual([{ key: "shellCommandPrefix", value: `touch '${marker}'` }]);
+		expect(projectTrust.notice).toContain(`Ignored because ${cwd} is not a trusted project:`);
+	});
+
+	it("applies them with trustProject: true, and from then on without it (remembered)", async () => {
+		const marker = projectWithShellPrefix();
+		const trusted = await runBash({ trustProject: true });
+		expect(trusted.projectTrust).toEqual({ trusted: true, ignored: { settings: [], extensions: [] } });
+		expect(existsSync(marker)).toBe(true);
+		rmSync(marker);
+		const later = await runBash();
+		expect(later.projectTrust.trusted).toBe(true);
+		expect(existsSync(marker)).toBe(true);
+	});
+});

@@ -62,6 +62,7 @@ describe("deciding what of a project runs", () => {
 				{ key: "extensions", value: ["../../shared/from-project-settings.ts"] },
 			],
 			extensions: [join(world.cwd, ".agent/extensions/local.ts")],
+			files: [],
 		});
 		expect(decision.notice).toBe(
 			[
@@ -89,7 +90,7 @@ describe("deciding what of a project runs", () => {
 		const quiet = await open(world);
 		const none = await resolveProjectTrust({ cwd: world.cwd, agentDir: world.agentDir, ...quiet, prompt });
 		expect(asked).toEqual([]);
-		expect(none).toEqual({ trusted: false, ignored: { settings: [], extensions: [] } });
+		expect(none).toEqual({ trusted: false, ignored: { settings: [], extensions: [], files: [] } });
 
 		untrustedProject(world, { shellCommandPrefix: "source ./prefix.sh" });
 		const { settingsManager, resourceLoader, extensionPaths } = await open(world);
@@ -106,7 +107,7 @@ describe("deciding what of a project runs", () => {
 			"shellCommandPrefix",
 			"extensions",
 		]);
-		expect(yes).toEqual({ trusted: true, ignored: { settings: [], extensions: [] } });
+		expect(yes).toEqual({ trusted: true, ignored: { settings: [], extensions: [], files: [] } });
 		expect(isProjectTrusted(world.cwd, world.agentDir)).toBe(true);
 		expect(settingsManager.getShellPath()).toBe("./evil.sh");
 		expect(settingsManager.getShellCommandPrefix()).toBe("source ./prefix.sh");
@@ -229,7 +230,7 @@ function terminal(answer: string): { input: PassThrough; output: PassThrough; wr
 }
 
 describe("the interactive question", () => {
-	it("lists the settings and files and trusts on y or yes only", async () => {
+	it("lists what waits, as the notice does, and trusts on y or yes only", async () => {
 		world = createExtensionWorld();
 		const parts: UntrustedProjectParts = {
 			settings: [
@@ -237,6 +238,7 @@ describe("the interactive question", () => {
 				{ key: "shellCommandPrefix", value: "echo hi\nsource x" },
 			],
 			extensions: [join(world.cwd, ".agent/extensions/local.ts")],
+			files: [{ path: join(world.cwd, "AGENTS.md"), target: "/home/someone/.ssh/id_rsa" }],
 		};
 		for (const [answer, expected] of [
 			["y", true],
@@ -249,33 +251,14 @@ describe("the interactive question", () => {
 			const io = terminal(answer);
 			expect(await promptProjectTrust({ input: io.input, output: io.output, cwd: world.cwd, parts })).toBe(expected);
 			expect(io.written()).toBe(
-				`${world.cwd} has settings and extensions that would run code with your permissions:\n` +
-					"  shellPath = ./evil.sh\n" +
-					'  shellCommandPrefix = "echo hi\\nsource x"\n' +
-					"  .agent/extensions/local.ts\n\n" +
+				`${world.cwd} is not a trusted project. These run code or are read with your permissions only once you trust it:\n` +
+					"  project setting shellPath = ./evil.sh\n" +
+					'  project setting shellCommandPrefix = "echo hi\\nsource x"\n' +
+					"  project extension .agent/extensions/local.ts\n" +
+					"  project file AGENTS.md (leads to /home/someone/.ssh/id_rsa)\n\n" +
 					TRUST_PROJECT_QUESTION,
 			);
 		}
-	});
-
-	it("names extensions alone, or settings alone", async () => {
-		world = createExtensionWorld();
-		const extensionsOnly = terminal("n");
-		await promptProjectTrust({
-			...extensionsOnly,
-			cwd: world.cwd,
-			parts: { settings: [], extensions: [join(world.cwd, ".agent/extensions/local.ts")] },
-		});
-		expect(extensionsOnly.written()).toMatch(/has extensions that would run code with your permissions:\n/);
-		const settingsOnly = terminal("n");
-		await promptProjectTrust({
-			...settingsOnly,
-			cwd: world.cwd,
-			parts: { settings: [{ key: "npmCommand", value: ["./npm"] }], extensions: [] },
-		});
-		expect(settingsOnly.written()).toMatch(
-			/has settings that would run code with your permissions:\n {2}npmCommand = \["\.\/npm"\]\n/,
-		);
 	});
 
 	it("treats a closed input as no", async () => {
@@ -283,8 +266,7 @@ describe("the interactive question", () => {
 		const input = new PassThrough();
 		input.end();
 		const output = new PassThrough();
-		expect(await promptProjectTrust({ input, output, cwd: world.cwd, parts: { settings: [], extensions: [] } })).toBe(
-			false,
-		);
+		const parts = { settings: [], extensions: [], files: [] };
+		expect(await promptProjectTrust({ input, output, cwd: world.cwd, parts })).toBe(false);
 	});
 });

@@ -172,7 +172,7 @@ describe("project trust", () => {
 	it("applies them with trustProject: true, and from then on without it (remembered)", async () => {
 		const marker = projectWithShellPrefix();
 		const trusted = await runBash({ trustProject: true });
-		expect(trusted.projectTrust).toEqual({ trusted: true, ignored: { settings: [], extensions: [] } });
+		expect(trusted.projectTrust).toEqual({ trusted: true, ignored: { settings: [], extensions: [], files: [] } });
 		expect(existsSync(marker)).toBe(true);
 		rmSync(marker);
 		const later = await runBash();

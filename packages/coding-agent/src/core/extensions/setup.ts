@@ -82,7 +82,7 @@ export async function setupExtensions(options: SetupExtensionsOptions): Promise<
 					event: "load",
 					error: untrustedProjectNotice(
 						options.cwd,
-						{ settings: [], extensions: again.skipped },
+						{ settings: [], extensions: again.skipped, files: [] },
 						options.agentDir,
 					),
 				});

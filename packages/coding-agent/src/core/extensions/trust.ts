@@ -1,14 +1,15 @@
 // Project trust at start-up (config/project-trust.ts remembers the decisions). What waits for it: the project's
-// own extensions (`<cwd>/.agent/extensions/`, and those its settings name) and its settings that run code or
-// decide what runs (`PROJECT_SETTINGS_NEEDING_TRUST`: `shellPath`, `shellCommandPrefix`, `packages`, …). An
-// interactive start asks; `--trust-project` trusts without asking; otherwise they stay off and one notice says
-// which, and how to trust the project. User-level settings and extensions, `-e` paths and command-line flags
-// apply as always.
+// own extensions (`<cwd>/.agent/extensions/`, and those its settings name), its settings that run code or decide
+// what runs (`PROJECT_SETTINGS_NEEDING_TRUST`: `shellPath`, `shellCommandPrefix`, `packages`, …), and its context
+// and prompt files that lead out of it (resources/project-boundary.ts). An interactive start asks;
+// `--trust-project` trusts without asking; otherwise they stay off and one notice says which, and how to trust
+// the project. User-level settings and extensions, `-e` paths and command-line flags apply as always.
 import { relative } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { getTrustedProjectsPath, isProjectTrusted, TRUST_PROJECT_FLAG, trustProject } from "../config/project-trust.js";
 import type { SettingsManager } from "../config/settings-manager.js";
 import type { HeldBackSetting } from "../config/settings-store.js";
+import type { FileOutsideProject } from "../resources/project-boundary.js";
 import type { ExtensionPath, ResourceLoader } from "../resources/resource-loader.js";
 
 /** Extensions contributed by the project's own configuration (as opposed to the user's or the command line). */
@@ -29,6 +30,12 @@ export interface UntrustedProjectParts {
 	settings: HeldBackSetting[];
 	/** Project extension files. */
 	extensions: string[];
+	/** Context and prompt files of the project that lead out of it (see resources/project-boundary.ts). */
+	files: FileOutsideProject[];
+}
+
+function isEmpty(parts: UntrustedProjectParts): boolean {
+	return parts.settings.length === 0 && parts.extensions.length === 0 && parts.files.length === 0;
 }
 
 const MAX_SHOWN_VALUE_CHARS = 120;
@@ -48,10 +55,12 @@ function displayPath(path: string, cwd: string): string {
 	return rel && !rel.startsWith("..") ? rel : path;
 }
 
+/** One line per part, as the notice and the question list them. */
 function describeParts(parts: UntrustedProjectParts, cwd: string): string[] {
 	return [
 		...parts.settings.map((setting) => `project setting ${formatHeldBackSetting(setting)}`),
 		...parts.extensions.map((path) => `project extension ${displayPath(path, cwd)}`),
+		...parts.files.map((file) => `project file ${displayPath(file.path, cwd)} (leads to ${file.target})`),
 	];
 }
 
@@ -77,16 +86,9 @@ export interface TrustPromptOptions {
 /** Asks on a terminal whether to trust the project; only `y` / `yes` trusts. */
 export async function promptProjectTrust(options: TrustPromptOptions): Promise<boolean> {
 	const { parts, cwd } = options;
-	const what =
-		parts.settings.length === 0
-			? "extensions"
-			: parts.extensions.length === 0
-				? "settings"
-				: "settings and extensions";
 	const lines = [
-		`${cwd} has ${what} that would run code with your permissions:`,
-		...parts.settings.map((setting) => `  ${formatHeldBackSetting(setting)}`),
-		...parts.extensions.map((path) => `  ${displayPath(path, cwd)}`),
+		`${cwd} is not a trusted project. These run code or are read with your permissions only once you trust it:`,
+		...describeParts(parts, cwd).map((line) => `  ${line}`),
 		"",
 	];
 	options.output.write(`${lines.join("\n")}\n`);
@@ -133,11 +135,13 @@ export interface ProjectTrustDecision {
  */
 export async function resolveProjectTrust(options: ProjectTrustOptions): Promise<ProjectTrustDecision> {
 	const { cwd, agentDir, settingsManager, resourceLoader } = options;
-	const none: UntrustedProjectParts = { settings: [], extensions: [] };
+	const none: UntrustedProjectParts = { settings: [], extensions: [], files: [] };
 	const heldBack = settingsManager.getHeldBackProjectSettings();
+	const filesOutside = resourceLoader.getFilesOutsideUntrustedProject?.() ?? [];
 	const trustNow = async (): Promise<ProjectTrustDecision> => {
 		settingsManager.setProjectTrusted(true);
-		if (heldBack.length > 0) await resourceLoader.reload();
+		// Settings naming packages or extensions, and the files left out, are found only by loading again.
+		if (heldBack.length > 0 || filesOutside.length > 0) await resourceLoader.reload();
 		return { trusted: true, ignored: none };
 	};
 	if (settingsManager.isProjectTrusted()) return { trusted: true, ignored: none };
@@ -150,8 +154,9 @@ export async function resolveProjectTrust(options: ProjectTrustOptions): Promise
 			.getExtensionPaths()
 			.extensions.filter(isProjectExtension)
 			.map((extension) => extension.path),
+		files: filesOutside,
 	};
-	if (parts.settings.length === 0 && parts.extensions.length === 0) return { trusted: false, ignored: none };
+	if (isEmpty(parts)) return { trusted: false, ignored: none };
 	if (options.trustProjectFlag || (options.prompt && (await options.prompt(parts)))) {
 		trustProject(cwd, agentDir);
 		return trustNow();

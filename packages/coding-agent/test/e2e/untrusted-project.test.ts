@@ -1,7 +1,7 @@
 // A cloned repository's `.agent/settings.json` that points `shellPath` and `shellCommandPrefix` at its own
-// scripts: in the built binary, nothing of it runs until the project is trusted, in every mode, and one notice says
-// so; `--trust-project` (or a yes in a terminal) makes the settings apply.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// scripts, or its AGENTS.md linked to a private file: in the built binary, nothing of it runs or is read until the
+// project is trusted, in every mode, and one notice says so; `--trust-project` (or a yes in a terminal) changes that.
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { getTrustedProjectsPath } from "../../src/core/config/project-trust.js";
@@ -141,6 +141,28 @@ describe("an untrusted project's shellPath and shellCommandPrefix", () => {
 	});
 });
 
+describe("an untrusted project's AGENTS.md that links out of the project", () => {
+	it("is not sent to the model, and the notice names it; with --trust-project it is", async () => {
+		sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+		const secret = join(sandbox.root, "private-notes.md");
+		writeFileSync(secret, "PRIVATE-NOTES-CONTENT");
+		symlinkSync(secret, join(sandbox.cwd, "AGENTS.md"));
+		server.enqueue(textReply("ok"), textReply("ok"));
+		const systemPrompt = () => JSON.stringify(server.requests.at(-1)?.body.messages[0]);
+
+		const untrusted = await runCli(sandbox, ["-p", "hi"]);
+		expect(untrusted.code).toBe(0);
+		expect(systemPrompt()).not.toContain("PRIVATE-NOTES-CONTENT");
+		expect(untrusted.stderr).toContain(
+			`Ignored because ${sandbox.cwd} is not a trusted project:\n  project file AGENTS.md (leads to ${secret})\n`,
+		);
+
+		const trusted = await runCli(sandbox, ["--trust-project", "-p", "hi"]);
+		expect(trusted.code).toBe(0);
+		expect(systemPrompt()).toContain("PRIVATE-NOTES-CONTENT");
+	});
+});
+
 describe("ACP sessions in an untrusted project", () => {
 	async function promptWithBash(project: HostileProject, args: string[]): Promise<AcpTestClient> {
 		acp = await AcpTestClient.start(project.sandbox, { args });
@@ -184,11 +206,11 @@ describe.skipIf(!isTmuxAvailable())("the interactive start in an untrusted proje
 		const terminal = startInTerminal(project);
 		await terminal.waitFor("Trust this project and use them? [y/N]");
 		const question = terminal.capture({ history: true });
-		expect(question).toContain(`${project.sandbox.cwd} has settings that would run code with your permissions:`);
-		expect(question).toContain("  shellPath = ./evil-shell.sh");
-		expect(question).toContain("  shellCommandPrefix = ./evil-prefix.sh");
+		expect(question).toContain(`${project.sandbox.cwd} is not a trusted project.`);
+		expect(question).toContain("  project setting shellPath = ./evil-shell.sh\n");
+		expect(question).toContain("  project setting shellCommandPrefix = ./evil-prefix.sh\n");
 		terminal.submit("n");
-		await terminal.waitFor("project setting shellCommandPrefix = ./evil-prefix.sh");
+		await terminal.waitFor(`Ignored because ${project.sandbox.cwd} is not a trusted project:`);
 		terminal.submit("!echo after-no-$((6*7))");
 		await terminal.waitFor("after-no-42");
 		expect(existsSync(project.shellMarker)).toBe(false);

@@ -150,7 +150,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.retry = new RetryController({
 			...parts,
 			getRetrySettings: () => this.settingsManager.getRetrySettings(),
-			getContextWindow: () => this.model?.contextWindow,
+			getContextWindow: () => (this.model ? this.compaction.contextWindowOf(this.model) : undefined),
 			emit: (event) => this.events.emit(event),
 			drainEvents: () => this.events.drain(),
 			afterGivingUp: (failure) => this.compaction.checkCompaction(failure, { allowResume: true }),
@@ -522,7 +522,9 @@ export class AgentSession implements ExtensionSessionBinding {
 	}
 
 	getContextUsage(): ContextUsage | undefined {
-		return computeContextUsage(this.model, this.messages, this.sessionManager.getBranch());
+		// A window an overflow error revealed counts for the rest of the session.
+		const model = this.model && { ...this.model, contextWindow: this.compaction.contextWindowOf(this.model) };
+		return computeContextUsage(model, this.messages, this.sessionManager.getBranch());
 	}
 
 	/** The text of the last reply in context (aborted empty replies skipped), trimmed; undefined when empty. */

@@ -316,6 +316,33 @@ describe("automatic compaction", () => {
 		expect(text.stdout).toBe("answer after compaction\n");
 	});
 
+	it("recovers from an overflow the estimate does not see: a server whose real window is far below models.json's", async () => {
+		// models.json says 128k; the server holds 4096 and says so. By our estimate the session is tiny, so the
+		// reference found nothing to compact and the run ended with the error.
+		newSandbox();
+		server.enqueue(
+			textReply("answer one"),
+			textReply("answer two"),
+			errorReply(400, "This model's maximum context length is 4096 tokens. However, you requested 6000 tokens."),
+			textReply("## Goal\nThe first two exchanges."),
+			textReply("answer three"),
+		);
+		const result = await runCli(sandbox, ["--mode", "json", "question one", "question two", "question three"]);
+		expect(result.code).toBe(0);
+		const events = parseJsonLines(result.stdout);
+		expect(events.find((event) => event.type === "auto_compaction_end")).toMatchObject({
+			aborted: false,
+			willRetry: true,
+			result: { summary: "## Goal\nThe first two exchanges." },
+		});
+		const summaryRequest = JSON.stringify(server.requests[3]?.body.messages);
+		expect(summaryRequest).toContain("question one");
+		expect(summaryRequest).not.toContain("question three");
+		expect(server.requests[4]?.body.messages.map((message) => message.role)).toEqual(["system", "user", "user"]);
+		expect(lastUserText(server.requests[4]!)).toBe("question three");
+		expect(events.at(-1)?.type).toBe("agent_end");
+	});
+
 	it("exits 1 with the provider's error when an overflow leaves nothing to compact", async () => {
 		newSandbox();
 		server.enqueue(errorReply(400, "This model's maximum context length is 128000 tokens."));

@@ -1,8 +1,9 @@
 // The interactive mode in-process on a headless terminal, over a scripted provider: what a person types and
 // what they then see, and what the session records.
-import { type FauxRequest, fauxText, fauxToolCall } from "@agent/ai";
+import { type FauxRequest, fauxError, fauxText, fauxToolCall } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BashResult } from "../../src/core/extensions/hooks.js";
+import { NOTHING_TO_COMPACT_YET_TEXT } from "../../src/modes/interactive/commands/session-commands.js";
 import { BASH_ALREADY_RUNNING_TEXT } from "../../src/modes/interactive/input-controller.js";
 import { deferred } from "../helpers/deferred.js";
 import { createInteractiveHarness, type InteractiveHarness, KEYS } from "../helpers/interactive-harness.js";
@@ -260,6 +261,26 @@ describe("bash from the editor", () => {
 });
 
 describe("slash commands", () => {
+	it("/compact compacts a short session, and says 'Nothing to compact yet' (no failure) for a lone prompt", async () => {
+		harness = await createInteractiveHarness();
+		harness.runtime.faux.enqueue(fauxError("400 invalid_request_error: bad request"));
+		await harness.submit("lone question");
+		await harness.waitForText("bad request");
+		await harness.submit("/compact");
+		await harness.waitForText(NOTHING_TO_COMPACT_YET_TEXT);
+		expect(harness.screen().join("\n")).not.toContain("Compaction failed");
+
+		harness.runtime.faux.enqueue(fauxText("an answer"), fauxText("## Goal\nThe summary"));
+		await harness.submit("another question");
+		await harness.waitForText("an answer");
+		await harness.submit("/compact");
+		await harness.waitForText("[compaction] Compacted from");
+		expect(harness.runtime.sessionManager.getEntries().at(-1)).toMatchObject({
+			type: "compaction",
+			summary: "## Goal\nThe summary",
+		});
+	});
+
 	it("/name names the session, /session shows its figures", async () => {
 		harness = await createInteractiveHarness();
 		await harness.submit("/name release prep");

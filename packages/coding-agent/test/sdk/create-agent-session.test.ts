@@ -5,6 +5,7 @@ import { FauxProvider, fauxText, getModel } from "@agent/ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { noApiKeyFoundText, noModelSelectedPromptText } from "../../src/core/agent-session.js";
 import { AuthStorage } from "../../src/core/config/auth-storage.js";
+import { getTrustedProjectsPath } from "../../src/core/config/project-trust.js";
 import { createAgentSession } from "../../src/core/sdk.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { getDefaultSessionDir } from "../../src/core/session/session-paths.js";
@@ -167,6 +168,27 @@ describe("project trust", () => {
 		expect(projectTrust.trusted).toBe(false);
 		expect(projectTrust.ignored.settings).toEqual([{ key: "shellCommandPrefix", value: `touch '${marker}'` }]);
 		expect(projectTrust.notice).toContain(`Ignored because ${cwd} is not a trusted project:`);
+	});
+
+	it("keeps the decision across reload(), either way", async () => {
+		const marker = projectWithShellPrefix();
+		const untrusted = await createAgentSession({ cwd, agentDir, sessionManager: SessionManager.inMemory(cwd) });
+		await untrusted.session.reload();
+		await untrusted.session.executeBash("echo ran");
+		expect(existsSync(marker)).toBe(false);
+		untrusted.session.dispose();
+
+		const trusted = await createAgentSession({
+			cwd,
+			agentDir,
+			sessionManager: SessionManager.inMemory(cwd),
+			trustProject: true,
+		});
+		rmSync(getTrustedProjectsPath(agentDir));
+		await trusted.session.reload();
+		await trusted.session.executeBash("echo ran");
+		expect(existsSync(marker)).toBe(true);
+		trusted.session.dispose();
 	});
 
 	it("applies them with trustProject: true, and from then on without it (remembered)", async () => {

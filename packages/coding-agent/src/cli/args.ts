@@ -44,7 +44,10 @@ export interface Args {
 	noTools: boolean;
 	extensions: string[];
 	noExtensions: boolean;
-	/** `--trust-project`: load the project's own extensions without asking (and remember the project). */
+	/**
+	 * `--trust-project`: trust the project without asking (and remember it): its own extensions load and its
+	 * settings that run code apply.
+	 */
 	trustProject: boolean;
 	skills: string[];
 	noSkills: boolean;

@@ -18,10 +18,8 @@ export interface LoadCliExtensionsOptions {
 	agentDir: string;
 	resourceLoader: ResourceLoader;
 	modelRegistry: ModelRegistry;
-	/** `--trust-project` */
-	trustProject: boolean;
-	/** Interactive start: ask on the terminal whether to trust the project's extensions. */
-	asksTrust: boolean;
+	/** The project trust decision (`resolveProjectTrust`): the project's own extensions load only when trusted. */
+	isProjectTrusted: () => boolean;
 	/**
 	 * Interactive start: extension commands named like the interactive mode's own slash commands are skipped
 	 * and reported (extensions.md §4); other modes have no built-in commands to collide with.
@@ -32,26 +30,19 @@ export interface LoadCliExtensionsOptions {
 
 export async function loadCliExtensions(options: LoadCliExtensionsOptions): Promise<CliExtensions> {
 	if (options.resourceLoader.getExtensionPaths().extensions.length === 0) return { flags: new Map() };
-	const [{ extensionLoadFailureText, setupExtensions }, { promptProjectTrust }, { BUILTIN_SLASH_COMMAND_NAMES }] =
-		await Promise.all([
-			import("../core/extensions/setup.js"),
-			import("../core/extensions/trust.js"),
-			import("../core/extensions/registrations.js"),
-		]);
-	const { cwd, io } = options;
+	const [{ extensionLoadFailureText, setupExtensions }, { BUILTIN_SLASH_COMMAND_NAMES }] = await Promise.all([
+		import("../core/extensions/setup.js"),
+		import("../core/extensions/registrations.js"),
+	]);
 	const result = await setupExtensions({
-		cwd,
+		cwd: options.cwd,
 		agentDir: options.agentDir,
 		resourceLoader: options.resourceLoader,
 		modelRegistry: options.modelRegistry,
-		...(options.trustProject ? { trustProject: true } : {}),
+		isProjectTrusted: options.isProjectTrusted,
 		...(options.hasBuiltInCommands ? { builtInCommandNames: BUILTIN_SLASH_COMMAND_NAMES } : {}),
-		...(options.asksTrust
-			? { promptTrust: (files) => promptProjectTrust({ input: process.stdin, output: io.stderr, cwd, files }) }
-			: {}),
 	});
 	for (const error of result.errors) options.io.stderr.write(`${extensionLoadFailureText(error)}\n`);
-	if (result.trust.notice) options.io.stderr.write(`${result.trust.notice}\n`);
 	const flags = new Map<string, ExtensionFlagDefinition>();
 	for (const [name, flag] of result.runner.getFlags()) flags.set(name, { type: flag.type });
 	return { runner: result.runner, flags };

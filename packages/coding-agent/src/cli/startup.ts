@@ -7,6 +7,7 @@ import { findInitialModel, resolveModelScope, type ScopedModel } from "../core/c
 import { getAgentDir, getAuthPath, getModelsPath } from "../core/config/paths.js";
 import { SettingsManager } from "../core/config/settings-manager.js";
 import { formatSettingsWarning } from "../core/config/settings-store.js";
+import { promptProjectTrust, resolveProjectTrust } from "../core/extensions/trust.js";
 import { DefaultResourceLoader } from "../core/resources/resource-loader.js";
 import { createAgentSession } from "../core/sdk.js";
 import { formatSessionFileDiagnostic } from "../core/session/session-loader.js";
@@ -80,6 +81,21 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		...resourceFlagOptions(args),
 	});
 	await resourceLoader.reload();
+	// Before anything of the project runs: its extensions and its settings that run code wait for trust. (ACP
+	// decides per session, for the directory the editor names, not for the one it was started in.)
+	if (args.mode !== "acp") {
+		const trust = await resolveProjectTrust({
+			cwd,
+			agentDir,
+			settingsManager,
+			resourceLoader,
+			trustProjectFlag: args.trustProject,
+			...(mayBeInteractive
+				? { prompt: (parts) => promptProjectTrust({ input: process.stdin, output: io.stderr, cwd, parts }) }
+				: {}),
+		});
+		if (trust.notice) warn(io, [trust.notice]);
+	}
 	warn(
 		io,
 		resourceLoader
@@ -119,8 +135,7 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		agentDir,
 		resourceLoader,
 		modelRegistry,
-		trustProject: args.trustProject,
-		asksTrust: mayBeInteractive,
+		isProjectTrusted: () => settingsManager.isProjectTrusted(),
 		hasBuiltInCommands: mayBeInteractive,
 		io,
 	});

@@ -38,6 +38,7 @@ import type {
 import { ModelController } from "./session-runtime/model-controller.js";
 import { PromptController } from "./session-runtime/prompt-controller.js";
 import { listSlashCommands } from "./session-runtime/prompt-input.js";
+import { withRetryCapNote } from "./session-runtime/retry-cap-note.js";
 import { RetryController } from "./session-runtime/retry-controller.js";
 import { createSessionAgent } from "./session-runtime/session-agent.js";
 import { SessionEventPipeline } from "./session-runtime/session-event-pipeline.js";
@@ -105,7 +106,10 @@ export class AgentSession implements ExtensionSessionBinding {
 			config.streamStallTimeoutMs ??
 			config.settingsManager.getStreamStallTimeoutMs() ??
 			DEFAULT_STREAM_STALL_TIMEOUT_MS;
-		this.streamFn = withStallWatchdog(config.streamFn ?? streamSimple, () => this.stallTimeoutMs);
+		this.streamFn = withRetryCapNote(
+			withStallWatchdog(config.streamFn ?? streamSimple, () => this.stallTimeoutMs),
+			() => this.settingsManager.getRetrySettings(),
+		);
 		this.shellEnvironment = new ShellEnvironment({
 			extraKeyNames: () => this.modelRegistry.getCredentialEnvNames(),
 			passthrough: () => this.settingsManager.getShellEnvPassthrough(),
@@ -165,7 +169,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.retry = new RetryController({
 			...parts,
 			getRetrySettings: () => this.settingsManager.getRetrySettings(),
-			getContextWindow: () => this.model?.contextWindow,
+			getContextWindow: () => (this.model ? this.compaction.contextWindowOf(this.model) : undefined),
 			emit: (event) => this.events.emit(event),
 			drainEvents: () => this.events.drain(),
 			afterGivingUp: (failure) => this.compaction.checkCompaction(failure, { allowResume: true }),
@@ -541,7 +545,9 @@ export class AgentSession implements ExtensionSessionBinding {
 	}
 
 	getContextUsage(): ContextUsage | undefined {
-		return computeContextUsage(this.model, this.messages, this.sessionManager.getBranch());
+		// A window an overflow error revealed counts for the rest of the session.
+		const model = this.model && { ...this.model, contextWindow: this.compaction.contextWindowOf(this.model) };
+		return computeContextUsage(model, this.messages, this.sessionManager.getBranch());
 	}
 
 	/** The text of the last reply in context (aborted empty replies skipped), trimmed; undefined when empty. */

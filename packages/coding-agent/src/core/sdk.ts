@@ -11,6 +11,7 @@ import { getAgentDir, getAuthPath, getModelsPath } from "./config/paths.js";
 import { SettingsManager } from "./config/settings-manager.js";
 import type { ExtensionHooks, ExtensionTool } from "./extensions/hooks.js";
 import type { SetupExtensionsResult } from "./extensions/setup.js";
+import { type ProjectTrustDecision, resolveProjectTrust } from "./extensions/trust.js";
 import type { ExtensionFactory } from "./extensions/types.js";
 import type { McpConnectFunction } from "./mcp/client-handle.js";
 import { type LoadedMcpConfig, loadMcpConfig, type McpServerConfig } from "./mcp/config.js";
@@ -26,7 +27,10 @@ export interface CreateAgentSessionOptions {
 	agentDir?: string;
 	/** Default: a new session file in the cwd's folder under `<agentDir>/sessions`. */
 	sessionManager?: SessionManager;
-	/** Default: `<agentDir>/settings.json` merged with `<cwd>/.agent/settings.json`. */
+	/**
+	 * Default: `<agentDir>/settings.json` merged with `<cwd>/.agent/settings.json` (whose settings that run code
+	 * apply only in a trusted project; see `trustProject`).
+	 */
 	settingsManager?: SettingsManager;
 	/** Default: `<agentDir>/auth.json`. Ignored when `modelRegistry` is given (its storage is used). */
 	authStorage?: AuthStorage;
@@ -56,7 +60,11 @@ export interface CreateAgentSessionOptions {
 	hooks?: ExtensionHooks;
 	/** Extensions given as code, loaded after the discovered ones as `<inline:1>`, `<inline:2>`, … */
 	extensionFactories?: ExtensionFactory[];
-	/** Trust the project (and remember it): its `.agent/` extensions load. Default: only if trusted before. */
+	/**
+	 * Trust the project (and remember it): its `.agent/` extensions load and its settings that run code or decide
+	 * what runs (`PROJECT_SETTINGS_NEEDING_TRUST`: `shellPath`, `shellCommandPrefix`, `packages`, …) apply.
+	 * Default: only if the user trusted it before; otherwise they are ignored and `projectTrust.notice` says so.
+	 */
 	trustProject?: boolean;
 	/** A model call whose stream is silent this long is aborted and retried. Default 120 000 ms; 0 disables. */
 	streamStallTimeoutMs?: number;
@@ -86,8 +94,10 @@ export interface CreateAgentSessionResult {
 	extensions?: SetupExtensionsResult;
 	/** Why the session's recorded model could not be restored, when it could not. */
 	modelFallbackMessage?: string;
-	/** Problems of the MCP configuration files, and the notice about an untrusted project's servers. */
+	/** Problems of the MCP configuration files (an untrusted project's servers are named in `projectTrust`). */
 	mcpWarnings: string[];
+	/** Whether the project is trusted, and what of it stays off when not (with a notice to show). */
+	projectTrust: ProjectTrustDecision;
 }
 
 function createMcpManager(
@@ -97,17 +107,21 @@ function createMcpManager(
 	if (options.mcp === false) return { warnings: [] };
 	const mcp = options.mcp ?? {};
 	const readFiles = mcp.configFiles !== false;
-	const load = (trustProject: boolean): LoadedMcpConfig =>
+	// Asked at every (re)load: trust decided at start-up, or later, applies.
+	const load = (): LoadedMcpConfig =>
 		readFiles
-			? loadMcpConfig({ cwd: context.cwd, agentDir: context.agentDir, trustProject })
+			? loadMcpConfig({
+					cwd: context.cwd,
+					agentDir: context.agentDir,
+					projectTrusted: context.settingsManager.isProjectTrusted(),
+				})
 			: { servers: [], errors: [] };
-	const loaded = load(options.trustProject === true);
+	const loaded = load();
 	const manager = new McpManager({
 		cwd: context.cwd,
 		fileServers: loaded.servers,
 		...(mcp.servers ? { extraServers: mcp.servers } : {}),
-		// --trust-project was remembered by the first read.
-		loadConfig: () => load(false),
+		loadConfig: load,
 		settings: () => context.settingsManager.getMcpSettings(),
 		authStorage: context.authStorage,
 		...(mcp.connect ? { connect: mcp.connect } : {}),
@@ -116,7 +130,7 @@ function createMcpManager(
 	});
 	return {
 		manager,
-		warnings: [...loaded.errors, ...(loaded.untrustedNotice ? [loaded.untrustedNotice] : [])],
+		warnings: loaded.errors,
 	};
 }
 
@@ -134,6 +148,14 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		resourceLoader = new DefaultResourceLoader({ cwd, agentDir, settingsManager });
 		await resourceLoader.reload();
 	}
+	// Before anything of the project runs (the caller may have decided already: then this only reports it).
+	const projectTrust = await resolveProjectTrust({
+		cwd,
+		agentDir,
+		settingsManager,
+		resourceLoader,
+		...(options.trustProject ? { trustProjectFlag: true } : {}),
+	});
 
 	// Before the model is chosen: providers registered by extensions may supply it.
 	let extensions: SetupExtensionsResult | undefined;
@@ -147,7 +169,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 			resourceLoader,
 			modelRegistry,
 			...(options.extensionFactories ? { factories: options.extensionFactories } : {}),
-			...(options.trustProject ? { trustProject: true } : {}),
+			isProjectTrusted: () => settingsManager.isProjectTrusted(),
 		});
 	}
 	const hooks = options.hooks ?? extensions?.runner;
@@ -188,6 +210,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	});
 	return {
 		session,
+		projectTrust,
 		...(extensions ? { extensions } : {}),
 		...(modelFallbackMessage ? { modelFallbackMessage } : {}),
 		mcpWarnings: mcp.warnings,

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { prepareCompaction } from "../../src/core/compaction/compaction.js";
 import { findCutPoint } from "../../src/core/compaction/cut-point.js";
 import { estimateTokens } from "../../src/core/compaction/token-estimation.js";
 import type { SessionEntry } from "../../src/core/session/entries.js";
@@ -151,5 +152,49 @@ describe("findCutPoint", () => {
 			),
 			{ numRuns: 300 },
 		);
+	});
+});
+
+describe("prepareCompaction that must make progress", () => {
+	const hugeBudget = { enabled: true, reserveTokens: 16384, keepRecentTokens: 10_000_000 };
+
+	it("summarizes what precedes the last turn when the budget keeps everything", () => {
+		fc.assert(
+			fc.property(fc.array(turnArbitrary, { minLength: 2, maxLength: 5 }), (turns) => {
+				const entries = buildBranch(turns);
+				expect(prepareCompaction(entries, hugeBudget)).toBeUndefined();
+				const preparation = prepareCompaction(entries, hugeBudget, { mustMakeProgress: true });
+				expect(preparation).toBeDefined();
+				const kept = entries.findIndex((entry) => entry.id === preparation?.firstKeptEntryId);
+				const lastUser = entries.findLastIndex(
+					(entry) => entry.type === "message" && entry.message.role === "user",
+				);
+				// The kept part starts at the last prompt, with the settings changes just before it.
+				expect(kept).toBeLessThanOrEqual(lastUser);
+				expect(entries.slice(kept, lastUser).every((entry) => entry.type !== "message")).toBe(true);
+				expect(preparation?.isSplitTurn).toBe(false);
+				expect(preparation?.messagesToSummarize.length).toBeGreaterThan(0);
+			}),
+		);
+	});
+
+	it("splits the only turn, keeping its last cut point, and refuses a lone prompt", () => {
+		fc.assert(
+			fc.property(turnArbitrary, (turn) => {
+				const entries = buildBranch([turn]);
+				const preparation = prepareCompaction(entries, hugeBudget, { mustMakeProgress: true });
+				expect(preparation?.isSplitTurn).toBe(true);
+				expect(preparation?.turnPrefixMessages[0]?.role).toBe("user");
+				const kept = entries.find((entry) => entry.id === preparation?.firstKeptEntryId);
+				expect(kept?.type === "message" && kept.message.role).toBe("assistant");
+			}),
+		);
+		const lone = chain([thinkingEntry(), messageEntry(user(text(10)))]);
+		expect(prepareCompaction(lone, hugeBudget, { mustMakeProgress: true })).toBeUndefined();
+		const failed = chain([
+			messageEntry(user(text(10))),
+			messageEntry({ ...assistant(""), stopReason: "error", errorMessage: "prompt is too long" }),
+		]);
+		expect(prepareCompaction(failed, hugeBudget, { mustMakeProgress: true })).toBeUndefined();
 	});
 });

@@ -313,9 +313,36 @@ describe("manual compaction", () => {
 		await expect(harness.session.compact()).rejects.toThrow("Already compacted");
 	});
 
-	it("refuses a session too small to compact", async () => {
+	it("compacts a short session: what precedes the last turn (the reference kept everything)", async () => {
 		harness = await createRuntimeHarness();
-		harness.faux.enqueue(fauxText("hello"));
+		harness.faux.enqueue(fauxText("first answer"), fauxText("second answer"), fauxText("Short summary"));
+		await harness.session.prompt("first question");
+		await harness.session.prompt("second question");
+		const result = await harness.session.compact();
+		expect(result.summary).toBe("Short summary");
+		const summarized = messageTextsOf(harness.faux.requests.find(isSummaryRequest))[0];
+		expect(summarized).toContain("[User]: first question");
+		expect(summarized).toContain("[Assistant]: first answer");
+		expect(summarized).not.toContain("second question");
+		expect(harness.session.messages.map((message) => message.role)).toEqual([
+			"compactionSummary",
+			"user",
+			"assistant",
+		]);
+	});
+
+	it("compacts a single exchange by summarizing its prompt as the turn's prefix", async () => {
+		harness = await createRuntimeHarness();
+		harness.faux.enqueue(fauxText("hello"), fauxText("Prefix summary"));
+		await harness.session.prompt("hi");
+		const result = await harness.session.compact();
+		expect(result.summary).toContain("Prefix summary");
+		expect(harness.session.messages.map((message) => message.role)).toEqual(["compactionSummary", "assistant"]);
+	});
+
+	it("refuses only when there is truly nothing: a lone prompt whose reply failed", async () => {
+		harness = await createRuntimeHarness();
+		harness.faux.enqueue(fauxError("400 invalid_request_error: bad request"));
 		await harness.session.prompt("hi");
 		await expect(harness.session.compact()).rejects.toThrow(NOTHING_TO_COMPACT_TEXT);
 	});
@@ -334,5 +361,55 @@ describe("manual compaction", () => {
 		gate.resolve();
 		await running;
 		expect(harness.sessionManager.getEntries().filter((entry) => entry.type === "compaction")).toHaveLength(1);
+	});
+});
+
+describe("an overflow the estimate does not see (a smaller real window than configured)", () => {
+	const STATED = "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.";
+
+	/** Two small exchanges on a model configured with 200k tokens: far from any threshold by our estimate. */
+	async function twoSmallTurns(h: RuntimeHarness): Promise<void> {
+		h.faux.enqueue(
+			fauxText("first answer", { usage: { input: 300 } }),
+			fauxText("second answer", { usage: { input: 600 } }),
+		);
+		await h.session.prompt("first question");
+		await h.session.prompt("second question");
+	}
+
+	it("compacts what precedes the failed turn, retries, and uses the stated window from then on", async () => {
+		harness = await createRuntimeHarness();
+		await twoSmallTurns(harness);
+		harness.faux.enqueue(fauxError(STATED), fauxText("The summary"), fauxText("recovered"));
+		await harness.session.prompt("third question");
+
+		const [end] = harness.eventsOf("auto_compaction_end");
+		expect(end).toMatchObject({ aborted: false, willRetry: true });
+		expect(end?.result?.summary).toBe("The summary");
+		expect(harness.session.getLastAssistantText()).toBe("recovered");
+		expect(messageTextsOf(harness.faux.requests.at(-1))).toEqual([
+			expect.stringContaining("The summary"),
+			"third question",
+		]);
+		// The learned window: context usage and the threshold use it for the rest of the session.
+		expect(harness.session.getContextUsage()?.contextWindow).toBe(4096);
+		harness.faux.enqueue(fauxText("long answer", { usage: { input: 3500 } }), fauxText("Second summary"));
+		await harness.session.prompt("fourth question");
+		expect(harness.eventsOf("auto_compaction_start").map((event) => event.reason)).toEqual(["overflow", "threshold"]);
+		expect(harness.eventsOf("auto_compaction_end").at(-1)?.result?.summary).toBe("Second summary");
+	});
+
+	it("without a stated window, still compacts (and learns no window)", async () => {
+		harness = await createRuntimeHarness();
+		await twoSmallTurns(harness);
+		harness.faux.enqueue(
+			fauxError("Your input exceeds the context window of this model. Please adjust your input and try again."),
+			fauxText("The summary"),
+			fauxText("recovered"),
+		);
+		await harness.session.prompt("third question");
+		expect(harness.eventsOf("auto_compaction_end")[0]?.result?.summary).toBe("The summary");
+		expect(harness.session.getLastAssistantText()).toBe("recovered");
+		expect(harness.session.getContextUsage()?.contextWindow).toBe(200_000);
 	});
 });

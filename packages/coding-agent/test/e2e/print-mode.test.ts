@@ -146,6 +146,36 @@ describe("failures", () => {
 		expect(server.requests).toHaveLength(3);
 	});
 
+	it("says the server's wait and the cap when a 429 asks for longer than retry.maxDelayMs, without retrying", async () => {
+		newSandbox({ retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 60_000 } });
+		server.setFallback({
+			kind: "error",
+			status: 429,
+			message: "Rate limit reached for requests",
+			headers: { "retry-after": "3600" },
+		});
+		const result = await runCli(sandbox, ["-p", "hi"]);
+		expect(result.code).toBe(1);
+		expect(result.stdout).toBe("");
+		expect(result.stderr).toContain("Rate limit reached for requests");
+		expect(result.stderr).toContain(
+			"(retry after 3600s) (the server asked to wait 3600s, longer than retry.maxDelayMs 60s)\n",
+		);
+		expect(server.requests).toHaveLength(1);
+
+		const json = await runCli(sandbox, ["--mode", "json", "hi"]);
+		const events = parseJsonLines(json.stdout);
+		const end = events.find((event) => event.type === "auto_retry_end");
+		expect(end).toEqual({
+			type: "auto_retry_end",
+			success: false,
+			attempt: 0,
+			finalError: expect.stringMatching(/\(the server asked to wait 3600s, longer than retry\.maxDelayMs 60s\)$/),
+		});
+		const failed = events.findLast((event) => event.type === "message_end") as { message: { errorMessage?: string } };
+		expect(failed.message.errorMessage).toMatch(/longer than retry\.maxDelayMs 60s\)$/);
+	});
+
 	it("warns about an unreadable auth.json, leaves it untouched, and runs with the other credentials", async () => {
 		newSandbox();
 		const authPath = join(sandbox.agentDir, "auth.json");
@@ -284,6 +314,33 @@ describe("automatic compaction", () => {
 		expect(types.at(-1)).toBe("agent_end");
 		const text = await runCli(sandbox, ["-c", "-p"]);
 		expect(text.stdout).toBe("answer after compaction\n");
+	});
+
+	it("recovers from an overflow the estimate does not see: a server whose real window is far below models.json's", async () => {
+		// models.json says 128k; the server holds 4096 and says so. By our estimate the session is tiny, so the
+		// reference found nothing to compact and the run ended with the error.
+		newSandbox();
+		server.enqueue(
+			textReply("answer one"),
+			textReply("answer two"),
+			errorReply(400, "This model's maximum context length is 4096 tokens. However, you requested 6000 tokens."),
+			textReply("## Goal\nThe first two exchanges."),
+			textReply("answer three"),
+		);
+		const result = await runCli(sandbox, ["--mode", "json", "question one", "question two", "question three"]);
+		expect(result.code).toBe(0);
+		const events = parseJsonLines(result.stdout);
+		expect(events.find((event) => event.type === "auto_compaction_end")).toMatchObject({
+			aborted: false,
+			willRetry: true,
+			result: { summary: "## Goal\nThe first two exchanges." },
+		});
+		const summaryRequest = JSON.stringify(server.requests[3]?.body.messages);
+		expect(summaryRequest).toContain("question one");
+		expect(summaryRequest).not.toContain("question three");
+		expect(server.requests[4]?.body.messages.map((message) => message.role)).toEqual(["system", "user", "user"]);
+		expect(lastUserText(server.requests[4]!)).toBe("question three");
+		expect(events.at(-1)?.type).toBe("agent_end");
 	});
 
 	it("exits 1 with the provider's error when an overflow leaves nothing to compact", async () => {

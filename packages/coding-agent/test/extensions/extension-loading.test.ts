@@ -463,8 +463,7 @@ describe("loading at CLI startup", () => {
 			agentDir: world.agentDir,
 			resourceLoader,
 			modelRegistry: new ModelRegistry(AuthStorage.inMemory()),
-			trustProject: false,
-			asksTrust: false,
+			isProjectTrusted: () => false,
 			hasBuiltInCommands: interactive,
 			io,
 		});

@@ -4,11 +4,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { getTrustedProjectsPath } from "../../src/core/config/project-trust.js";
 import {
 	RPC_CUSTOM_UI_UNAVAILABLE_TEXT,
 	RPC_THEME_UNSUPPORTED_TEXT,
 } from "../../src/core/extensions/rpc-ui-context.js";
-import { getTrustedProjectsPath } from "../../src/core/extensions/trust.js";
 import { type CliSandbox, createCliSandbox, FAKE_MODEL, FAKE_PROVIDER, runCli } from "../helpers/cli-sandbox.js";
 import { type RawRpcAgent, startRawRpcAgent } from "../helpers/extension-cli.js";
 import { startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
@@ -205,7 +205,7 @@ describe("project trust", () => {
 		expect(untrusted.code).toBe(0);
 		expect(untrusted.stderr).not.toContain("PROJECT EXTENSION RAN");
 		expect(untrusted.stderr).toContain(
-			`Skipped 1 project extension(s) because ${sandbox.cwd} is not a trusted project: .agent/extensions/project.ts`,
+			`Ignored because ${sandbox.cwd} is not a trusted project:\n  project extension .agent/extensions/project.ts\n`,
 		);
 		expect(untrusted.stderr).toContain("--trust-project");
 		expect(existsSync(getTrustedProjectsPath(sandbox.agentDir))).toBe(false);
@@ -218,7 +218,7 @@ describe("project trust", () => {
 
 		const later = await runCli(sandbox, [...MODEL_ARGS, "-p", "hi"]);
 		expect(later.stderr).toContain("PROJECT EXTENSION RAN");
-		expect(later.stderr).not.toContain("Skipped");
+		expect(later.stderr).not.toContain("not a trusted project");
 	});
 
 	it("loads the user's own extensions without asking", async () => {

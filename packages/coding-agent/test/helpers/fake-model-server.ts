@@ -24,7 +24,7 @@ export type FakeModelReply =
 			chunkDelayMs?: number;
 	  }
 	/** An HTTP error with a JSON body `{ error: { message } }` (or the raw body given). */
-	| { kind: "error"; status: number; message?: string; body?: string }
+	| { kind: "error"; status: number; message?: string; body?: string; headers?: Record<string, string> }
 	/** Accept and never answer (until the client disconnects or the server closes). */
 	| { kind: "hang" };
 
@@ -211,7 +211,7 @@ export class FakeModelServer {
 
 		if (reply.kind === "hang") return;
 		if (reply.kind === "error") {
-			res.writeHead(reply.status, { "content-type": "application/json" });
+			res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
 			res.end(reply.body ?? JSON.stringify({ error: { message: reply.message ?? `HTTP ${reply.status}` } }));
 			return;
 		}

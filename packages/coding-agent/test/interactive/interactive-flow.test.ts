@@ -1,7 +1,10 @@
 // The interactive mode in-process on a headless terminal, over a scripted provider: what a person types and
 // what they then see, and what the session records.
-import { type FauxRequest, fauxText, fauxToolCall } from "@agent/ai";
+import { type FauxRequest, fauxError, fauxText, fauxToolCall } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
+import type { BashResult } from "../../src/core/extensions/hooks.js";
+import { NOTHING_TO_COMPACT_YET_TEXT } from "../../src/modes/interactive/commands/session-commands.js";
+import { BASH_ALREADY_RUNNING_TEXT } from "../../src/modes/interactive/input-controller.js";
 import { deferred } from "../helpers/deferred.js";
 import { createInteractiveHarness, type InteractiveHarness, KEYS } from "../helpers/interactive-harness.js";
 import { waitFor } from "../helpers/interactive-terminal.js";
@@ -202,12 +205,26 @@ describe("keys", () => {
 	});
 });
 
+/** Waits until no `!` command block says it is still running (its shell exited and its output is complete). */
+async function waitForBashToFinish(h: InteractiveHarness): Promise<void> {
+	await waitFor(
+		async () => {
+			await h.press("");
+			return !h.screen().join("\n").includes("Running... (");
+		},
+		() => `the bash block to finish:\n${h.screen().join("\n")}`,
+	);
+}
+
 describe("bash from the editor", () => {
 	it("!cmd shows the output and records it for the model; !!cmd keeps it out of the context", async () => {
 		harness = await createInteractiveHarness();
 		await harness.submit("!echo from-bang");
 		await harness.waitForText("from-bang");
+		// Streamed output is on screen before the shell has exited: the block's end is the sign it is done.
+		await waitForBashToFinish(harness);
 		await harness.submit("!!echo hidden-bang");
+		expect(harness.screen().join("\n")).not.toContain(BASH_ALREADY_RUNNING_TEXT);
 		await harness.waitForText("(not sent to the model)");
 		harness.runtime.faux.enqueue(fauxText("seen"));
 		await harness.submit("what ran?");
@@ -216,9 +233,54 @@ describe("bash from the editor", () => {
 		expect(sent).toContain("Ran `echo from-bang`");
 		expect(sent).not.toContain("hidden-bang");
 	});
+
+	it("refuses a second command while the first runs, and accepts it at once when the first's block has ended", async () => {
+		harness = await createInteractiveHarness();
+		const first = deferred<BashResult>();
+		const session = harness.runtime.session;
+		const realExecuteBash = session.executeBash.bind(session);
+		let calls = 0;
+		session.executeBash = (command, onChunk, options) => {
+			if (++calls > 1) return realExecuteBash(command, onChunk, options);
+			onChunk?.("first output\n");
+			return first.promise;
+		};
+		await harness.submit("!first");
+		await harness.waitForText("first output");
+		await harness.submit("!!echo second");
+		await harness.waitForText(BASH_ALREADY_RUNNING_TEXT);
+		expect(harness.screen().join("\n")).not.toContain("$$ echo second");
+
+		first.resolve({ output: "first output\n", exitCode: 3, cancelled: false, truncated: false });
+		await harness.waitForText("(exit 3)");
+		await harness.submit("!!echo second");
+		expect(harness.screen().join("\n")).toContain("$$ echo second");
+		await harness.waitForText("(not sent to the model)");
+		expect(calls).toBe(2);
+	});
 });
 
 describe("slash commands", () => {
+	it("/compact compacts a short session, and says 'Nothing to compact yet' (no failure) for a lone prompt", async () => {
+		harness = await createInteractiveHarness();
+		harness.runtime.faux.enqueue(fauxError("400 invalid_request_error: bad request"));
+		await harness.submit("lone question");
+		await harness.waitForText("bad request");
+		await harness.submit("/compact");
+		await harness.waitForText(NOTHING_TO_COMPACT_YET_TEXT);
+		expect(harness.screen().join("\n")).not.toContain("Compaction failed");
+
+		harness.runtime.faux.enqueue(fauxText("an answer"), fauxText("## Goal\nThe summary"));
+		await harness.submit("another question");
+		await harness.waitForText("an answer");
+		await harness.submit("/compact");
+		await harness.waitForText("[compaction] Compacted from");
+		expect(harness.runtime.sessionManager.getEntries().at(-1)).toMatchObject({
+			type: "compaction",
+			summary: "## Goal\nThe summary",
+		});
+	});
+
 	it("/name names the session, /session shows its figures", async () => {
 		harness = await createInteractiveHarness();
 		await harness.submit("/name release prep");

@@ -99,9 +99,11 @@ describe("print mode", () => {
 		const result = await runCli(sandbox, ["-p", "hi"]);
 		expect(result.code).toBe(0);
 		expect(result.stderr).toBe(
-			`Skipped 2 project MCP server(s) because ${sandbox.cwd} is not a trusted project: sneaky, other ` +
-				`(${join(sandbox.cwd, ".mcp.json")}, ${join(sandbox.cwd, ".agent", "mcp.json")})\n` +
-				`To trust it, run agent there with --trust-project (remembered in ${join(sandbox.agentDir, "trusted-projects.json")}).\n`,
+			`Ignored because ${sandbox.cwd} is not a trusted project:\n` +
+				`  project MCP server sneaky (.mcp.json)\n` +
+				`  project MCP server other (.agent/mcp.json)\n` +
+				`To trust it, start agent there interactively and accept, or run with --trust-project ` +
+				`(remembered in ${join(sandbox.agentDir, "trusted-projects.json")}).\n`,
 		);
 		// No server at all: the model was not even offered the mcp tool.
 		expect(toolNames(server.requests[0] as RecordedModelRequest)).not.toContain("mcp");

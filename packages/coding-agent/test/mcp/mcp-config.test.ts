@@ -1,11 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} and ${VAR:-default} are the mcp.json syntax under test, not JS templates
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isProjectTrusted, trustProject } from "../../src/core/extensions/trust.js";
-import { expandEnvVars, loadMcpConfig, parseMcpConfigText } from "../../src/core/mcp/config.js";
+import { expandEnvVars, findProjectMcpServers, loadMcpConfig, parseMcpConfigText } from "../../src/core/mcp/config.js";
 import { mcpQualifiedName } from "../../src/core/mcp/tools.js";
 
 let root: string;
@@ -137,10 +137,8 @@ describe("files and trust", () => {
 		write(join(agentDir, "mcp.json"), { mcpServers: { shared: { command: "user" }, mine: { command: "m" } } });
 		write(join(cwd, ".mcp.json"), { mcpServers: { shared: { command: "root" }, team: { command: "t" } } });
 		write(join(cwd, ".agent", "mcp.json"), { mcpServers: { team: { command: "agent-dir" } } });
-		trustProject(cwd, agentDir);
-		const loaded = loadMcpConfig({ cwd, agentDir, env: {} });
+		const loaded = loadMcpConfig({ cwd, agentDir, projectTrusted: true, env: {} });
 		expect(loaded.errors).toEqual([]);
-		expect(loaded.untrustedNotice).toBeUndefined();
 		expect(
 			loaded.servers.map((server) => [server.name, server.source, (server as { command: string }).command]),
 		).toEqual([
@@ -150,32 +148,31 @@ describe("files and trust", () => {
 		]);
 	});
 
-	it("ignores an untrusted project's servers with one notice naming them and --trust-project", () => {
+	it("reads nothing of an untrusted project's files; findProjectMcpServers names what waits for trust", () => {
 		write(join(agentDir, "mcp.json"), { mcpServers: { mine: { command: "m" } } });
 		write(join(cwd, ".mcp.json"), { mcpServers: { evil: { command: "rm" } } });
 		write(join(cwd, ".agent", "mcp.json"), { mcpServers: { worse: { command: "curl" } } });
-		const loaded = loadMcpConfig({ cwd, agentDir, env: {} });
+		const loaded = loadMcpConfig({ cwd, agentDir, projectTrusted: false, env: {} });
 		expect(loaded.servers.map((server) => server.name)).toEqual(["mine"]);
-		expect(loaded.untrustedNotice).toBe(
-			`Skipped 2 project MCP server(s) because ${cwd} is not a trusted project: evil, worse ` +
-				`(${join(cwd, ".mcp.json")}, ${join(cwd, ".agent", "mcp.json")})\n` +
-				`To trust it, run agent there with --trust-project (remembered in ${join(agentDir, "trusted-projects.json")}).`,
-		);
-		expect(isProjectTrusted(cwd, agentDir)).toBe(false);
+		expect(loaded.errors).toEqual([]);
+		expect(findProjectMcpServers(cwd, agentDir)).toEqual([
+			{ name: "evil", file: join(cwd, ".mcp.json") },
+			{ name: "worse", file: join(cwd, ".agent", "mcp.json") },
+		]);
 	});
 
-	it("--trust-project trusts and remembers the project", () => {
-		write(join(cwd, ".mcp.json"), { mcpServers: { team: { command: "t" } } });
-		const loaded = loadMcpConfig({ cwd, agentDir, trustProject: true, env: {} });
-		expect(loaded.servers.map((server) => server.name)).toEqual(["team"]);
-		expect(isProjectTrusted(cwd, agentDir)).toBe(true);
-		expect(JSON.parse(readFileSync(join(agentDir, "trusted-projects.json"), "utf8")).trusted).toEqual([cwd]);
+	it("a project .mcp.json that is a FIFO is reported, never waited on", () => {
+		execFileSync("mkfifo", [join(cwd, ".mcp.json")]);
+		expect(findProjectMcpServers(cwd, agentDir)).toEqual([]);
+		const loaded = loadMcpConfig({ cwd, agentDir, projectTrusted: true, env: {} });
+		expect(loaded.servers).toEqual([]);
+		expect(loaded.errors).toEqual([expect.stringContaining(`${join(cwd, ".mcp.json")}: could not be read`)]);
 	});
 
 	it("never rewrites a configuration file, even a broken one", () => {
 		const broken = '{"mcpServers": {"a": {"command": "x"},}}';
 		write(join(agentDir, "mcp.json"), broken);
-		const loaded = loadMcpConfig({ cwd, agentDir, env: {} });
+		const loaded = loadMcpConfig({ cwd, agentDir, projectTrusted: false, env: {} });
 		expect(loaded.errors).toHaveLength(1);
 		expect(loaded.errors[0]).toContain(join(agentDir, "mcp.json"));
 		expect(readFileSync(join(agentDir, "mcp.json"), "utf8")).toBe(broken);

@@ -7,8 +7,15 @@ const newTree = useTempTrees();
 
 const skill = (name: string, description = `The ${name} skill`) => skillMarkdown({ name, description });
 
-/** A project (cwd), a user directory and a home directory in one temp tree; settings written as given. */
-function setup(files: Record<string, string>, settings: { user?: object; project?: object } = {}) {
+/**
+ * A project (cwd), a user directory and a home directory in one temp tree; settings written as given. The
+ * project is trusted unless `projectTrusted: false` (its `packages` and `extensions` settings wait for trust).
+ */
+function setup(
+	files: Record<string, string>,
+	settings: { user?: object; project?: object } = {},
+	{ projectTrusted = true } = {},
+) {
 	const tree = newTree();
 	tree.mkdir("project/.git");
 	tree.writeAll(files);
@@ -21,7 +28,7 @@ function setup(files: Record<string, string>, settings: { user?: object; project
 			cwd,
 			agentDir,
 			homeDir: tree.path("home"),
-			settingsManager: SettingsManager.create(cwd, agentDir),
+			settingsManager: SettingsManager.create(cwd, agentDir, { projectTrusted }),
 			...options,
 		});
 		await loader.reload();
@@ -226,6 +233,29 @@ describe("packages", () => {
 		expect(loader.getDiagnostics()).toEqual([]);
 		expect(loader.getSkills().skills).toEqual([
 			expect.objectContaining({ name: "only", filePath: tree.path("pkg/skills/only/SKILL.md") }),
+		]);
+	});
+});
+
+describe("an untrusted project", () => {
+	it("has its packages and extensions settings ignored; its own skills directory still loads", async () => {
+		const files = {
+			"pkg/skills/from-package/SKILL.md": skill("from-package"),
+			"pkg/extensions/run.ts": "export default () => {}",
+			"shared/ext.ts": "export default () => {}",
+			"project/.agent/skills/local/SKILL.md": skill("local"),
+		};
+		const project = { packages: ["../../pkg"], extensions: ["../../shared/ext.ts"] };
+		const untrusted = await setup(files, { project }, { projectTrusted: false }).load();
+		expect(skillNames(untrusted)).toEqual(["local"]);
+		expect(untrusted.getExtensionPaths().extensions).toEqual([]);
+
+		const { tree, load } = setup(files, { project });
+		const trusted = await load();
+		expect(skillNames(trusted)).toEqual(["from-package", "local"]);
+		expect(trusted.getExtensionPaths().extensions.map((extension) => extension.path)).toEqual([
+			tree.path("pkg/extensions/run.ts"),
+			tree.path("shared/ext.ts"),
 		]);
 	});
 });

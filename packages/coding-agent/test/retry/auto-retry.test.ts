@@ -1,5 +1,6 @@
 import { fauxError, fauxText, fauxToolCall } from "@agent/ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { planRetryDelay, retryCapExceededNote } from "../../src/core/session-runtime/retry-policy.js";
 import { deferred } from "../helpers/deferred.js";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime-harness.js";
 import { createCountingTool } from "../helpers/runtime-tools.js";
@@ -166,9 +167,40 @@ describe("Retry-After hints", () => {
 		const [end] = harness.eventsOf("auto_retry_end");
 		expect(end?.success).toBe(false);
 		expect(end?.attempt).toBe(0);
-		expect(end?.finalError).toContain("429 Too Many Requests (retry after 120s)");
-		expect(end?.finalError).toContain("asked to wait 120s before retrying, longer than retry.maxDelayMs (30s)");
+		const note = " (the server asked to wait 120s, longer than retry.maxDelayMs 30s)";
+		expect(end?.finalError).toBe(`429 Too Many Requests (retry after 120s)${note}`);
+		// The reply itself says so, in the context and in the session file.
+		const failed = harness.session.messages.at(-1);
+		expect(failed).toMatchObject({
+			stopReason: "error",
+			errorMessage: `429 Too Many Requests (retry after 120s)${note}`,
+		});
+		expect(JSON.stringify(harness.sessionManager.getEntries().at(-1))).toContain(note);
 		expect(harness.faux.requests).toHaveLength(1);
+	});
+});
+
+describe("the note for a wait beyond the cap", () => {
+	const settings = { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60_000 };
+
+	it("names the wait the server asked for and the cap, only when the wait is longer than a cap that is on", () => {
+		expect(retryCapExceededNote("429 (retry after 3600s)", 60_000)).toBe(
+			" (the server asked to wait 3600s, longer than retry.maxDelayMs 60s)",
+		);
+		expect(retryCapExceededNote("429 (retry after 1.5s)", 1000)).toBe(
+			" (the server asked to wait 1.5s, longer than retry.maxDelayMs 1s)",
+		);
+		expect(retryCapExceededNote("429 (retry after 60s)", 60_000)).toBeUndefined();
+		expect(retryCapExceededNote("429 (retry after 3600s)", 0)).toBeUndefined();
+		expect(retryCapExceededNote("503 overloaded", 60_000)).toBeUndefined();
+	});
+
+	it("gives up instead of planning a wait", () => {
+		expect(planRetryDelay(1, "429 (retry after 3600s)", settings)).toEqual({
+			giveUpNote: " (the server asked to wait 3600s, longer than retry.maxDelayMs 60s)",
+		});
+		expect(planRetryDelay(2, "429 (retry after 10s)", settings)).toEqual({ delayMs: 10_000 });
+		expect(planRetryDelay(3, "503", settings)).toEqual({ delayMs: 8000 });
 	});
 });
 

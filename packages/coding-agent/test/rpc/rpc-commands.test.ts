@@ -11,7 +11,13 @@ import {
 	FAKE_REASONING_MODEL,
 	startRpcAgent,
 } from "../helpers/cli-sandbox.js";
-import { lastUserText, startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
+import {
+	errorReply,
+	lastUserText,
+	startFakeModelServerForFile,
+	textReply,
+	toolCallReply,
+} from "../helpers/fake-model-server.js";
 
 const server = startFakeModelServerForFile();
 let sandbox: CliSandbox;
@@ -276,6 +282,36 @@ describe("sessions", () => {
 		const summaryRequests = server.requests.slice(2).map((request) => JSON.stringify(request.body.messages));
 		expect(summaryRequests.some((body) => body.includes("focus on questions"))).toBe(true);
 		expect((await agent.getMessages())[0]!.role).toBe("compactionSummary");
+	});
+
+	it("compact on a short session with the default budget summarizes what precedes the last turn", async () => {
+		const agent = await start();
+		await conversation(agent);
+		server.setFallback(textReply("## Goal\nThe first exchange."));
+		const result = await agent.compact();
+		expect(result.summary).toBe("## Goal\nThe first exchange.");
+		const summarized = JSON.stringify(server.requests.at(-1)?.body.messages);
+		expect(summarized).toContain("question one");
+		expect(summarized).not.toContain("question two");
+		expect((await agent.getMessages()).map((message) => message.role)).toEqual([
+			"compactionSummary",
+			"user",
+			"assistant",
+		]);
+		expect(await agent.send({ id: "again", type: "compact" })).toMatchObject({
+			success: false,
+			error: "Already compacted",
+		});
+	});
+
+	it("compact says there is nothing to compact only for a lone prompt", async () => {
+		const agent = await start();
+		server.enqueue(errorReply(400, "bad request"));
+		await agent.promptAndWait("only question", { timeoutMs: 10_000 });
+		expect(await agent.send({ id: "c", type: "compact" })).toMatchObject({
+			success: false,
+			error: "Nothing to compact (session too small)",
+		});
 	});
 
 	it("export_html writes the session as HTML next to the process, and refuses before anything is written", async () => {

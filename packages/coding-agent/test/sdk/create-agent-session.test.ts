@@ -5,6 +5,7 @@ import { FauxProvider, fauxText, getModel } from "@agent/ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { noApiKeyFoundText, noModelSelectedPromptText } from "../../src/core/agent-session.js";
 import { AuthStorage } from "../../src/core/config/auth-storage.js";
+import { getTrustedProjectsPath } from "../../src/core/config/project-trust.js";
 import { createAgentSession } from "../../src/core/sdk.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { getDefaultSessionDir } from "../../src/core/session/session-paths.js";
@@ -163,5 +164,70 @@ describe("limits from settings", () => {
 			session.dispose();
 			session.sessionManager.close();
 		}
+	});
+});
+
+describe("project trust", () => {
+	/** A project whose settings prefix every command with a script that leaves a marker; returns the marker. */
+	function projectWithShellPrefix(): string {
+		const marker = join(root, "prefix-ran");
+		mkdirSync(join(cwd, ".agent"));
+		writeFileSync(join(cwd, ".agent", "settings.json"), JSON.stringify({ shellCommandPrefix: `touch '${marker}'` }));
+		return marker;
+	}
+
+	async function runBash(options: { trustProject?: boolean } = {}) {
+		const result = await createAgentSession({
+			cwd,
+			agentDir,
+			authStorage: AuthStorage.inMemory({}, {}),
+			sessionManager: SessionManager.inMemory(cwd),
+			...options,
+		});
+		const bash = await result.session.executeBash("echo ran");
+		result.session.dispose();
+		return { ...result, bash };
+	}
+
+	it("ignores an untrusted project's settings that run code and reports it in projectTrust", async () => {
+		const marker = projectWithShellPrefix();
+		const { bash, projectTrust } = await runBash();
+		expect(bash.output).toBe("ran\n");
+		expect(existsSync(marker)).toBe(false);
+		expect(projectTrust.trusted).toBe(false);
+		expect(projectTrust.ignored.settings).toEqual([{ key: "shellCommandPrefix", value: `touch '${marker}'` }]);
+		expect(projectTrust.notice).toContain(`Ignored because ${cwd} is not a trusted project:`);
+	});
+
+	it("keeps the decision across reload(), either way", async () => {
+		const marker = projectWithShellPrefix();
+		const untrusted = await createAgentSession({ cwd, agentDir, sessionManager: SessionManager.inMemory(cwd) });
+		await untrusted.session.reload();
+		await untrusted.session.executeBash("echo ran");
+		expect(existsSync(marker)).toBe(false);
+		untrusted.session.dispose();
+
+		const trusted = await createAgentSession({
+			cwd,
+			agentDir,
+			sessionManager: SessionManager.inMemory(cwd),
+			trustProject: true,
+		});
+		rmSync(getTrustedProjectsPath(agentDir));
+		await trusted.session.reload();
+		await trusted.session.executeBash("echo ran");
+		expect(existsSync(marker)).toBe(true);
+		trusted.session.dispose();
+	});
+
+	it("applies them with trustProject: true, and from then on without it (remembered)", async () => {
+		const marker = projectWithShellPrefix();
+		const trusted = await runBash({ trustProject: true });
+		expect(trusted.projectTrust).toEqual({ trusted: true, ignored: { settings: [], extensions: [], files: [] } });
+		expect(existsSync(marker)).toBe(true);
+		rmSync(marker);
+		const later = await runBash();
+		expect(later.projectTrust.trusted).toBe(true);
+		expect(existsSync(marker)).toBe(true);
 	});
 });

@@ -4,7 +4,7 @@ import type { AgentMessage, StreamFn } from "@agent/agent-core";
 import { type AssistantMessage, type Model, type SimpleStreamOptions, streamSimple } from "@agent/ai";
 import type { CompactionSettings } from "../config/settings-schema.js";
 import type { CompactionEntry, SessionEntry } from "../session/entries.js";
-import { findCutPoint, messagesOfEntries } from "./cut-point.js";
+import { type CutPointResult, findCutPoint, findProgressCutPoint, messagesOfEntries } from "./cut-point.js";
 import {
 	type CompactionDetails,
 	collectFileOperations,
@@ -50,16 +50,25 @@ export interface SummaryRequestOptions {
 	streamFn?: StreamFn;
 }
 
+export interface PrepareCompactionOptions {
+	/**
+	 * Ours: when the budget keeps everything, cut anyway before the last turn (or inside the only one): for
+	 * `/compact` and for recovering from an overflow, which must make progress.
+	 */
+	mustMakeProgress?: boolean;
+}
+
 /**
  * What to compact on a branch, or undefined when there is nothing to do: the branch already ends with a
  * compaction, or nothing before the kept part would be summarized.
  *
  * Ours: the reference also returned a preparation with nothing to summarize (a small session), and then
- * asked the model to summarize an empty conversation.
+ * asked the model to summarize an empty conversation, keeping everything.
  */
 export function prepareCompaction(
 	branchEntries: readonly SessionEntry[],
 	settings: Required<CompactionSettings>,
+	options: PrepareCompactionOptions = {},
 ): CompactionPreparation | undefined {
 	const last = branchEntries[branchEntries.length - 1];
 	if (!last || last.type === "compaction") return undefined;
@@ -79,16 +88,29 @@ export function prepareCompaction(
 		messagesOfEntries(branchEntries, Math.max(previousIndex, 0), boundaryEnd),
 	).tokens;
 
-	const cut = findCutPoint(branchEntries, boundaryStart, boundaryEnd, settings.keepRecentTokens);
+	const split = (cut: CutPointResult) => {
+		const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
+		return {
+			cut,
+			messagesToSummarize: messagesOfEntries(branchEntries, boundaryStart, historyEnd),
+			turnPrefixMessages: cut.isSplitTurn
+				? messagesOfEntries(branchEntries, cut.turnStartIndex, cut.firstKeptEntryIndex)
+				: [],
+		};
+	};
+	const summarizesNothing = (parts: ReturnType<typeof split>) =>
+		parts.messagesToSummarize.length === 0 && parts.turnPrefixMessages.length === 0;
+	let parts = split(findCutPoint(branchEntries, boundaryStart, boundaryEnd, settings.keepRecentTokens));
+	if (summarizesNothing(parts) && options.mustMakeProgress) {
+		// A failed reply at the end is no message to keep: a lone prompt that failed is still nothing to compact.
+		let end = boundaryEnd;
+		while (end > boundaryStart && isFailedReply(branchEntries[end - 1] as SessionEntry)) end--;
+		const progress = findProgressCutPoint(branchEntries, boundaryStart, end);
+		if (progress) parts = split(progress);
+	}
+	const { cut, messagesToSummarize, turnPrefixMessages } = parts;
 	const firstKept = branchEntries[cut.firstKeptEntryIndex];
-	if (!firstKept?.id) return undefined;
-
-	const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
-	const messagesToSummarize = messagesOfEntries(branchEntries, boundaryStart, historyEnd);
-	const turnPrefixMessages = cut.isSplitTurn
-		? messagesOfEntries(branchEntries, cut.turnStartIndex, cut.firstKeptEntryIndex)
-		: [];
-	if (messagesToSummarize.length === 0 && turnPrefixMessages.length === 0) return undefined;
+	if (!firstKept?.id || summarizesNothing(parts)) return undefined;
 
 	const fileOps = createFileOperations();
 	if (previous && !previous.fromHook) seedFileOperations(previous.details, fileOps);
@@ -105,6 +127,14 @@ export function prepareCompaction(
 		fileOps,
 		settings,
 	};
+}
+
+function isFailedReply(entry: SessionEntry): boolean {
+	return (
+		entry.type === "message" &&
+		entry.message.role === "assistant" &&
+		(entry.message.stopReason === "error" || entry.message.stopReason === "aborted")
+	);
 }
 
 /** The summarizer's user message: the transcript, the previous summary when updating, then the instructions. */

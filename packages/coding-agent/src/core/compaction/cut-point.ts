@@ -74,7 +74,36 @@ export function findCutPoint(
 		cutIndex = atOrAfter ?? (cutPoints.filter((point) => point < i).at(-1) as number);
 		break;
 	}
+	return cutAt(entries, start, cutIndex);
+}
 
+/**
+ * Ours: a cut that leaves something to summarize however small the branch is (for `/compact` and for recovering
+ * from an overflow, where the reference found "nothing to compact"): the start of the last turn when a message
+ * precedes it, else the last cut point inside the only turn (its prefix is summarized). Undefined when there is
+ * truly nothing before any cut point (a lone user message).
+ */
+export function findProgressCutPoint(
+	entries: readonly SessionEntry[],
+	start: number,
+	end: number,
+): CutPointResult | undefined {
+	let firstMessage = -1;
+	for (let i = start; i < end && firstMessage < 0; i++) {
+		if (messageOfEntry(entries[i] as SessionEntry) !== undefined) firstMessage = i;
+	}
+	const hasMessageBefore = (index: number) => firstMessage >= 0 && firstMessage < index;
+	for (let i = end - 1; i > start; i--) {
+		if (isTurnStart(entries[i] as SessionEntry) && hasMessageBefore(i)) return cutAt(entries, start, i);
+	}
+	for (let i = end - 1; i > start; i--) {
+		if (isValidCutPoint(entries[i] as SessionEntry) && hasMessageBefore(i)) return cutAt(entries, start, i);
+	}
+	return undefined;
+}
+
+/** The cut at `cutIndex` (a valid cut point): the entries kept with it, and whether it splits a turn. */
+function cutAt(entries: readonly SessionEntry[], start: number, cutIndex: number): CutPointResult {
 	// Ours: whether the turn is split is decided at the cut point itself. The reference decided it after
 	// the extension below, so a settings entry between two complete turns made the earlier turn a "split".
 	const cutEntry = entries[cutIndex] as SessionEntry;

@@ -16,12 +16,14 @@ export {
 	type CompactionResult,
 	compact,
 	generateSummary,
+	type PrepareCompactionOptions,
 	prepareCompaction,
 	type SummaryRequestOptions,
 } from "./compaction.js";
 export {
 	type CutPointResult,
 	findCutPoint,
+	findProgressCutPoint,
 	findTurnStartIndex,
 	findValidCutPoints,
 	isValidCutPoint,
@@ -38,6 +40,14 @@ export {
 	isCompactionDetails,
 	seedFileOperations,
 } from "./file-operations.js";
+export {
+	type ContextOverflowLimits,
+	compactionSettingsForWindow,
+	type OverflowCompactionInput,
+	type OverflowCompactionPlan,
+	parseContextOverflowLimits,
+	planOverflowCompaction,
+} from "./overflow-recovery.js";
 export {
 	BRANCH_SUMMARY_PREAMBLE,
 	BRANCH_SUMMARY_PROMPT,

@@ -6,4 +6,5 @@ export * from "./model-registry.js";
 export * from "./model-resolver.js";
 export * from "./models-json.js";
 export * from "./paths.js";
+export * from "./project-trust.js";
 export * from "./settings.js";

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { ThinkingLevel } from "@agent/agent-core";
 import type { Transport } from "@agent/ai";
 import { getAgentDir, getProjectConfigDir, getSettingsPath } from "./paths.js";
+import { isProjectTrusted } from "./project-trust.js";
 import type {
 	DoubleEscapeAction,
 	LimitsSettings,
@@ -18,7 +19,7 @@ import {
 	type SettingsScope,
 	type SettingsStorage,
 } from "./settings-storage.js";
-import { type SettingsError, SettingsStore } from "./settings-store.js";
+import { type HeldBackSetting, type SettingsError, SettingsStore } from "./settings-store.js";
 
 export const DEFAULT_COMPACTION_RESERVE_TOKENS = 16384;
 export const DEFAULT_COMPACTION_KEEP_RECENT_TOKENS = 20000;
@@ -46,6 +47,11 @@ export type ResourceSettingsKey = "extensions" | "skills" | "prompts" | "themes"
 export interface SettingsManagerOptions {
 	/** Environment for env-dependent defaults (COLORFGBG, AGENT_HARDWARE_CURSOR, AGENT_CLEAR_ON_SHRINK). */
 	env?: NodeJS.ProcessEnv;
+	/**
+	 * Whether the project's settings that run code or decide what runs (`PROJECT_SETTINGS_NEEDING_TRUST`) apply.
+	 * Default: not; `create()` defaults to the user's remembered decision for the project.
+	 */
+	projectTrusted?: boolean;
 }
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, Math.round(value)));
@@ -67,7 +73,7 @@ export class SettingsManager {
 	private readonly env: NodeJS.ProcessEnv;
 
 	constructor(storage: SettingsStorage, options: SettingsManagerOptions = {}) {
-		this.store = new SettingsStore(storage);
+		this.store = new SettingsStore(storage, { projectTrusted: options.projectTrusted === true });
 		this.env = options.env ?? process.env;
 	}
 
@@ -80,7 +86,7 @@ export class SettingsManager {
 			global: getSettingsPath(agentDir),
 			project: join(getProjectConfigDir(cwd), "settings.json"),
 		});
-		return new SettingsManager(storage, options);
+		return new SettingsManager(storage, { projectTrusted: isProjectTrusted(cwd, agentDir), ...options });
 	}
 
 	/** Settings that never touch the file system; `settings` is the user scope. */
@@ -100,8 +106,23 @@ export class SettingsManager {
 	getGlobalSettings(): Settings {
 		return this.store.getScope("global");
 	}
+	/** The project scope as it applies: without the settings that wait for trust while the project is untrusted. */
 	getProjectSettings(): Settings {
 		return this.store.getScope("project");
+	}
+
+	// ── project trust (project-trust.ts) ─────────────────────────────────────────────────────────────────────
+	/** Whether the project's settings that run code apply (its `.agent/` extensions follow the same decision). */
+	isProjectTrusted(): boolean {
+		return this.store.isProjectTrusted;
+	}
+	/** Takes effect at once, for this process; remembering it is `trustProject()`'s job. Survives `reload()`. */
+	setProjectTrusted(trusted: boolean): void {
+		this.store.setProjectTrusted(trusted);
+	}
+	/** The project settings ignored until the project is trusted (empty once it is). */
+	getHeldBackProjectSettings(): HeldBackSetting[] {
+		return this.store.getHeldBackProjectSettings();
 	}
 	applyOverrides(overrides: Settings): void {
 		this.store.applyOverrides(overrides);

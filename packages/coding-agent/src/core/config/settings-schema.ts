@@ -130,6 +130,22 @@ export interface Settings {
 	markdown?: MarkdownSettings;
 }
 
+/**
+ * Ours: settings that run code or decide what runs. From a project's `.agent/settings.json` they apply only once
+ * the project is trusted (see project-trust.ts); the user's own settings and command-line overrides always apply.
+ * A new setting of that kind (MCP servers, permission rules) is one more entry here.
+ */
+export const PROJECT_SETTINGS_NEEDING_TRUST = [
+	"shellPath",
+	"shellCommandPrefix",
+	"shellEnvPassthrough",
+	"npmCommand",
+	"extensions",
+	"packages",
+] as const satisfies readonly (keyof Settings)[];
+
+export type SettingNeedingTrust = (typeof PROJECT_SETTINGS_NEEDING_TRUST)[number];
+
 /** Keys whose value is an object; writes merge only the nested keys this process changed. */
 export const NESTED_SETTINGS_KEYS = [
 	"thinkingBudgets",

@@ -1,6 +1,12 @@
 import { parseSettingsText, serializeSettings } from "./settings-file.js";
 import { migrateLegacySettings } from "./settings-migrations.js";
-import { type NESTED_SETTINGS_KEYS, type Settings, validateSettings } from "./settings-schema.js";
+import {
+	type NESTED_SETTINGS_KEYS,
+	PROJECT_SETTINGS_NEEDING_TRUST,
+	type SettingNeedingTrust,
+	type Settings,
+	validateSettings,
+} from "./settings-schema.js";
 import type { SettingsScope, SettingsStorage } from "./settings-storage.js";
 
 /** A problem with a settings file, for the UI (`Warning (startup, global settings): <message>`). */
@@ -16,6 +22,12 @@ export function formatSettingsWarning(error: SettingsError, when = "startup"): s
 }
 
 export type NestedSettingsKey = (typeof NESTED_SETTINGS_KEYS)[number];
+
+/** A project setting that waits for the project to be trusted, with its value as written in the project file. */
+export interface HeldBackSetting {
+	key: SettingNeedingTrust;
+	value: unknown;
+}
 
 /** Keys changed in this process: `null` means the whole value, a set names the nested keys that changed. */
 type ModifiedKeys = Map<string, Set<string> | null>;
@@ -79,8 +91,14 @@ export class SettingsStore {
 	private merged: Settings = {};
 	private errors: SettingsError[] = [];
 	private writeQueue: Promise<void> = Promise.resolve();
+	private projectTrusted: boolean;
 
-	constructor(private readonly storage: SettingsStorage) {
+	/** `projectTrusted`: whether the project's `PROJECT_SETTINGS_NEEDING_TRUST` apply (default: not). */
+	constructor(
+		private readonly storage: SettingsStorage,
+		options: { projectTrusted?: boolean } = {},
+	) {
+		this.projectTrusted = options.projectTrusted === true;
 		this.loadScope("global");
 		this.loadScope("project");
 		this.remerge();
@@ -90,8 +108,36 @@ export class SettingsStore {
 		return this.merged;
 	}
 
+	/** A scope as it applies: the project scope leaves out what waits for trust. */
 	getScope(scope: SettingsScope): Settings {
-		return structuredClone(this.scopes[scope]);
+		return structuredClone(scope === "project" ? this.applicableProjectSettings() : this.scopes[scope]);
+	}
+
+	get isProjectTrusted(): boolean {
+		return this.projectTrusted;
+	}
+
+	/** Trust (or stop trusting) the project for this process; its held-back settings apply from now on. */
+	setProjectTrusted(trusted: boolean): void {
+		this.projectTrusted = trusted;
+		this.remerge();
+	}
+
+	/** The project's settings that wait for trust, in `PROJECT_SETTINGS_NEEDING_TRUST` order; none once trusted. */
+	getHeldBackProjectSettings(): HeldBackSetting[] {
+		if (this.projectTrusted) return [];
+		const project = this.scopes.project as Record<string, unknown>;
+		return PROJECT_SETTINGS_NEEDING_TRUST.filter((key) => project[key] !== undefined).map((key) => ({
+			key,
+			value: structuredClone(project[key]),
+		}));
+	}
+
+	private applicableProjectSettings(): Settings {
+		if (this.projectTrusted) return this.scopes.project;
+		const applicable: Record<string, unknown> = { ...this.scopes.project };
+		for (const key of PROJECT_SETTINGS_NEEDING_TRUST) delete applicable[key];
+		return applicable as Settings;
 	}
 
 	/** Re-reads both files (after pending writes finish); changes not yet written are dropped. */
@@ -192,7 +238,7 @@ export class SettingsStore {
 	}
 
 	private remerge(): void {
-		this.merged = mergeSettings(mergeSettings(this.scopes.global, this.scopes.project), this.overrides);
+		this.merged = mergeSettings(mergeSettings(this.scopes.global, this.applicableProjectSettings()), this.overrides);
 	}
 
 	private persist(scope: SettingsScope): void {

@@ -31,15 +31,17 @@ export type {
 	PackageSource,
 	QueueMode,
 	RetrySettings,
+	SettingNeedingTrust,
 	Settings,
 	TerminalSettings,
 	ThinkingBudgetsSettings,
 	TreeFilterMode,
 } from "./settings-schema.js";
+export { PROJECT_SETTINGS_NEEDING_TRUST } from "./settings-schema.js";
 export {
 	FileSettingsStorage,
 	InMemorySettingsStorage,
 	type SettingsScope,
 	type SettingsStorage,
 } from "./settings-storage.js";
-export { formatSettingsWarning, mergeSettings, type SettingsError } from "./settings-store.js";
+export { formatSettingsWarning, type HeldBackSetting, mergeSettings, type SettingsError } from "./settings-store.js";

@@ -3,11 +3,12 @@
 // `/reload` repeats the same steps. Providers registered while loading reach the model registry before the
 // caller resolves the model.
 import type { ModelRegistry } from "../config/model-registry.js";
+import { isProjectTrusted } from "../config/project-trust.js";
 import type { ResourceLoader } from "../resources/resource-loader.js";
 import { failedToLoadText, type LoadExtensionsOptions, loadExtensions } from "./loader.js";
 import { ExtensionRunner } from "./runner.js";
 import type { ExtensionRuntime } from "./runtime.js";
-import { decideProjectTrust, type ProjectTrustDecision } from "./trust.js";
+import { extensionPathsToLoad, untrustedProjectNotice } from "./trust.js";
 
 const FAILED_TO_LOAD_PREFIX = failedToLoadText("");
 
@@ -34,10 +35,11 @@ export interface SetupExtensionsOptions {
 	factories?: readonly ExtensionFactory[];
 	/** See `ExtensionRunnerOptions.builtInCommandNames` (the interactive mode's slash commands). */
 	builtInCommandNames?: readonly string[];
-	/** `--trust-project`. */
-	trustProject?: boolean;
-	/** Interactive start: ask whether to trust the project (see `promptProjectTrust`). */
-	promptTrust?: (files: readonly string[]) => Promise<boolean>;
+	/**
+	 * Whether the project's own extensions may load, asked at start and at every `/reload` (see trust.ts,
+	 * `resolveProjectTrust`). Default: the remembered decision for `cwd`.
+	 */
+	isProjectTrusted?: () => boolean;
 	/** Compile cache directory, or false. Default `<agentDir>/cache/extensions`. */
 	cacheDir?: string | false;
 }
@@ -46,7 +48,8 @@ export interface SetupExtensionsResult {
 	runner: ExtensionRunner;
 	/** Load failures and name conflicts, for the caller to print (`extensionLoadFailureText`). */
 	errors: ExtensionLoadError[];
-	trust: ProjectTrustDecision;
+	/** Project extensions left out because the project is not trusted. */
+	skippedProjectExtensions: string[];
 }
 
 export async function setupExtensions(options: SetupExtensionsOptions): Promise<SetupExtensionsResult> {
@@ -57,30 +60,35 @@ export async function setupExtensions(options: SetupExtensionsOptions): Promise<
 		...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
 		...(runtime ? { runtime } : {}),
 	});
-	const trust = await decideProjectTrust({
-		cwd: options.cwd,
-		agentDir: options.agentDir,
-		extensions: options.resourceLoader.getExtensionPaths().extensions,
-		...(options.trustProject ? { trustProjectFlag: true } : {}),
-		...(options.promptTrust ? { prompt: options.promptTrust } : {}),
-	});
-	const loaded = await loadExtensions(trust.allowed, loadOptions());
+	const projectTrusted = options.isProjectTrusted ?? (() => isProjectTrusted(options.cwd, options.agentDir));
+	const choose = () => {
+		const found = options.resourceLoader.getExtensionPaths().extensions;
+		const allowed = extensionPathsToLoad(found, projectTrusted());
+		return { allowed, skipped: found.map((extension) => extension.path).filter((path) => !allowed.includes(path)) };
+	};
+	const first = choose();
+	const loaded = await loadExtensions(first.allowed, loadOptions());
 	const runner: ExtensionRunner = new ExtensionRunner(loaded, {
 		cwd: options.cwd,
 		modelRegistry: options.modelRegistry,
 		...(options.builtInCommandNames ? { builtInCommandNames: options.builtInCommandNames } : {}),
 		reload: async (runtime) => {
-			// The session reloaded the resource loader first, so newly added extensions are found; trust was
-			// decided at startup (and remembered when given), so nobody is asked again.
-			const again = await decideProjectTrust({
-				cwd: options.cwd,
-				agentDir: options.agentDir,
-				extensions: options.resourceLoader.getExtensionPaths().extensions,
-			});
-			if (again.notice)
-				runner.emitError({ extensionPath: again.skipped.join(", "), event: "load", error: again.notice });
+			// The session reloaded the resource loader first, so newly added extensions are found; the trust decision
+			// of the start stands (nobody is asked again), and new project extensions of an untrusted project are named.
+			const again = choose();
+			if (again.skipped.length > 0) {
+				runner.emitError({
+					extensionPath: again.skipped.join(", "),
+					event: "load",
+					error: untrustedProjectNotice(
+						options.cwd,
+						{ settings: [], extensions: again.skipped, files: [], mcpServers: [] },
+						options.agentDir,
+					),
+				});
+			}
 			return loadExtensions(again.allowed, loadOptions(runtime));
 		},
 	});
-	return { runner, errors: runner.getLoadErrors(), trust };
+	return { runner, errors: runner.getLoadErrors(), skippedProjectExtensions: first.skipped };
 }

@@ -1,13 +1,12 @@
 // MCP server configuration: `mcp.json` in the user directory and in the project's `.agent/`, and a
 // project-root `.mcp.json`, in the `mcpServers` shape other agents read. Values may use `${VAR}` and
-// `${VAR:-default}`. The project's files count only in a trusted project; an untrusted one is named in one
-// notice and nothing of it starts. A bad file or server is reported (file and server named) and skipped;
+// `${VAR:-default}`. The project's files count only in a trusted project: until then nothing of them starts
+// (project trust, extensions/trust.ts, names their servers in its notice). A bad file or server is reported (file and server named) and skipped;
 // the other servers load and no file is ever rewritten. Nothing here loads the MCP SDK.
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { getProjectConfigDir } from "../config/paths.js";
-import { getTrustedProjectsPath, isProjectTrusted, TRUST_PROJECT_FLAG, trustProject } from "../extensions/trust.js";
+import { readRegularFileSync } from "../tools/regular-file.js";
 
 export const MCP_CONFIG_FILE_NAME = "mcp.json";
 /** The project-root file other agents (Claude Code, Cursor, …) use. */
@@ -68,37 +67,22 @@ export interface LoadedMcpConfig {
 	servers: McpServerConfig[];
 	/** One line per problem, naming the file and the server. */
 	errors: string[];
-	/** Set when the project has MCP servers that were skipped because it is not trusted. */
-	untrustedNotice?: string;
+}
+
+/** A server of the project's own configuration, as project trust lists what waits for it. */
+export interface ProjectMcpServer {
+	name: string;
+	/** The file that configures it. */
+	file: string;
 }
 
 export interface LoadMcpConfigOptions {
 	cwd: string;
 	agentDir: string;
-	/** `--trust-project`: trust (and remember) the project. */
-	trustProject?: boolean;
+	/** Whether the project's own files count (see extensions/trust.ts). */
+	projectTrusted: boolean;
 	/** For `${VAR}` expansion. Default `process.env`. */
 	env?: NodeJS.ProcessEnv;
-}
-
-/**
- * The one place MCP asks whether the project's own configuration may start servers. Project trust is being
- * extended to settings; rewire this function, not its callers.
- */
-export function mayUseProjectMcpConfig(cwd: string, agentDir: string, trustProjectFlag: boolean): boolean {
-	if (trustProjectFlag) {
-		trustProject(cwd, agentDir);
-		return true;
-	}
-	return isProjectTrusted(cwd, agentDir);
-}
-
-export function untrustedMcpNotice(cwd: string, names: readonly string[], files: readonly string[], agentDir: string) {
-	return (
-		`Skipped ${names.length} project MCP server(s) because ${cwd} is not a trusted project: ${names.join(", ")} ` +
-		`(${files.join(", ")})\n` +
-		`To trust it, run agent there with ${TRUST_PROJECT_FLAG} (remembered in ${getTrustedProjectsPath(agentDir)}).`
-	);
 }
 
 /** The user file, then the project files in the order they override each other. */
@@ -110,9 +94,14 @@ export function mcpConfigFiles(cwd: string, agentDir: string): { path: string; s
 	];
 }
 
+// A configuration file is small; a repository's `.mcp.json` may be anything (a FIFO, a link to /dev/zero).
+const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+
 function readIfPresent(path: string): string | undefined {
 	try {
-		return readFileSync(path, "utf8");
+		const { bytes, truncated } = readRegularFileSync(path, MAX_CONFIG_FILE_BYTES);
+		if (truncated) throw new Error(`larger than ${MAX_CONFIG_FILE_BYTES} bytes`);
+		return bytes.toString("utf8");
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT" || code === "ENOTDIR") return undefined;
@@ -304,14 +293,32 @@ export function parseMcpConfigText(
 	return { servers, errors };
 }
 
+/**
+ * The servers the project's own files configure (names only; nothing is validated or started), for project
+ * trust to list while the project is not trusted.
+ */
+export function findProjectMcpServers(cwd: string, agentDir: string): ProjectMcpServer[] {
+	const found: ProjectMcpServer[] = [];
+	for (const file of mcpConfigFiles(cwd, agentDir)) {
+		if (file.source !== "project") continue;
+		try {
+			const text = readIfPresent(file.path);
+			if (text === undefined) continue;
+			for (const name of Object.keys(parseMcpServersObject(text))) found.push({ name, file: file.path });
+		} catch {
+			// A file that cannot be read or parsed configures nothing that could start.
+		}
+	}
+	return found;
+}
+
 /** Reads every MCP configuration file of the user and (when trusted) the project. Never starts anything. */
 export function loadMcpConfig(options: LoadMcpConfigOptions): LoadedMcpConfig {
 	const env = options.env ?? process.env;
 	const errors: string[] = [];
 	const byName = new Map<string, McpServerConfig>();
-	const untrusted: { names: string[]; files: string[] } = { names: [], files: [] };
-	let projectTrusted: boolean | undefined;
 	for (const file of mcpConfigFiles(options.cwd, options.agentDir)) {
+		if (file.source === "project" && !options.projectTrusted) continue;
 		let text: string | undefined;
 		try {
 			text = readIfPresent(file.path);
@@ -320,21 +327,6 @@ export function loadMcpConfig(options: LoadMcpConfigOptions): LoadedMcpConfig {
 			continue;
 		}
 		if (text === undefined) continue;
-		if (file.source === "project") {
-			projectTrusted ??= mayUseProjectMcpConfig(options.cwd, options.agentDir, options.trustProject === true);
-			if (!projectTrusted) {
-				let names: string[];
-				try {
-					names = Object.keys(parseMcpServersObject(text));
-				} catch {
-					names = [];
-				}
-				if (names.length === 0) continue;
-				untrusted.names.push(...names.filter((name) => !untrusted.names.includes(name)));
-				untrusted.files.push(file.path);
-				continue;
-			}
-		}
 		const parsed = parseMcpConfigText(text, { path: file.path, source: file.source, cwd: options.cwd, env });
 		errors.push(...parsed.errors);
 		for (const server of parsed.servers) {
@@ -342,11 +334,5 @@ export function loadMcpConfig(options: LoadMcpConfigOptions): LoadedMcpConfig {
 			byName.set(server.name, server);
 		}
 	}
-	return {
-		servers: [...byName.values()],
-		errors,
-		...(untrusted.names.length > 0
-			? { untrustedNotice: untrustedMcpNotice(options.cwd, untrusted.names, untrusted.files, options.agentDir) }
-			: {}),
-	};
+	return { servers: [...byName.values()], errors };
 }

@@ -132,8 +132,7 @@ export class McpManager implements McpToolCatalog {
 	async reload(): Promise<void> {
 		if (!this.options.loadConfig || this.disposed) return;
 		const loaded = this.options.loadConfig();
-		for (const text of [...loaded.errors, ...(loaded.untrustedNotice ? [loaded.untrustedNotice] : [])])
-			this.emitNotice({ level: "warning", text });
+		for (const text of loaded.errors) this.emitNotice({ level: "warning", text });
 		this.fileServers = loaded.servers;
 		await this.reconcile();
 	}

@@ -17,6 +17,7 @@ export {
 	type ParsedPackageSource,
 	parsePackageSource,
 } from "./package-sources.js";
+export { type FileOutsideProject, findProjectRoot, ProjectBoundary } from "./project-boundary.js";
 export { expandPromptTemplate, parseCommandArgs, substituteArgs } from "./prompt-template-expansion.js";
 export {
 	type LoadPromptTemplatesOptions,

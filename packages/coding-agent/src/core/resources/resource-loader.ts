@@ -1,11 +1,12 @@
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { getAgentDir } from "../config/paths.js";
 import { SettingsManager } from "../config/settings-manager.js";
 import { type ContextFile, loadContextFiles } from "./context-files.js";
 import type { ResourceDiagnostic } from "./diagnostics.js";
 import { createDefaultPackageLocator, type PackageLocator } from "./package-sources.js";
 import { realPathOf } from "./path-probes.js";
+import { type FileOutsideProject, ProjectBoundary } from "./project-boundary.js";
 import { type PromptTemplate, PromptTemplateCollection } from "./prompt-templates.js";
 import { collectResourceFiles, type ResourceFile } from "./resource-files.js";
 import { gatherResourceFiles, type ResourceFiles } from "./resource-sources.js";
@@ -42,6 +43,11 @@ export interface ResourceLoader {
 	getAppendSystemPrompt(): string[];
 	/** Every diagnostic of the last load, for a startup summary. */
 	getDiagnostics(): ResourceDiagnostic[];
+	/**
+	 * Ours: context and prompt files of an untrusted project that lead out of it (symbolic links, or paths its
+	 * settings name), left out of the last load; the project-trust notice names them. Optional for other loaders.
+	 */
+	getFilesOutsideUntrustedProject?(): FileOutsideProject[];
 	/** Adds skills, templates and themes found at runtime (kept until the next `reload()`). */
 	extendResources(paths: ResourceExtensionPaths, source?: string): void;
 	reload(): Promise<void>;
@@ -106,6 +112,7 @@ export class DefaultResourceLoader implements ResourceLoader {
 	private systemPrompt: string | undefined;
 	private appendSystemPrompt: string[] = [];
 	private systemPromptDiagnostics: ResourceDiagnostic[] = [];
+	private filesOutsideProject: FileOutsideProject[] = [];
 
 	constructor(private readonly options: DefaultResourceLoaderOptions = {}) {
 		this.cwd = resolve(options.cwd ?? process.cwd());
@@ -138,7 +145,22 @@ export class DefaultResourceLoader implements ResourceLoader {
 				themes: this.options.noThemes,
 			},
 		});
-		this.files = gathered.files;
+		// An untrusted project's files are read only from inside it (project-boundary.ts).
+		const boundary = this.settingsManager.isProjectTrusted() ? undefined : new ProjectBoundary(this.cwd);
+		this.filesOutsideProject = [];
+		const staysInside = (path: string): boolean => {
+			const target = boundary?.outsideTarget(path);
+			if (target === undefined) return true;
+			this.filesOutsideProject.push({ path, target });
+			return false;
+		};
+		const projectFilesInside = (files: ResourceFile[]) =>
+			files.filter((file) => file.scope !== "project" || staysInside(file.path));
+		this.files = {
+			...gathered.files,
+			skills: projectFilesInside(gathered.files.skills),
+			prompts: projectFilesInside(gathered.files.prompts),
+		};
 		this.baseDiagnostics = { ...gathered.diagnostics, packages: gathered.packageDiagnostics };
 		this.runtime = { skills: [], prompts: [], themes: [], diagnostics: [] };
 
@@ -158,7 +180,12 @@ export class DefaultResourceLoader implements ResourceLoader {
 			agentDir: this.agentDir,
 			maxBytes: this.settingsManager.getLimits().contextFileBytes,
 		});
-		this.contextFiles = context.files;
+		// Kept apart from context-files.ts: the files of the project's tree (not the user's, not the ancestors above
+		// the project) that lead out of it are dropped before anything uses them.
+		const userDir = resolve(this.agentDir);
+		this.contextFiles = context.files.filter(
+			(file) => !boundary?.contains(file.path) || dirname(file.path) === userDir || staysInside(file.path),
+		);
 		this.contextDiagnostics = context.diagnostics;
 
 		const prompts = resolveSystemPromptSources({
@@ -166,6 +193,7 @@ export class DefaultResourceLoader implements ResourceLoader {
 			agentDir: this.agentDir,
 			systemPrompt: this.options.systemPrompt,
 			appendSystemPrompt: this.options.appendSystemPrompt,
+			...(boundary ? { mayReadProjectFile: staysInside } : {}),
 		});
 		this.systemPrompt = prompts.customPrompt;
 		this.appendSystemPrompt = prompts.appendSystemPrompt;
@@ -222,6 +250,10 @@ export class DefaultResourceLoader implements ResourceLoader {
 
 	getAppendSystemPrompt(): string[] {
 		return [...this.appendSystemPrompt];
+	}
+
+	getFilesOutsideUntrustedProject(): FileOutsideProject[] {
+		return [...this.filesOutsideProject];
 	}
 
 	getDiagnostics(): ResourceDiagnostic[] {

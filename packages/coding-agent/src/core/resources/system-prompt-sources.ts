@@ -28,9 +28,14 @@ export function resolvePromptText(value: string, cwd: string, diagnostics: Resou
 	return value;
 }
 
-function discoverFile(cwd: string, agentDir: string, fileName: string): string | undefined {
+function discoverFile(
+	cwd: string,
+	agentDir: string,
+	fileName: string,
+	mayReadProjectFile: (path: string) => boolean,
+): string | undefined {
 	const projectFile = join(cwd, CONFIG_DIR_NAME, fileName);
-	if (isFile(projectFile)) return projectFile;
+	if (isFile(projectFile) && mayReadProjectFile(projectFile)) return projectFile;
 	const userFile = join(agentDir, fileName);
 	return isFile(userFile) ? userFile : undefined;
 }
@@ -42,6 +47,8 @@ export interface SystemPromptSourceOptions {
 	systemPrompt?: string;
 	/** `--append-system-prompt`: text or a file path. Replaces APPEND_SYSTEM.md discovery. */
 	appendSystemPrompt?: string;
+	/** Ours: false for a project file not to read (an untrusted project's link out of it); the user's is used. */
+	mayReadProjectFile?: (path: string) => boolean;
 }
 
 export interface SystemPromptSources {
@@ -56,11 +63,13 @@ export interface SystemPromptSources {
 export function resolveSystemPromptSources(options: SystemPromptSourceOptions): SystemPromptSources {
 	const diagnostics: ResourceDiagnostic[] = [];
 	const read = (value: string | undefined) => (value ? resolvePromptText(value, options.cwd, diagnostics) : undefined);
+	const mayRead = options.mayReadProjectFile ?? (() => true);
 	const customPrompt = read(
-		options.systemPrompt ?? discoverFile(options.cwd, options.agentDir, SYSTEM_PROMPT_FILE_NAME),
+		options.systemPrompt ?? discoverFile(options.cwd, options.agentDir, SYSTEM_PROMPT_FILE_NAME, mayRead),
 	);
 	const append = read(
-		options.appendSystemPrompt ?? discoverFile(options.cwd, options.agentDir, APPEND_SYSTEM_PROMPT_FILE_NAME),
+		options.appendSystemPrompt ??
+			discoverFile(options.cwd, options.agentDir, APPEND_SYSTEM_PROMPT_FILE_NAME, mayRead),
 	);
 	return {
 		...(customPrompt ? { customPrompt } : {}),

@@ -3,8 +3,14 @@
 import type { Agent, AgentMessage, StreamFn } from "@agent/agent-core";
 import { type AssistantMessage, isContextOverflow, type Model } from "@agent/ai";
 import { type CompactionResult, compact, prepareCompaction } from "../compaction/compaction.js";
+import {
+	compactionSettingsForWindow,
+	parseContextOverflowLimits,
+	planOverflowCompaction,
+} from "../compaction/overflow-recovery.js";
 import { calculateContextTokens, estimateContextTokens, shouldCompact } from "../compaction/token-estimation.js";
 import type { SettingsManager } from "../config/settings-manager.js";
+import type { CompactionSettings } from "../config/settings-schema.js";
 import type { ExtensionHooks } from "../extensions/hooks.js";
 import type { CompactionEntry, SessionEntry } from "../session/entries.js";
 import type { SessionManager } from "../session/session-manager.js";
@@ -72,8 +78,22 @@ export class CompactionController {
 	private overflowRecoveryAttempted = false;
 	/** The overflowed reply last handled: checked again before the next prompt, it is not recovered twice. */
 	private overflowHandled: AssistantMessage | undefined;
+	/** Ours: a window an overflow error revealed, for the model it was learned for (the rest of the session). */
+	private learnedWindow: { provider: string; modelId: string; contextWindow: number } | undefined;
+	/** The kept-part budget of the last overflow recovery: the next one without a stated window cuts deeper. */
+	private lastOverflowKeepTokens: number | undefined;
 
 	constructor(private readonly host: CompactionHost) {}
+
+	/**
+	 * The window to work with for `model` (context usage, the threshold, overflow detection): the one an overflow
+	 * error revealed in this session when it is smaller, else the model's own.
+	 */
+	contextWindowOf(model: Model): number {
+		const learned = this.learnedWindow;
+		if (!learned || learned.provider !== model.provider || learned.modelId !== model.id) return model.contextWindow;
+		return Math.min(learned.contextWindow, model.contextWindow);
+	}
 
 	get isCompacting(): boolean {
 		return this.running !== undefined;
@@ -115,7 +135,7 @@ export class CompactionController {
 		if (!model) return;
 
 		const sameModel = message.provider === model.provider && message.model === model.id;
-		if (sameModel && isContextOverflow(message, model.contextWindow)) {
+		if (sameModel && isContextOverflow(message, this.contextWindowOf(model))) {
 			if (message === this.overflowHandled) return;
 			this.overflowHandled = message;
 			if (this.overflowRecoveryAttempted) {
@@ -129,11 +149,14 @@ export class CompactionController {
 			}
 			this.overflowRecoveryAttempted = true;
 			const failed = message.stopReason === "error";
+			// Ours: the provider's word counts, not our estimate: the recovery's budget fits the window the error
+			// states (learned for the rest of the session), and the cut always leaves something to summarize.
+			const settings = failed ? this.learnFromOverflow(model, message) : this.settingsFor(model);
 			// Ours: the reference removed the failed reply from the context before compacting, so when there was
 			// nothing to compact (or the summary failed) the failure vanished: print mode exited 0 without a
 			// word. It stays until a compacted context is retried (runAuto drops it then).
 			// A reply that succeeded although its input exceeded the window needs no retry, just room.
-			await this.runAuto("overflow", failed && options.allowResume === true, options.allowResume === true);
+			await this.runAuto("overflow", failed && options.allowResume === true, options.allowResume === true, settings);
 			return;
 		}
 
@@ -149,9 +172,33 @@ export class CompactionController {
 			if (!message.usage) return;
 			contextTokens = calculateContextTokens(message.usage);
 		}
-		if (shouldCompact(contextTokens, model.contextWindow, settings)) {
-			await this.runAuto("threshold", false, options.allowResume === true);
+		const windowSettings = this.settingsFor(model);
+		if (shouldCompact(contextTokens, this.contextWindowOf(model), windowSettings)) {
+			await this.runAuto("threshold", false, options.allowResume === true, windowSettings);
 		}
+	}
+
+	/** Learns the window an overflow error states, if it states one, and plans the recovery's budget. */
+	private learnFromOverflow(model: Model, failure: AssistantMessage): Required<CompactionSettings> {
+		const plan = planOverflowCompaction({
+			currentWindow: this.contextWindowOf(model),
+			limits: parseContextOverflowLimits(failure.errorMessage ?? ""),
+			estimatedTokens: estimateContextTokens(this.host.agent.state.messages).tokens,
+			settings: this.resolvedSettings(),
+			...(this.lastOverflowKeepTokens !== undefined ? { previousKeepTokens: this.lastOverflowKeepTokens } : {}),
+		});
+		if (plan.contextWindow !== undefined && plan.contextWindow < model.contextWindow) {
+			this.learnedWindow = { provider: model.provider, modelId: model.id, contextWindow: plan.contextWindow };
+		}
+		this.lastOverflowKeepTokens = plan.settings.keepRecentTokens;
+		return plan.settings;
+	}
+
+	/** The compaction settings for `model`'s window: sized down to fit a learned window. */
+	private settingsFor(model: Model): Required<CompactionSettings> {
+		const settings = this.resolvedSettings();
+		const window = this.contextWindowOf(model);
+		return window < model.contextWindow ? compactionSettingsForWindow(settings, window) : settings;
 	}
 
 	/** `/compact [instructions]`: the run is already stopped by the caller. */
@@ -162,7 +209,8 @@ export class CompactionController {
 		const apiKey = await this.host.getApiKey(model);
 		if (!apiKey) throw new Error(noApiKeyForProviderText(model.provider));
 		const branch = this.host.sessionManager.getBranch();
-		const preparation = prepareCompaction(branch, this.resolvedSettings());
+		// Ours: a short session is compacted too (what precedes its last turn); only a lone message is not.
+		const preparation = prepareCompaction(branch, this.settingsFor(model), { mustMakeProgress: true });
 		if (!preparation) {
 			throw new Error(branch.at(-1)?.type === "compaction" ? ALREADY_COMPACTED_TEXT : NOTHING_TO_COMPACT_TEXT);
 		}
@@ -199,18 +247,29 @@ export class CompactionController {
 		}
 	}
 
-	private resolvedSettings() {
+	private resolvedSettings(): Required<CompactionSettings> {
 		return this.host.settingsManager.getCompactionSettings();
 	}
 
-	private async runAuto(reason: AutoCompactionReason, willRetry: boolean, allowResume: boolean): Promise<void> {
+	private async runAuto(
+		reason: AutoCompactionReason,
+		willRetry: boolean,
+		allowResume: boolean,
+		settings: Required<CompactionSettings>,
+	): Promise<void> {
 		const { host } = this;
 		const controller = new AbortController();
 		this.begin("auto", controller);
 		let result: CompactionResult | "cancelled" | undefined;
 		try {
 			host.emit({ type: "auto_compaction_start", reason });
-			result = await this.produceAutoCompaction(controller.signal);
+			// Ours: the provider's figures say the context must shrink even when our estimate would keep everything
+			// (an overflow, or usage past the threshold of a window an overflow revealed): the cut then falls before
+			// the last turn. A configured window keeps the usual budget-only cut.
+			const model = host.model;
+			const mustMakeProgress =
+				reason === "overflow" || (model !== undefined && this.contextWindowOf(model) < model.contextWindow);
+			result = await this.produceAutoCompaction(controller.signal, settings, mustMakeProgress);
 		} catch (error) {
 			if (controller.signal.aborted) return this.emitAborted();
 			const prefix = reason === "overflow" ? "Context overflow recovery failed" : "Auto-compaction failed";
@@ -247,14 +306,18 @@ export class CompactionController {
 	 * there is nothing to do (no model, no key, nothing to compact); "cancelled" when an extension or an
 	 * abort stopped it.
 	 */
-	private async produceAutoCompaction(signal: AbortSignal): Promise<CompactionResult | "cancelled" | undefined> {
+	private async produceAutoCompaction(
+		signal: AbortSignal,
+		settings: Required<CompactionSettings>,
+		mustMakeProgress: boolean,
+	): Promise<CompactionResult | "cancelled" | undefined> {
 		const { host } = this;
 		const model = host.model;
 		if (!model) return undefined;
 		const apiKey = await host.getApiKey(model);
 		if (!apiKey) return undefined;
 		const branch = host.sessionManager.getBranch();
-		const preparation = prepareCompaction(branch, this.resolvedSettings());
+		const preparation = prepareCompaction(branch, settings, { mustMakeProgress });
 		if (!preparation) return undefined;
 		let result: CompactionResult | undefined;
 		let fromExtension = false;

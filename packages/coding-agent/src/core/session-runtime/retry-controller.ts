@@ -105,8 +105,10 @@ export class RetryController {
 				return;
 			}
 			const plan = planRetryDelay(this.attemptCount, errorMessage, settings);
-			if ("giveUpReason" in plan) {
-				await this.giveUp(failure, this.attemptCount - 1, `${errorMessage}\n\n${plan.giveUpReason}`);
+			if ("giveUpNote" in plan) {
+				// The reply's own error text says so already when it came through the session's stream function.
+				const finalError = errorMessage.endsWith(plan.giveUpNote) ? errorMessage : errorMessage + plan.giveUpNote;
+				await this.giveUp(failure, this.attemptCount - 1, finalError);
 				return;
 			}
 			this.host.emit({

@@ -40,7 +40,25 @@ export function parseRetryAfterSeconds(errorMessage: string): number | undefined
 	return seconds !== undefined && Number.isFinite(seconds) ? seconds : undefined;
 }
 
-export type RetryDelayPlan = { delayMs: number } | { giveUpReason: string };
+export type RetryDelayPlan = { delayMs: number } | { giveUpNote: string };
+
+/**
+ * Ours: why a failure the server asked us to wait out is not retried: ` (the server asked to wait 3600s, longer
+ * than retry.maxDelayMs 60s)`. Undefined when the hint is within the cap, there is no hint, or the cap is off.
+ */
+export function retryCapExceededNote(errorMessage: string, maxDelayMs: number): string | undefined {
+	const hintSeconds = parseRetryAfterSeconds(errorMessage);
+	if (hintSeconds === undefined || !(maxDelayMs > 0)) return undefined;
+	const hintMs = Math.ceil(hintSeconds * 1000);
+	if (hintMs <= maxDelayMs) return undefined;
+	return ` (the server asked to wait ${formatSeconds(hintMs)}, longer than retry.maxDelayMs ${formatSeconds(maxDelayMs)})`;
+}
+
+/** The error text with `retryCapExceededNote` appended once (it may already carry it). */
+export function withRetryCapExceededNote(errorMessage: string, maxDelayMs: number): string {
+	const note = retryCapExceededNote(errorMessage, maxDelayMs);
+	return note === undefined || errorMessage.endsWith(note) ? errorMessage : `${errorMessage}${note}`;
+}
 
 /**
  * The wait before retry number `attempt` (1-based): `baseDelayMs·2^(attempt−1)`, or the server's hint when
@@ -48,17 +66,13 @@ export type RetryDelayPlan = { delayMs: number } | { giveUpReason: string };
  * asked would only fail again, and waiting longer than the user allowed is not our call.
  */
 export function planRetryDelay(attempt: number, errorMessage: string, settings: RetrySettingsValues): RetryDelayPlan {
+	const giveUpNote = retryCapExceededNote(errorMessage, settings.maxDelayMs);
+	if (giveUpNote !== undefined) return { giveUpNote };
 	const backoffMs = settings.baseDelayMs * 2 ** (attempt - 1);
 	const hintSeconds = parseRetryAfterSeconds(errorMessage);
 	const hintMs = hintSeconds === undefined ? 0 : Math.ceil(hintSeconds * 1000);
-	const capped = settings.maxDelayMs > 0;
-	if (capped && hintMs > settings.maxDelayMs) {
-		return {
-			giveUpReason: `The server asked to wait ${formatSeconds(hintMs)} before retrying, longer than retry.maxDelayMs (${formatSeconds(settings.maxDelayMs)}).`,
-		};
-	}
 	const delayMs = Math.max(backoffMs, hintMs);
-	return { delayMs: capped ? Math.min(delayMs, settings.maxDelayMs) : delayMs };
+	return { delayMs: settings.maxDelayMs > 0 ? Math.min(delayMs, settings.maxDelayMs) : delayMs };
 }
 
 function formatSeconds(ms: number): string {

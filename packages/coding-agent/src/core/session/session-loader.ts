@@ -42,21 +42,47 @@ export function loadSessionText(text: string, file: string): LoadedSessionText {
 	}
 	const diagnostics = [...parsed.diagnostics];
 	const migration = migrateSessionRecords(parsed.header, parsed.records);
-	const entries: SessionEntry[] = [];
+	const ids = new Set<string>();
 	for (const record of migration.records) {
-		if (record.kind !== "entry") continue;
+		if (record.kind === "entry" && typeof record.entry.id === "string") ids.add(record.entry.id);
+	}
+	const entries: SessionEntry[] = [];
+	// Ours: the reference skips a damaged line silently, so the entry after it points at a parent that no longer
+	// exists and the branch walk stops there: everything before the damaged line drops out of the context. Here
+	// an entry whose parent is missing, after a damaged line, hangs on the last good entry before the nearest such
+	// line (where the lost entry most likely hung). Only the entries in memory change; the file keeps its text.
+	let damage: { line: number; anchor: { id: string; line: number } | undefined } | undefined;
+	let lastGood: { id: string; line: number } | undefined;
+	for (const record of migration.records) {
+		if (record.kind === "header") continue;
+		if (record.kind !== "entry") {
+			if (!isStrayHeader(record)) damage = { line: record.line, anchor: lastGood };
+			continue;
+		}
 		const entry = record.entry;
 		if (typeof entry.id !== "string") {
 			diagnostics.push({ file, line: record.line, message: "entry without an id; line skipped" });
+			damage = { line: record.line, anchor: lastGood };
 			continue;
 		}
 		if (entry.parentId !== null && typeof entry.parentId !== "string") {
 			// Kept, as a root: losing the entry would lose what it holds. The file itself is not changed.
 			diagnostics.push({ file, line: record.line, message: "entry without a valid parentId; treated as a root" });
 			entries.push({ ...entry, parentId: null });
-			continue;
+		} else if (entry.parentId !== null && !ids.has(entry.parentId) && damage?.anchor) {
+			const { anchor } = damage;
+			diagnostics.push({
+				file,
+				line: record.line,
+				message:
+					`parent ${entry.parentId} was lost with damaged line ${damage.line}; ` +
+					`attached to the entry on line ${anchor.line}`,
+			});
+			entries.push({ ...entry, parentId: anchor.id });
+		} else {
+			entries.push(entry);
 		}
-		entries.push(entry);
+		lastGood = { id: entry.id, line: record.line };
 	}
 	diagnostics.sort((a, b) => a.line - b.line);
 	return {
@@ -69,6 +95,17 @@ export function loadSessionText(text: string, file: string): LoadedSessionText {
 			? { migration: { fromVersion: migration.fromVersion, text: serializeRecords(migration.records) } }
 			: {}),
 	};
+}
+
+/** A second header line (the reference's lazy flush duplicates it): harmless, not a lost entry. */
+function isStrayHeader(record: SessionFileRecord): boolean {
+	if (record.kind !== "ignored") return false;
+	try {
+		const value: unknown = JSON.parse(record.raw);
+		return typeof value === "object" && value !== null && (value as { type?: unknown }).type === "session";
+	} catch {
+		return false;
+	}
 }
 
 export function formatSessionFileDiagnostic(diagnostic: SessionFileDiagnostic): string {

@@ -8,6 +8,7 @@ import { findInitialModel, resolveModelScope, type ScopedModel } from "../../cor
 import { SettingsManager } from "../../core/config/settings-manager.js";
 import { formatSettingsWarning } from "../../core/config/settings-store.js";
 import type { ExtensionRunner } from "../../core/extensions/runner.js";
+import { resolveProjectTrust } from "../../core/extensions/trust.js";
 import { DefaultResourceLoader, type DefaultResourceLoaderOptions } from "../../core/resources/resource-loader.js";
 import { createAgentSession } from "../../core/sdk.js";
 import { SessionManager } from "../../core/session/session-manager.js";
@@ -30,7 +31,7 @@ export interface AcpSessionDefaults {
 	modelScope?: string[];
 	/** `--tools` (`[]` for `--no-tools`): the active built-in tools. Default: read, bash, edit, write. */
 	tools?: string[];
-	/** `--trust-project`: load the project's own extensions. */
+	/** `--trust-project`: trust each session's project (its extensions and settings that run code). */
 	trustProject: boolean;
 	/** `--session-dir`. */
 	sessionDir?: string;
@@ -63,6 +64,7 @@ async function loadExtensions(
 	defaults: AcpSessionDefaults,
 	cwd: string,
 	resourceLoader: DefaultResourceLoader,
+	settingsManager: SettingsManager,
 	warn: (line: string) => void,
 ): Promise<ExtensionRunner | undefined> {
 	if (resourceLoader.getExtensionPaths().extensions.length === 0) return undefined;
@@ -73,10 +75,9 @@ async function loadExtensions(
 		agentDir: defaults.agentDir,
 		resourceLoader,
 		modelRegistry: defaults.modelRegistry,
-		...(defaults.trustProject ? { trustProject: true } : {}),
+		isProjectTrusted: () => settingsManager.isProjectTrusted(),
 	});
 	for (const error of result.errors) warn(extensionLoadFailureText(error));
-	if (result.trust.notice) warn(result.trust.notice);
 	if (defaults.extensionFlagValues) result.runner.setFlagValues(defaults.extensionFlagValues);
 	result.runner.onError((error) => warn(error.stack ?? `Extension error (${error.extensionPath}): ${error.error}`));
 	return result.runner;
@@ -102,11 +103,20 @@ export async function createSessionForCwd(
 	for (const error of settingsManager.drainErrors()) warn(formatSettingsWarning(error));
 	const resourceLoader = new DefaultResourceLoader({ cwd, agentDir, settingsManager, ...defaults.resourceOptions });
 	await resourceLoader.reload();
+	// No terminal to ask on: `--trust-project` or a remembered decision, else the project's code stays off.
+	const trust = await resolveProjectTrust({
+		cwd,
+		agentDir,
+		settingsManager,
+		resourceLoader,
+		trustProjectFlag: defaults.trustProject,
+	});
+	if (trust.notice) warn(trust.notice);
 	for (const diagnostic of resourceLoader.getDiagnostics()) {
 		if (diagnostic.type === "error" || diagnostic.type === "warning")
 			warn(`Warning: ${diagnostic.message} (${diagnostic.path})`);
 	}
-	const extensions = await loadExtensions(defaults, cwd, resourceLoader, warn);
+	const extensions = await loadExtensions(defaults, cwd, resourceLoader, settingsManager, warn);
 
 	const sessionDir = defaults.sessionDir ?? (await extensions?.emitSessionDirectory(cwd));
 	const sessionManager = openSessionManager(defaults, request, sessionDir);

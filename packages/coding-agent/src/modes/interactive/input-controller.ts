@@ -3,6 +3,7 @@
 // while the agent works, else a new prompt.
 import type { ImageContent } from "@agent/ai";
 import type { Container } from "@agent/tui";
+import type { BashExecutionMessage } from "../../core/messages.js";
 import { parseSlashCommand, parseUserBashCommand } from "../../core/session-runtime/prompt-input.js";
 import { type BuiltinCommand, parseBuiltinCommand } from "./commands/builtin-commands.js";
 import { BashExecutionComponent } from "./components/bash-execution.js";
@@ -163,6 +164,16 @@ export class InputController {
 		this.runningBash = component;
 		host.refreshEditorBorder();
 		host.requestRender();
+		// One step from "running" to "done": the command stops counting as running before its finished block can
+		// be drawn, so a command typed once the block shows its end is accepted at once. (Streamed output is no such
+		// sign: the block says "Running..." until the shell has exited and its pipes are drained.)
+		const settle = (result: Omit<BashExecutionMessage, "role" | "command" | "timestamp">) => {
+			if (this.runningBash === component) this.runningBash = undefined;
+			component.finish(result);
+			if (!host.session.isStreaming) this.unparkBash();
+			host.refreshFooter();
+			host.requestRender();
+		};
 		void host.session
 			.executeBash(
 				command,
@@ -173,16 +184,8 @@ export class InputController {
 				{ excludeFromContext },
 			)
 			.then(
-				(result) => component.finish({ ...result, excludeFromContext }),
-				(error: unknown) => {
-					component.finish({ output: errorText(error), cancelled: false, truncated: false, exitCode: 1 });
-				},
-			)
-			.finally(() => {
-				this.runningBash = undefined;
-				if (!host.session.isStreaming) this.unparkBash();
-				host.refreshFooter();
-				host.requestRender();
-			});
+				(result) => settle({ ...result, excludeFromContext }),
+				(error: unknown) => settle({ output: errorText(error), cancelled: false, truncated: false, exitCode: 1 }),
+			);
 	}
 }

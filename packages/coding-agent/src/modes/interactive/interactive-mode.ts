@@ -15,6 +15,7 @@ import {
 import { APP_NAME, VERSION } from "../../config.js";
 import type { AgentSession } from "../../core/agent-session.js";
 import { getAgentDir } from "../../core/config/paths.js";
+import { extensionPathsToLoad } from "../../core/extensions/trust.js";
 import type { AppKeybindings } from "../../core/keybindings.js";
 import { loadKeybindings } from "../../core/keybindings-file.js";
 import { getDocsPath } from "../../core/resources/package-docs.js";
@@ -494,7 +495,11 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 				contextFiles: loader.getContextFiles().contextFiles.map((file) => file.path),
 				skills: loader.getSkills().skills.map((skill) => skill.name),
 				promptTemplates: loader.getPrompts().prompts.map((prompt) => `/${prompt.name}`),
-				extensions: loader.getExtensionPaths().extensions.map((extension) => extension.path),
+				// What loaded: an untrusted project's own extensions are named by the trust notice instead.
+				extensions: extensionPathsToLoad(
+					loader.getExtensionPaths().extensions,
+					this.session.settingsManager.isProjectTrusted(),
+				),
 				...(modelScope ? { modelScope } : {}),
 			},
 			quiet,

@@ -6,7 +6,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SessionInfo } from "../../../core/session/entries.js";
 import { SessionManager } from "../../../core/session/session-manager.js";
-import { COMPACTION_CANCELLED_TEXT } from "../../../core/session-runtime/compaction-controller.js";
+import {
+	ALREADY_COMPACTED_TEXT,
+	COMPACTION_CANCELLED_TEXT,
+	NOTHING_TO_COMPACT_TEXT,
+} from "../../../core/session-runtime/compaction-controller.js";
 import { copyToClipboard } from "../clipboard.js";
 import { keyHint } from "../display-state.js";
 import type { ModeHost } from "../mode-host.js";
@@ -16,6 +20,8 @@ import { SessionPicker, type SessionScope } from "../selectors/session-picker.js
 export const NO_AGENT_MESSAGES_TEXT = "No agent messages to copy yet.";
 export const COPIED_TEXT = "Copied last agent message to clipboard";
 export const NOTHING_TO_COMPACT_NO_MESSAGES_TEXT = "Nothing to compact (no messages yet)";
+/** The session has a message or more, but nothing before a cut point (e.g. one message since the last compaction). */
+export const NOTHING_TO_COMPACT_YET_TEXT = "Nothing to compact yet";
 export const NO_MESSAGES_TO_FORK_TEXT = "No messages to fork from";
 
 export function runName(host: ModeHost, args: string): void {
@@ -146,7 +152,10 @@ export async function runCompact(host: ModeHost, instructions: string): Promise<
 		host.rebuildTranscript();
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
+		// Nothing to do is not a failure.
 		if (message === COMPACTION_CANCELLED_TEXT) host.notify("warning", COMPACTION_CANCELLED_TEXT);
+		else if (message === NOTHING_TO_COMPACT_TEXT) host.notify("warning", NOTHING_TO_COMPACT_YET_TEXT);
+		else if (message === ALREADY_COMPACTED_TEXT) host.notify("warning", ALREADY_COMPACTED_TEXT);
 		else host.notify("error", `Compaction failed: ${message}`);
 	} finally {
 		host.status.hide();

@@ -9,6 +9,10 @@ export interface RecordedRequest {
 	headers: Record<string, string | string[] | undefined>;
 	rawBody: string;
 	body: unknown;
+	/** Resolves once the response is over: ended by the server, or the connection closed (e.g. the client aborted). */
+	closed: Promise<void>;
+	/** Body bytes written for this request's response so far. */
+	bytesWritten: number;
 }
 
 /** One SSE chunk: a raw string is written verbatim (for malformed lines); an object is framed as an event. */
@@ -28,7 +32,14 @@ export type FakeReply =
 			holdOpen?: boolean;
 	  }
 	| { kind: "json"; status: number; body: unknown; headers?: Record<string, string> }
-	| { kind: "raw"; status: number; body: string; headers?: Record<string, string> }
+	| { kind: "raw"; status: number; body: string | Buffer; headers?: Record<string, string> }
+	/** A redirect to `location` (absolute, or a path on this server); the body says so, as servers do. */
+	| { kind: "redirect"; status: number; location: string }
+	/**
+	 * A body that never ends: `head`, then `chunk` again and again as fast as the client reads (with TCP
+	 * backpressure), until the connection closes.
+	 */
+	| { kind: "endless"; head?: string; chunk: string; headers?: Record<string, string> }
 	/** Accept the request and never answer. */
 	| { kind: "hang" }
 	/** Destroy the socket without answering. */
@@ -118,6 +129,8 @@ export class FakeServer {
 			headers: req.headers,
 			rawBody,
 			body,
+			closed: new Promise((resolve) => res.once("close", () => resolve())),
+			bytesWritten: 0,
 		};
 		this.requests.push(request);
 
@@ -143,9 +156,45 @@ export class FakeServer {
 				res.writeHead(reply.status, reply.headers);
 				res.end(reply.body);
 				return;
+			case "redirect":
+				res.writeHead(reply.status, { location: reply.location, "content-type": "text/plain" });
+				res.end(`Redirecting to ${reply.location}`);
+				return;
+			case "endless":
+				await this.writeEndless(res, request, reply);
+				return;
 			case "sse":
 				await this.writeSse(res, reply);
 		}
+	}
+
+	private async writeEndless(
+		res: ServerResponse,
+		request: RecordedRequest,
+		reply: Extract<FakeReply, { kind: "endless" }>,
+	): Promise<void> {
+		this.openResponses.add(res);
+		res.writeHead(200, { "content-type": "text/event-stream", ...reply.headers });
+		const chunk = Buffer.from(reply.chunk);
+		if (reply.head) {
+			res.write(reply.head);
+			request.bytesWritten += Buffer.byteLength(reply.head);
+		}
+		while (!res.destroyed && !res.writableEnded) {
+			request.bytesWritten += chunk.byteLength;
+			if (!res.write(chunk)) {
+				await new Promise<void>((resolve) => {
+					const done = () => {
+						res.off("drain", done);
+						res.off("close", done);
+						resolve();
+					};
+					res.on("drain", done);
+					res.on("close", done);
+				});
+			}
+		}
+		this.openResponses.delete(res);
 	}
 
 	private async writeSse(res: ServerResponse, reply: Extract<FakeReply, { kind: "sse" }>): Promise<void> {

@@ -1,6 +1,7 @@
 import type { StreamOptions } from "../types.js";
 import {
 	crossOriginRedirectMessage,
+	malformedEventStreamMessage,
 	notAnEventStreamMessage,
 	ReplyGuardError,
 	type ResponseSummary,
@@ -11,8 +12,10 @@ import {
 	unreplayableRedirectMessage,
 } from "./stream-errors.js";
 
+const MIB = 1024 * 1024;
+
 /** Default `StreamOptions.maxReplyBytes`: far above any real reply, low enough that a runaway one cannot exhaust memory. */
-export const DEFAULT_MAX_REPLY_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_REPLY_BYTES = 64 * MIB;
 /** Default `StreamOptions.replyTimeoutMs`. */
 export const DEFAULT_REPLY_TIMEOUT_MS = 30 * 60 * 1000;
 
@@ -22,6 +25,16 @@ const MAX_REDIRECTS = 5;
 const CAPTURE_BYTES = 1024;
 /** Enough leading characters to tell an SSE field (`retry:` is the longest) from anything else. */
 const SNIFF_CHARS = 6;
+/**
+ * The longest line an event stream may have. One line is one event's data; the largest real ones (a Responses
+ * `response.completed` repeating a whole long reply) stay well under a megabyte. The SDKs' line decoders copy
+ * and rescan a line on every chunk, so a line of tens of megabytes would cost minutes of CPU before the size
+ * limit ended it.
+ */
+const MAX_LINE_BYTES = 8 * MIB;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const LF = 0x0a;
+const CR = 0x0d;
 /** The first line of an event stream: a comment (`:`) or one of the SSE fields. */
 const SSE_FIRST_LINE = /^(?:data|event|id|retry)?:/;
 
@@ -83,6 +96,8 @@ export class ReplyGuard {
 	private timer: ReturnType<typeof setTimeout> | undefined;
 	private unlinkSignal: (() => void) | undefined;
 	private bytes = 0;
+	/** Bytes of the event-stream line still open at the end of the body so far. */
+	private lineBytes = 0;
 	private readonly captured: Uint8Array[] = [];
 	private capturedBytes = 0;
 	private response: Omit<ResponseSummary, "snippet" | "isSnippetCut"> | undefined;
@@ -92,7 +107,8 @@ export class ReplyGuard {
 	/** Starts the reply clock; called right before the request is sent. */
 	start(): void {
 		const { replyTimeoutMs } = this.limits;
-		if (replyTimeoutMs <= 0) return;
+		// Past the largest delay a timer takes (about 24.8 days) Node would fire at once: that is no limit.
+		if (!(replyTimeoutMs > 0) || replyTimeoutMs > MAX_TIMER_MS) return;
 		this.timer = setTimeout(() => this.fail(replyTooSlowMessage(replyTimeoutMs)), replyTimeoutMs);
 	}
 
@@ -221,6 +237,7 @@ export class ReplyGuard {
 							return;
 						}
 						this.take(value);
+						if (sniff) this.measureLines(value);
 						if (!held) {
 							controller.enqueue(value);
 							return;
@@ -253,6 +270,27 @@ export class ReplyGuard {
 			this.captured.push(part);
 			this.capturedBytes += part.byteLength;
 		}
+	}
+
+	/** Fails an event stream whose current line grows past MAX_LINE_BYTES. */
+	private measureLines(chunk: Uint8Array): void {
+		const last = Math.max(chunk.lastIndexOf(LF), chunk.lastIndexOf(CR));
+		if (last === -1) {
+			this.lineBytes += chunk.byteLength;
+		} else {
+			const lf = chunk.indexOf(LF);
+			const cr = chunk.indexOf(CR);
+			// The line open before this chunk ends at its first line break. Lines that start and end inside one
+			// chunk are no longer than a chunk (tens of kilobytes), so only the ends need counting.
+			const ended = this.lineBytes + (lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr));
+			this.lineBytes = Math.max(ended, chunk.byteLength - last - 1);
+		}
+		if (this.lineBytes > MAX_LINE_BYTES) {
+			throw this.fail(
+				malformedEventStreamMessage(this.requireSummary(), `a line longer than ${MAX_LINE_BYTES / MIB} MiB`),
+			);
+		}
+		if (last !== -1) this.lineBytes = chunk.byteLength - last - 1;
 	}
 
 	/** Reads on until the snippet for a message is complete (or the body ends). */

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { type AddressInfo, createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 
 /** A request as the fake server received it. `body` is parsed JSON when the body was JSON. */
 export interface RecordedRequest {
@@ -46,6 +46,51 @@ export type FakeReply =
 	| { kind: "destroy" };
 
 export type FakeHandler = FakeReply | ((request: RecordedRequest) => FakeReply);
+
+/**
+ * A raw TCP server that answers every connection with `response` (the bytes of an HTTP response head and any
+ * body so far) and then goes silent, never ending it: a provider that stalls. Independent of any queue, so a
+ * client that gives up before connecting leaves nothing behind for the next test.
+ */
+export class StallingServer {
+	private readonly sockets = new Set<Socket>();
+	private readonly server: NetServer;
+	private address: string | undefined;
+	/** Resolves once every connection made so far has closed. */
+	connectionsClosed: Promise<void>[] = [];
+
+	constructor(private readonly response: string) {
+		this.server = createNetServer((socket) => {
+			this.sockets.add(socket);
+			this.connectionsClosed.push(new Promise((resolve) => socket.once("close", () => resolve())));
+			socket.on("close", () => this.sockets.delete(socket));
+			socket.on("error", () => undefined);
+			socket.once("data", () => {
+				if (this.response) socket.write(this.response);
+			});
+		});
+	}
+
+	async listen(): Promise<void> {
+		await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+		this.address = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+	}
+
+	get url(): string {
+		if (this.address === undefined) throw new Error("StallingServer: url read before listen() finished");
+		return this.address;
+	}
+
+	async close(): Promise<void> {
+		for (const socket of this.sockets) socket.destroy();
+		await new Promise<void>((resolve) => this.server.close(() => resolve()));
+	}
+}
+
+/** The bytes of an HTTP/1.1 event-stream response head followed by `chunks`, as a stalling server sends them. */
+export function eventStreamHead(chunks: SseChunk[]): string {
+	return `HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\n\r\n${chunks.map(formatSseChunk).join("")}`;
+}
 
 /** Frames one SSE chunk the way providers send them. */
 export function formatSseChunk(chunk: SseChunk): string {
@@ -116,7 +161,9 @@ export class FakeServer {
 	}
 
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		const rawBody = await readBody(req);
+		// A client that gives up while still sending its request is not a request: nothing is recorded or answered.
+		const rawBody = await readBody(req).catch(() => undefined);
+		if (rawBody === undefined) return;
 		let body: unknown = rawBody;
 		try {
 			body = rawBody ? JSON.parse(rawBody) : undefined;

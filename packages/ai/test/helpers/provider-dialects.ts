@@ -30,6 +30,8 @@ export interface ProviderDialect {
 	text(text: string): SseChunk[];
 	/** The start of a reply with some text and no end. */
 	textStart(text: string): SseChunk[];
+	/** One more text delta for the reply `textStart` began. */
+	textDelta(text: string): SseChunk;
 	/** A complete reply with one `bash` call whose argument JSON text is `args`, stopped by `stop`. */
 	toolCall(args: string, stop: ToolStop): SseChunk[];
 	/** A reply whose body ends inside a `bash` call's arguments (`args`), before the terminal event. */
@@ -54,6 +56,7 @@ const anthropic: ProviderDialect = {
 	streamsArguments: true,
 	text: (text) => [messageStart(), ...textBlock(0, [text]), messageDelta("end_turn"), messageStop()],
 	textStart: (text) => [messageStart(), ...textBlock(0, [text]).slice(0, 2)],
+	textDelta: (text) => textBlock(0, [text])[1],
 	toolCall: (args, stop) => [
 		messageStart(),
 		toolUseStart(0, "toolu_1", "bash"),
@@ -122,6 +125,7 @@ const completions: ProviderDialect = {
 	streamsArguments: true,
 	text: (text) => [chunk({ role: "assistant", content: "" }), chunk({ content: text }), ...finish("stop")],
 	textStart: (text) => [chunk({ role: "assistant", content: "" }), chunk({ content: text })],
+	textDelta: (text) => chunk({ content: text }),
 	toolCall: (args, stop) => [
 		...toolCallChunks(0, "call_1", "bash", args),
 		...finish(stop === "length" ? "length" : "tool_calls"),
@@ -162,6 +166,8 @@ const responses: ProviderDialect = {
 	streamsArguments: true,
 	text: (text) => [created(), ...messageItem(0, "msg_1", text), completed()],
 	textStart: (text) => [created(), ...messageItem(0, "msg_1", text).slice(0, 3)],
+	textDelta: (delta) =>
+		responsesEvent("response.output_text.delta", { item_id: "msg_1", output_index: 0, content_index: 0, delta }),
 	toolCall: (args, stop) => [
 		created(),
 		...responsesFunctionCall(args),
@@ -229,6 +235,7 @@ const google: ProviderDialect = {
 	streamsArguments: false,
 	text: (text) => [geminiChunk([{ text }], { finishReason: "STOP" })],
 	textStart: (text) => [geminiChunk([{ text }])],
+	textDelta: (text) => geminiChunk([{ text }]),
 	toolCall: (args, stop) => [
 		geminiChunk([geminiCall(JSON.parse(args))], { finishReason: stop === "length" ? "MAX_TOKENS" : "STOP" }),
 	],

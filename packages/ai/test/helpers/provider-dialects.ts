@@ -42,6 +42,8 @@ export interface ProviderDialect {
 	outOfOrder: { name: string; problem: RegExp; chunks: SseChunk[] }[];
 	/** A reply carrying a block this client cannot represent, when the API has such blocks. */
 	unknownRequiredBlock?: SseChunk[];
+	/** A complete reply: a server-side tool's blocks (which the server ran), then the text `Found it`. */
+	serverToolReply?: SseChunk[];
 	httpError(status: number, message: string): Extract<FakeReply, { kind: "json" }>;
 	/** A 429 whose wait hint (header or body, as the API sends it) is `seconds`. */
 	rateLimited(seconds: number): FakeReply;
@@ -107,6 +109,38 @@ const anthropic: ProviderDialect = {
 			data: { type: "content_block_start", index: 0, content_block: { type: "client_action", payload: "x" } },
 		},
 		blockStop(0),
+		messageDelta("end_turn"),
+		messageStop(),
+	],
+	serverToolReply: [
+		messageStart(),
+		{
+			event: "content_block_start",
+			data: {
+				type: "content_block_start",
+				index: 0,
+				content_block: { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: {} },
+			},
+		},
+		{
+			event: "content_block_delta",
+			data: {
+				type: "content_block_delta",
+				index: 0,
+				delta: { type: "input_json_delta", partial_json: '{"query":"x"}' },
+			},
+		},
+		blockStop(0),
+		{
+			event: "content_block_start",
+			data: {
+				type: "content_block_start",
+				index: 1,
+				content_block: { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] },
+			},
+		},
+		blockStop(1),
+		...textBlock(2, ["Found it"]),
 		messageDelta("end_turn"),
 		messageStop(),
 	],
@@ -201,6 +235,19 @@ const responses: ProviderDialect = {
 			chunks: [created(), ...messageItem(0, "msg_1", "hi"), completed(), ...messageItem(1, "msg_2", "late")],
 		},
 	],
+	serverToolReply: [
+		created(),
+		responsesEvent("response.output_item.added", {
+			output_index: 0,
+			item: { type: "web_search_call", id: "ws_1", status: "in_progress" },
+		}),
+		responsesEvent("response.output_item.done", {
+			output_index: 0,
+			item: { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "x" } },
+		}),
+		...messageItem(1, "msg_1", "Found it"),
+		completed(),
+	],
 	unknownRequiredBlock: [
 		created(),
 		responsesEvent("response.output_item.added", {
@@ -247,6 +294,11 @@ const google: ProviderDialect = {
 			problem: /content after the finishReason/,
 			chunks: [geminiChunk([{ text: "a" }], { finishReason: "STOP" }), geminiChunk([{ text: "late" }])],
 		},
+	],
+	serverToolReply: [
+		geminiChunk([{ executableCode: { language: "PYTHON", code: "print(1)" } } as never]),
+		geminiChunk([{ codeExecutionResult: { outcome: "OUTCOME_OK", output: "1" } } as never]),
+		geminiChunk([{ text: "Found it" }], { finishReason: "STOP" }),
 	],
 	unknownRequiredBlock: [
 		geminiChunk([{ inlineData: { mimeType: "image/png", data: "AAAA" } } as never], { finishReason: "STOP" }),

@@ -258,13 +258,23 @@ describe.each(PROVIDER_DIALECTS)("$api", (dialect) => {
 			expect(message).toMatch(problem);
 		});
 
-		it.skipIf(!dialect.unknownRequiredBlock)(
-			"a block this client cannot represent is an error, not skipped",
-			async () => {
-				const outcome = await exchange(dialect, sse(dialect.unknownRequiredBlock ?? []));
+		// Chat Completions has no content blocks, so nothing of the kind to check there.
+		const serverToolReply = dialect.serverToolReply;
+		if (serverToolReply) {
+			it("a server-side tool's blocks are skipped: the server ran them, the text carries the result", async () => {
+				const { types, result } = await exchange(dialect, sse(serverToolReply));
+				expect(types.at(-1)).toBe("done");
+				expect(result.stopReason).toBe("stop");
+				expect(result.content).toEqual([expect.objectContaining({ type: "text", text: "Found it" })]);
+			});
+		}
+		const unknownRequiredBlock = dialect.unknownRequiredBlock;
+		if (unknownRequiredBlock) {
+			it("a block this client cannot represent is an error, not skipped", async () => {
+				const outcome = await exchange(dialect, sse(unknownRequiredBlock));
 				expect(expectFailed(outcome)).toMatch(/^Malformed event stream from .*(cannot represent|cannot act on)/);
-			},
-		);
+			});
+		}
 	});
 
 	describe("limits", () => {

@@ -4,6 +4,7 @@ import { createAssistantOutput, failStream, finishStream } from "./assistant-out
 import { type Fetch, ReplyGuard, replyLimitsOf } from "./reply-guard.js";
 import {
 	ABORTED_MESSAGE,
+	malformedEventMessage,
 	malformedEventStreamMessage,
 	ReplyGuardError,
 	streamEndedEarlyMessage,
@@ -126,6 +127,8 @@ function failureMessage<TPayload, TEvent>(
 	// The guard's own failure wins over however the SDK wrapped it (connection error, abort, timeout).
 	if (guard.failure) return guard.failure.message;
 	if (error instanceof ReplyGuardError) return error.message;
+	// The SDKs parse each event's data with JSON.parse; a SyntaxError is a malformed event.
+	if (error instanceof SyntaxError) return malformedEventMessage(error.message);
 	if (error instanceof WireProtocolError) {
 		const summary = guard.summary();
 		return summary ? malformedEventStreamMessage(summary, error.message) : error.message;

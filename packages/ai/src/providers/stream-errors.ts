@@ -43,6 +43,11 @@ function quoteSnippet(response: ResponseSummary): string {
 	return response.isSnippetCut ? `${quoted.slice(0, -1)}…"` : quoted;
 }
 
+/** An event whose data is not JSON (the SDK's parser message follows). */
+export function malformedEventMessage(parserMessage: string): string {
+	return `Malformed event in the provider's stream: ${parserMessage}`;
+}
+
 /** The body is not an event stream at all: an HTML page, JSON, an empty body, text that is not SSE. */
 export function notAnEventStreamMessage(response: ResponseSummary): string {
 	return `Expected an event stream from ${response.url} but got HTTP ${response.status} ${response.contentType}: ${quoteSnippet(response)}`;

@@ -153,7 +153,7 @@ describe("broken streams", () => {
 		const { result } = await failWith(
 			responsesReply([created(), "event: response.output_text.delta\ndata: {oops\n\n", completed()]),
 		);
-		expect(result.errorMessage).toMatch(/^Malformed JSON in the response stream: /);
+		expect(result.errorMessage).toMatch(/^Malformed event in the provider's stream: /);
 	});
 });
 

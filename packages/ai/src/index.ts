@@ -39,6 +39,7 @@ export {
 	fauxToolCall,
 } from "./providers/faux.js";
 export { registerBuiltInApiProviders, resetApiProviders } from "./providers/register-builtins.js";
+export { DEFAULT_MAX_REPLY_BYTES, DEFAULT_REPLY_TIMEOUT_MS } from "./providers/reply-guard.js";
 export {
 	adjustMaxTokensForThinking,
 	buildBaseOptions,

@@ -1,5 +1,6 @@
 import { AssistantMessageEventStream } from "../event-stream.js";
 import type { AssistantMessage, Model, TextContent, ThinkingContent, Usage } from "../types.js";
+import { ABORTED_MESSAGE } from "./stream-errors.js";
 
 export function emptyUsage(): Usage {
 	return {
@@ -73,7 +74,7 @@ export function failStream(
 ): void {
 	stripInternalFields(output);
 	output.stopReason = signal?.aborted ? "aborted" : "error";
-	output.errorMessage = signal?.aborted && !(error instanceof Error) ? "Request was aborted" : describeError(error);
+	output.errorMessage = signal?.aborted && !(error instanceof Error) ? ABORTED_MESSAGE : describeError(error);
 	stream.push({ type: "error", reason: output.stopReason, error: output });
 	stream.end();
 }

@@ -14,6 +14,7 @@ import type {
 } from "../types.js";
 import { parseStreamingJson } from "../utils/json-parse.js";
 import { createAssistantOutput, failStream, finishStream } from "./assistant-output.js";
+import { ABORTED_MESSAGE } from "./stream-errors.js";
 
 /** One content block of a scripted reply. Tool calls get a generated id when none is given. */
 export type FauxBlock =
@@ -96,7 +97,7 @@ function chunks(text: string, size: number): string[] {
 }
 
 function abortError(): Error {
-	return new Error("Request was aborted");
+	return new Error(ABORTED_MESSAGE);
 }
 
 function wait(ms: number, signal?: AbortSignal): Promise<void> {

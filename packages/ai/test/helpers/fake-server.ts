@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { type AddressInfo, createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 
 /** A request as the fake server received it. `body` is parsed JSON when the body was JSON. */
 export interface RecordedRequest {
@@ -9,6 +9,10 @@ export interface RecordedRequest {
 	headers: Record<string, string | string[] | undefined>;
 	rawBody: string;
 	body: unknown;
+	/** Resolves once the response is over: ended by the server, or the connection closed (e.g. the client aborted). */
+	closed: Promise<void>;
+	/** Body bytes written for this request's response so far. */
+	bytesWritten: number;
 }
 
 /** One SSE chunk: a raw string is written verbatim (for malformed lines); an object is framed as an event. */
@@ -28,13 +32,65 @@ export type FakeReply =
 			holdOpen?: boolean;
 	  }
 	| { kind: "json"; status: number; body: unknown; headers?: Record<string, string> }
-	| { kind: "raw"; status: number; body: string; headers?: Record<string, string> }
+	| { kind: "raw"; status: number; body: string | Buffer; headers?: Record<string, string> }
+	/** A redirect to `location` (absolute, or a path on this server); the body says so, as servers do. */
+	| { kind: "redirect"; status: number; location: string }
+	/**
+	 * A body that never ends: `head`, then `chunk` again and again as fast as the client reads (with TCP
+	 * backpressure), until the connection closes.
+	 */
+	| { kind: "endless"; head?: string; chunk: string; headers?: Record<string, string> }
 	/** Accept the request and never answer. */
 	| { kind: "hang" }
 	/** Destroy the socket without answering. */
 	| { kind: "destroy" };
 
 export type FakeHandler = FakeReply | ((request: RecordedRequest) => FakeReply);
+
+/**
+ * A raw TCP server that answers every connection with `response` (the bytes of an HTTP response head and any
+ * body so far) and then goes silent, never ending it: a provider that stalls. Independent of any queue, so a
+ * client that gives up before connecting leaves nothing behind for the next test.
+ */
+export class StallingServer {
+	private readonly sockets = new Set<Socket>();
+	private readonly server: NetServer;
+	private address: string | undefined;
+	/** Resolves once every connection made so far has closed. */
+	connectionsClosed: Promise<void>[] = [];
+
+	constructor(private readonly response: string) {
+		this.server = createNetServer((socket) => {
+			this.sockets.add(socket);
+			this.connectionsClosed.push(new Promise((resolve) => socket.once("close", () => resolve())));
+			socket.on("close", () => this.sockets.delete(socket));
+			socket.on("error", () => undefined);
+			socket.once("data", () => {
+				if (this.response) socket.write(this.response);
+			});
+		});
+	}
+
+	async listen(): Promise<void> {
+		await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+		this.address = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+	}
+
+	get url(): string {
+		if (this.address === undefined) throw new Error("StallingServer: url read before listen() finished");
+		return this.address;
+	}
+
+	async close(): Promise<void> {
+		for (const socket of this.sockets) socket.destroy();
+		await new Promise<void>((resolve) => this.server.close(() => resolve()));
+	}
+}
+
+/** The bytes of an HTTP/1.1 event-stream response head followed by `chunks`, as a stalling server sends them. */
+export function eventStreamHead(chunks: SseChunk[]): string {
+	return `HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\n\r\n${chunks.map(formatSseChunk).join("")}`;
+}
 
 /** Frames one SSE chunk the way providers send them. */
 export function formatSseChunk(chunk: SseChunk): string {
@@ -105,7 +161,9 @@ export class FakeServer {
 	}
 
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		const rawBody = await readBody(req);
+		// A client that gives up while still sending its request is not a request: nothing is recorded or answered.
+		const rawBody = await readBody(req).catch(() => undefined);
+		if (rawBody === undefined) return;
 		let body: unknown = rawBody;
 		try {
 			body = rawBody ? JSON.parse(rawBody) : undefined;
@@ -118,6 +176,8 @@ export class FakeServer {
 			headers: req.headers,
 			rawBody,
 			body,
+			closed: new Promise((resolve) => res.once("close", () => resolve())),
+			bytesWritten: 0,
 		};
 		this.requests.push(request);
 
@@ -143,9 +203,45 @@ export class FakeServer {
 				res.writeHead(reply.status, reply.headers);
 				res.end(reply.body);
 				return;
+			case "redirect":
+				res.writeHead(reply.status, { location: reply.location, "content-type": "text/plain" });
+				res.end(`Redirecting to ${reply.location}`);
+				return;
+			case "endless":
+				await this.writeEndless(res, request, reply);
+				return;
 			case "sse":
 				await this.writeSse(res, reply);
 		}
+	}
+
+	private async writeEndless(
+		res: ServerResponse,
+		request: RecordedRequest,
+		reply: Extract<FakeReply, { kind: "endless" }>,
+	): Promise<void> {
+		this.openResponses.add(res);
+		res.writeHead(200, { "content-type": "text/event-stream", ...reply.headers });
+		const chunk = Buffer.from(reply.chunk);
+		if (reply.head) {
+			res.write(reply.head);
+			request.bytesWritten += Buffer.byteLength(reply.head);
+		}
+		while (!res.destroyed && !res.writableEnded) {
+			request.bytesWritten += chunk.byteLength;
+			if (!res.write(chunk)) {
+				await new Promise<void>((resolve) => {
+					const done = () => {
+						res.off("drain", done);
+						res.off("close", done);
+						resolve();
+					};
+					res.on("drain", done);
+					res.on("close", done);
+				});
+			}
+		}
+		this.openResponses.delete(res);
 	}
 
 	private async writeSse(res: ServerResponse, reply: Extract<FakeReply, { kind: "sse" }>): Promise<void> {

@@ -1,5 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { Model } from "../../types.js";
+import type { Fetch } from "../reply-guard.js";
 import type { AnthropicAuth, HeaderMap } from "./headers.js";
 
 /**
@@ -10,8 +11,10 @@ import type { AnthropicAuth, HeaderMap } from "./headers.js";
  *   variables or credential files.
  * - `logLevel: "off"`: the SDK would otherwise log to the console, which corrupts a terminal UI; every
  *   failure reaches the caller as an `error` event instead.
+ * - `fetch`: the reply's guarded fetch (reply-guard.ts), which refuses cross-origin redirects and enforces the
+ *   reply limits.
  */
-export function createAnthropicClient(model: Model, auth: AnthropicAuth, headers: HeaderMap): Anthropic {
+export function createAnthropicClient(model: Model, auth: AnthropicAuth, headers: HeaderMap, fetch: Fetch): Anthropic {
 	return new Anthropic({
 		...(auth.mode === "api-key" ? { apiKey: auth.token } : { authToken: auth.token }),
 		baseURL: model.baseUrl || undefined,
@@ -19,5 +22,6 @@ export function createAnthropicClient(model: Model, auth: AnthropicAuth, headers
 		dangerouslyAllowBrowser: true,
 		defaultHeaders: headers,
 		logLevel: "off",
+		fetch,
 	});
 }

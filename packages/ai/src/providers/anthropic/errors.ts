@@ -9,11 +9,10 @@ import { messageWithCauses, retryAfterSeconds, retryAfterSuffix } from "../error
  * - An `error` event inside the stream: the event's JSON body.
  * - Transport failures: the SDK's text plus the underlying cause (`Connection error. (fetch failed: other
  *   side closed)`, `terminated (other side closed)`).
- * - A stream line that is not JSON: says so, with the parser's complaint.
  * - A server hint to wait (`retry-after`) is appended as ` (retry after <N>s)`.
+ * A stream line that is not JSON is reported by the shared stream loop (run-stream.ts).
  */
 export function describeAnthropicError(error: unknown): string {
-	if (error instanceof SyntaxError) return `Malformed event in the provider's stream: ${error.message}`;
 	if (error instanceof APIError)
 		return `${messageWithCauses(error)}${retryAfterSuffix(retryAfterSeconds(error.headers))}`;
 	if (error instanceof Error) return messageWithCauses(error);

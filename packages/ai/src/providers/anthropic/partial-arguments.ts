@@ -12,8 +12,8 @@ const IDLE_TIME_PER_PARSE_TIME = 9;
  * call arriving in one burst of 16-character deltas blocked the event loop for ~25 s. Beyond 1 KB a
  * re-parse waits until nine times as long as the previous one took has passed, so parsing takes at most a
  * tenth of the time. At model speed (deltas tens of milliseconds apart) that is still every delta; in a
- * burst, the live arguments are refreshed every few milliseconds. Every delta is still emitted, and
- * `complete()` always parses the whole text.
+ * burst, the live arguments are refreshed every few milliseconds. Every delta is still emitted, and the
+ * final arguments come from the whole text (`settleToolArguments` on `json`, strict).
  */
 export class StreamedArguments {
 	private text = "";
@@ -35,10 +35,5 @@ export class StreamedArguments {
 		const end = this.now();
 		this.readyAt = end + (end - start) * IDLE_TIME_PER_PARSE_TIME;
 		return parsed;
-	}
-
-	/** The final arguments, from the whole text. */
-	complete(): Record<string, unknown> {
-		return parseStreamingJson(this.text);
 	}
 }

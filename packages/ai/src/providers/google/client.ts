@@ -1,5 +1,6 @@
 import { GoogleGenAI, type HttpOptions } from "@google/genai";
 import type { Model } from "../../types.js";
+import type { Fetch } from "../reply-guard.js";
 
 /**
  * The SDK builds URLs as `<baseUrl>/<apiVersion>/models/<id>:streamGenerateContent`, with apiVersion
@@ -22,8 +23,16 @@ export function httpOptionsFor(model: Model, headers: Record<string, string> | u
 /**
  * One client per request. `vertexai: false` is explicit so `GOOGLE_GENAI_USE_VERTEXAI` in the environment
  * cannot redirect a Gemini API call to Vertex; the key is always passed, so the SDK never reads its own
- * environment variables for one.
+ * environment variables for one. `httpOptions.fetch` is the reply's guarded fetch (reply-guard.ts): the SDK
+ * sends every request through it, so redirects, reply limits and the wire-format check apply as for the other
+ * APIs. (With a fetch of its own the SDK no longer lifts undici's 300 s header/body timeouts, as the Anthropic
+ * and OpenAI SDKs never do.)
  */
-export function createGoogleClient(model: Model, apiKey: string, headers?: Record<string, string>): GoogleGenAI {
-	return new GoogleGenAI({ apiKey, vertexai: false, httpOptions: httpOptionsFor(model, headers) });
+export function createGoogleClient(
+	model: Model,
+	apiKey: string,
+	headers: Record<string, string> | undefined,
+	fetch: Fetch,
+): GoogleGenAI {
+	return new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { ...httpOptionsFor(model, headers), fetch } });
 }

@@ -14,8 +14,8 @@ function googleRetryDelay(message: string): number | undefined {
  *   `503 {"error":{"code":503,"message":"The model is overloaded…","status":"UNAVAILABLE"}}` (the SDK's
  *   message is the bare body; the status is put in front so every provider's errors read alike).
  * - Transport failures: the SDK's text plus the underlying cause (`terminated (other side closed)`).
- * - A stream line that is not JSON: says so, with the parser's complaint.
  * - A RetryInfo `retryDelay` is appended as ` (retry after <N>s)`.
+ * A stream line that is not JSON is reported by the shared stream loop (run-stream.ts).
  */
 export function describeGoogleError(error: unknown): string {
 	if (error instanceof ApiError) {
@@ -23,7 +23,6 @@ export function describeGoogleError(error: unknown): string {
 		const text = error.message.startsWith(status) ? error.message : `${status} ${error.message}`;
 		return `${text}${retryAfterSuffix(googleRetryDelay(error.message))}`;
 	}
-	if (error instanceof SyntaxError) return `Malformed event in the provider's stream: ${error.message}`;
 	if (error instanceof Error) return messageWithCauses(error);
 	return describeError(error);
 }

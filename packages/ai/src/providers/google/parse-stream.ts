@@ -8,17 +8,52 @@ import type {
 	ToolCall,
 } from "../../types.js";
 import { endTextOrThinkingBlock } from "../assistant-output.js";
+import type { StreamEventProcessor } from "../run-stream.js";
+import { UNKNOWN_ERROR_MESSAGE, WireProtocolError } from "../stream-errors.js";
+import { ARGUMENTS_NOT_AN_OBJECT, isJsonObject } from "../tool-arguments.js";
 import { mapFinishReason } from "./map-stop-reason.js";
 import { applyUsageMetadata } from "./usage.js";
 
 type OpenBlock = { contentIndex: number; block: TextContent | ThinkingContent };
 
+/** Part fields that describe a part rather than carry content. */
+const PART_METADATA = new Set([
+	"thought",
+	"thoughtSignature",
+	"videoMetadata",
+	"partMetadata",
+	"mediaResolution",
+	"mediaProcessing",
+	"speechMetadata",
+]);
+
+/**
+ * Parts of server-side tools (code execution, built-in tools such as Google Search): the server ran them and
+ * the text that follows carries the outcome, so they are skipped. Any other kind of part (an image, a file, a
+ * kind added later) is content this client cannot represent, so it fails the reply.
+ */
+const SERVER_SIDE_PARTS = new Set(["executableCode", "codeExecutionResult", "toolCall", "toolResponse"]);
+
+/** The part's content field (`text`, `functionCall`, …), or undefined for a part with metadata only. */
+function partKind(part: Part): string | undefined {
+	return Object.keys(part).find(
+		(key) => !PART_METADATA.has(key) && (part as Record<string, unknown>)[key] !== undefined,
+	);
+}
+
+function hasContent(part: Part): boolean {
+	const kind = partKind(part);
+	return kind !== undefined && !(kind === "text" && part.text === "");
+}
+
 /**
  * Folds Gemini's response chunks into `output` and emits our events (spec ai §3, §7.4). One text or
  * thinking block is open at a time and is closed when a part of the other kind (or a function call)
- * arrives; function calls come whole, so each is started, streamed and ended at once.
+ * arrives; function calls come whole, so each is started, streamed and ended at once. The reply is complete
+ * once a candidate carries a finishReason (or the prompt was blocked); content after it fails the reply.
  */
-export class GoogleStreamParser {
+export class GoogleStreamParser implements StreamEventProcessor<GenerateContentResponse> {
+	readonly terminalEvent = "finishReason";
 	private current: OpenBlock | undefined;
 	private readonly usedIds = new Set<string>();
 	private generatedIds = 0;
@@ -34,9 +69,24 @@ export class GoogleStreamParser {
 		private readonly model: Model,
 	) {}
 
+	get isComplete(): boolean {
+		return this.rawFinishReason !== undefined || this.blockReason !== undefined;
+	}
+
+	get failureReason(): string {
+		if (this.blockReason) return `Prompt blocked: ${this.blockReason}`;
+		const detail = [this.rawFinishReason, this.finishMessage].filter(Boolean).join(": ");
+		// The reference's text alone says nothing; the raw finish reason (SAFETY, RECITATION, …) is kept.
+		return `${UNKNOWN_ERROR_MESSAGE} (finish reason: ${detail})`;
+	}
+
 	handle(chunk: GenerateContentResponse): void {
 		const candidate = chunk.candidates?.[0];
-		for (const part of candidate?.content?.parts ?? []) this.handlePart(part);
+		const parts = candidate?.content?.parts ?? [];
+		if (this.rawFinishReason !== undefined && parts.some(hasContent)) {
+			throw new WireProtocolError("content after the finishReason");
+		}
+		for (const part of parts) this.handlePart(part);
 		if (candidate?.finishReason) {
 			this.rawFinishReason = candidate.finishReason;
 			this.finishMessage = candidate.finishMessage;
@@ -53,15 +103,23 @@ export class GoogleStreamParser {
 	/** Ends the open block, then turns `stop` into `toolUse` when the reply calls tools. */
 	finish(): void {
 		this.closeCurrent();
+		if (this.blockReason) this.output.stopReason = "error";
 		if (this.output.stopReason === "stop" && this.output.content.some((block) => block.type === "toolCall")) {
 			// The reference also overrides length and error (e.g. SAFETY) with toolUse; ours keeps those.
 			this.output.stopReason = "toolUse";
 		}
 	}
 
+	/** Function calls arrive whole, so nothing is left half-done; open text stays as it is. */
+	abandon(): void {}
+
 	private handlePart(part: Part): void {
-		if (part.text !== undefined) this.handleText(part.text, part.thought === true, part.thoughtSignature);
-		else if (part.functionCall) this.handleFunctionCall(part);
+		const kind = partKind(part);
+		if (kind === "text") this.handleText(part.text ?? "", part.thought === true, part.thoughtSignature);
+		else if (kind === "functionCall") this.handleFunctionCall(part);
+		else if (kind !== undefined && !SERVER_SIDE_PARTS.has(kind)) {
+			throw new WireProtocolError(`a part of kind "${kind}", which this client cannot represent`);
+		}
 	}
 
 	private handleText(text: string, isThinking: boolean, signature: string | undefined): void {
@@ -116,7 +174,9 @@ export class GoogleStreamParser {
 		let id = call.id;
 		if (!id || this.usedIds.has(id)) id = `${name}_${Date.now()}_${++this.generatedIds}`;
 		this.usedIds.add(id);
-		const toolCall: ToolCall = { type: "toolCall", id, name, arguments: call.args ?? {} };
+		const args: unknown = call.args ?? {};
+		const toolCall: ToolCall = { type: "toolCall", id, name, arguments: isJsonObject(args) ? args : {} };
+		if (!isJsonObject(args)) toolCall.invalidArguments = ARGUMENTS_NOT_AN_OBJECT;
 		if (part.thoughtSignature) toolCall.thoughtSignature = part.thoughtSignature;
 		const contentIndex = this.output.content.length;
 		this.output.content.push(toolCall);

@@ -4,7 +4,10 @@ import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/
 import type { AssistantMessageEventStream } from "../../event-stream.js";
 import { supportsXhigh } from "../../models.js";
 import type { Context, Model, OpenAICompletionsOptions, SimpleStreamOptions } from "../../types.js";
-import { runOpenAIStream } from "../openai-shared/run-stream.js";
+import { resolveOpenAIApiKey } from "../openai-shared/api-key.js";
+import { createOpenAIClient } from "../openai-shared/client.js";
+import { describeOpenAIError } from "../openai-shared/error-message.js";
+import { runProviderStream } from "../run-stream.js";
 import { buildBaseOptions, clampReasoning } from "../simple-options.js";
 import { buildCompletionsPayload } from "./build-payload.js";
 import { resolveCompletionsCompat } from "./compat.js";
@@ -16,18 +19,24 @@ export function streamOpenAICompletions(
 	context: Context,
 	options?: OpenAICompletionsOptions,
 ): AssistantMessageEventStream {
-	return runOpenAIStream<CompletionsPayload, WireChunk>({
+	return runProviderStream<CompletionsPayload, WireChunk>({
 		model,
-		context,
 		options,
-		buildPayload: () => buildCompletionsPayload(model, context, options, resolveCompletionsCompat(model)),
-		open: async (client, payload, signal) => {
-			// The payload carries compatible servers' extra fields; the SDK sends the body as given.
-			const body = payload as unknown as ChatCompletionCreateParamsStreaming;
-			const stream = await client.chat.completions.create(body, { signal });
-			return stream as AsyncIterable<WireChunk>;
+		describeError: describeOpenAIError,
+		prepare: () => {
+			const apiKey = resolveOpenAIApiKey(model, options?.apiKey);
+			return {
+				payload: buildCompletionsPayload(model, context, options, resolveCompletionsCompat(model)),
+				send: async (payload, { fetch, signal }) => {
+					const client = createOpenAIClient({ model, apiKey, context, headers: options?.headers, fetch });
+					// The payload carries compatible servers' extra fields; the SDK sends the body as given.
+					const body = payload as unknown as ChatCompletionCreateParamsStreaming;
+					const stream = await client.chat.completions.create(body, { signal });
+					return stream as AsyncIterable<WireChunk>;
+				},
+				createProcessor: (output, stream) => new CompletionsStreamParser(model, output, stream),
+			};
 		},
-		createProcessor: (output, stream) => new CompletionsStreamParser(model, output, stream),
 	});
 }
 

@@ -1,8 +1,9 @@
 import type { AssistantMessageEventStream } from "../../event-stream.js";
 import type { AssistantMessage, Model, TextContent, ThinkingContent, ToolCall } from "../../types.js";
 import { endTextOrThinkingBlock } from "../assistant-output.js";
-import type { StreamEventProcessor } from "../openai-shared/run-stream.js";
 import { StreamedToolArguments } from "../openai-shared/streamed-tool-arguments.js";
+import type { StreamEventProcessor } from "../run-stream.js";
+import { WireProtocolError } from "../stream-errors.js";
 import { CONTENT_FILTER_MESSAGE, mapFinishReason } from "./map-stop-reason.js";
 import { parseCompletionsUsage } from "./usage.js";
 import {
@@ -27,8 +28,16 @@ interface OpenToolCall {
 	args: StreamedToolArguments;
 }
 
-export const TRUNCATED_STREAM_MESSAGE =
-	"The response stream ended before the server finished the response (no finish_reason received)";
+/** True when the delta carries content (servers may send empty deltas after the finish_reason). */
+function hasContent(delta: WireDelta): boolean {
+	const isText = (value: unknown) => typeof value === "string" && value.length > 0;
+	return (
+		firstReasoning(delta) !== undefined ||
+		isText(delta.content) ||
+		isText(delta.refusal) ||
+		(Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0)
+	);
+}
 
 function firstReasoning(delta: WireDelta): { field: ReasoningField; text: string } | undefined {
 	for (const field of REASONING_FIELDS) {
@@ -43,8 +52,10 @@ function firstReasoning(delta: WireDelta): { field: ReasoningField; text: string
  * open block at a time; tool calls are keyed by the server's `index`, so parallel calls whose fragments
  * interleave still land in the right block (the reference appended them to whichever call was last).
  * Streaming bookkeeping lives here, never on the blocks, so partial and final messages carry none.
+ * The reply is complete once a chunk carries a finish_reason; content after it fails the reply.
  */
 export class CompletionsStreamParser implements StreamEventProcessor<WireChunk> {
+	readonly terminalEvent = "finish_reason";
 	private openText: OpenTextBlock | undefined;
 	private openToolCalls: OpenToolCall[] = [];
 	private hasToolCalls = false;
@@ -59,6 +70,10 @@ export class CompletionsStreamParser implements StreamEventProcessor<WireChunk> 
 		private readonly stream: AssistantMessageEventStream,
 	) {}
 
+	get isComplete(): boolean {
+		return this.sawFinishReason;
+	}
+
 	handle(chunk: WireChunk): void {
 		const choice = chunk.choices?.[0];
 		const usage = chunk.usage ?? choice?.usage;
@@ -66,6 +81,10 @@ export class CompletionsStreamParser implements StreamEventProcessor<WireChunk> 
 		if (!choice) return;
 
 		const delta = choice.delta;
+		// Usage-only and empty chunks after the finish_reason are normal (stream_options.include_usage).
+		if (this.sawFinishReason && delta && hasContent(delta)) {
+			throw new WireProtocolError("content after the finish_reason");
+		}
 		if (delta) {
 			const reasoning = firstReasoning(delta);
 			if (reasoning) this.appendThinking(reasoning.text, reasoning.field);
@@ -83,8 +102,6 @@ export class CompletionsStreamParser implements StreamEventProcessor<WireChunk> 
 	}
 
 	finish(): void {
-		// A stream that stops without a finish_reason was cut short; its last tool call may be half-written.
-		if (!this.sawFinishReason) throw new Error(TRUNCATED_STREAM_MESSAGE);
 		this.closeText();
 		this.closeToolCalls();
 		// Some compatible servers answer "stop" even when the reply is a tool call.
@@ -92,7 +109,7 @@ export class CompletionsStreamParser implements StreamEventProcessor<WireChunk> 
 	}
 
 	abandon(): void {
-		for (const open of this.openToolCalls) open.args.finish();
+		for (const open of this.openToolCalls) open.args.abandon();
 		this.openToolCalls = [];
 	}
 

@@ -5,7 +5,10 @@ import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import type { AssistantMessageEventStream } from "../../event-stream.js";
 import { supportsXhigh } from "../../models.js";
 import type { Context, Model, OpenAIResponsesOptions, SimpleStreamOptions } from "../../types.js";
-import { runOpenAIStream } from "../openai-shared/run-stream.js";
+import { resolveOpenAIApiKey } from "../openai-shared/api-key.js";
+import { createOpenAIClient } from "../openai-shared/client.js";
+import { describeOpenAIError } from "../openai-shared/error-message.js";
+import { runProviderStream } from "../run-stream.js";
 import { buildBaseOptions, clampReasoning } from "../simple-options.js";
 import { buildResponsesPayload, type ResponsesPayload } from "./build-payload.js";
 import { ResponsesStreamParser } from "./parse-stream.js";
@@ -15,13 +18,22 @@ export function streamOpenAIResponses(
 	context: Context,
 	options?: OpenAIResponsesOptions,
 ): AssistantMessageEventStream {
-	return runOpenAIStream<ResponsesPayload, ResponseStreamEvent>({
+	return runProviderStream<ResponsesPayload, ResponseStreamEvent>({
 		model,
-		context,
 		options,
-		buildPayload: () => buildResponsesPayload(model, context, options),
-		open: (client, payload, signal) => client.responses.create(payload, { signal }),
-		createProcessor: (output, stream) => new ResponsesStreamParser(model, output, stream, options?.serviceTier),
+		describeError: describeOpenAIError,
+		prepare: () => {
+			const apiKey = resolveOpenAIApiKey(model, options?.apiKey);
+			return {
+				payload: buildResponsesPayload(model, context, options),
+				send: (payload, { fetch, signal }) =>
+					createOpenAIClient({ model, apiKey, context, headers: options?.headers, fetch }).responses.create(
+						payload,
+						{ signal },
+					),
+				createProcessor: (output, stream) => new ResponsesStreamParser(model, output, stream, options?.serviceTier),
+			};
+		},
 	});
 }
 

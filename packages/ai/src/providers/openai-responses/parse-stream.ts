@@ -1,8 +1,9 @@
 import type { Response, ResponseOutputItem, ResponseStreamEvent } from "openai/resources/responses/responses";
 import type { AssistantMessageEventStream } from "../../event-stream.js";
 import type { AssistantMessage, Model, TextContent, ThinkingContent, ToolCall } from "../../types.js";
-import type { StreamEventProcessor } from "../openai-shared/run-stream.js";
 import { StreamedToolArguments } from "../openai-shared/streamed-tool-arguments.js";
+import type { StreamEventProcessor } from "../run-stream.js";
+import { WireProtocolError } from "../stream-errors.js";
 import { mapResponseStatus } from "./map-status.js";
 import { encodeTextSignature } from "./text-signature.js";
 import { parseResponsesUsage } from "./usage.js";
@@ -18,8 +19,23 @@ const ITEM_KINDS: Readonly<Record<string, OpenItem["kind"]>> = {
 	function_call: "toolCall",
 };
 
-export const UNFINISHED_RESPONSE_MESSAGE =
-	"The response stream ended before the response completed (no response.completed event)";
+/**
+ * Items of hosted tools the server ran itself (web search, file search, code interpreter, …): the message that
+ * follows carries their result, so they are skipped. Any other item type (computer_call, shell_call,
+ * custom_tool_call, a type added later) asks the client to act in a way this client cannot, so it fails the reply.
+ */
+const SERVER_SIDE_ITEMS = new Set([
+	"web_search_call",
+	"file_search_call",
+	"code_interpreter_call",
+	"image_generation_call",
+	"mcp_call",
+	"mcp_list_tools",
+	"tool_search_call",
+	"tool_search_output",
+	"compaction",
+]);
+
 export const NO_ERROR_DETAILS_MESSAGE = "Unknown error (no error details in response)";
 
 function failureMessage(response: Response | undefined): string {
@@ -43,10 +59,15 @@ function joinTexts(parts: readonly { text?: string }[] | undefined): string {
  * Turns Responses API events into assistant-message events (spec ai §7.3). Items are keyed by
  * `output_index`; each opens a block on `output_item.added` and closes it on `output_item.done`, where the
  * final item is kept as replay metadata (reasoning item as the thinking signature, message id as the text
- * signature). Bookkeeping stays here, so no block ever carries internal fields.
+ * signature). Bookkeeping stays here, so no block ever carries internal fields. The reply is complete at
+ * `response.completed` / `response.incomplete` (`response.failed` fails it); any event after those, and deltas
+ * for an item that was never added, fail the reply.
  */
 export class ResponsesStreamParser implements StreamEventProcessor<ResponseStreamEvent> {
+	readonly terminalEvent = "response.completed";
 	private readonly items = new Map<number, OpenItem>();
+	/** Every output index an item was added at, skipped hosted-tool items included. */
+	private readonly addedIndices = new Set<number>();
 	private lastOutputIndex = -1;
 	private completed = false;
 	private hasToolCalls = false;
@@ -59,7 +80,12 @@ export class ResponsesStreamParser implements StreamEventProcessor<ResponseStrea
 		private readonly requestedServiceTier?: string,
 	) {}
 
+	get isComplete(): boolean {
+		return this.completed;
+	}
+
 	handle(event: ResponseStreamEvent): void {
+		if (this.completed) throw new WireProtocolError(`a ${event.type} event after the response completed`);
 		switch (event.type) {
 			case "response.output_item.added":
 				this.openItem(event.output_index ?? this.lastOutputIndex + 1, event.item);
@@ -67,20 +93,20 @@ export class ResponsesStreamParser implements StreamEventProcessor<ResponseStrea
 			case "response.reasoning_summary_text.delta":
 			// Open-weight reasoning models (gpt-oss on vLLM, LM Studio, Ollama) stream raw reasoning text instead.
 			case "response.reasoning_text.delta":
-				this.appendThinking(this.indexOf(event), event.delta);
+				this.appendThinking(this.addedIndexOf(event), event.delta);
 				return;
 			case "response.reasoning_summary_part.done":
-				this.appendThinking(this.indexOf(event), "\n\n");
+				this.appendThinking(this.addedIndexOf(event), "\n\n");
 				return;
 			case "response.output_text.delta":
 			case "response.refusal.delta":
-				this.appendText(this.indexOf(event), event.delta);
+				this.appendText(this.addedIndexOf(event), event.delta);
 				return;
 			case "response.function_call_arguments.delta":
-				this.appendArguments(this.indexOf(event), event.delta);
+				this.appendArguments(this.addedIndexOf(event), event.delta);
 				return;
 			case "response.function_call_arguments.done": {
-				const item = this.items.get(this.indexOf(event));
+				const item = this.items.get(this.addedIndexOf(event));
 				if (item?.kind === "toolCall") item.args.replace(event.arguments);
 				return;
 			}
@@ -99,7 +125,6 @@ export class ResponsesStreamParser implements StreamEventProcessor<ResponseStrea
 	}
 
 	finish(): void {
-		if (!this.completed) throw new Error(UNFINISHED_RESPONSE_MESSAGE);
 		for (const index of [...this.items.keys()]) this.closeItem(index, undefined);
 	}
 
@@ -108,12 +133,22 @@ export class ResponsesStreamParser implements StreamEventProcessor<ResponseStrea
 		return typeof event.output_index === "number" ? event.output_index : this.lastOutputIndex;
 	}
 
+	/** The index of a delta's item, which must have been added. */
+	private addedIndexOf(event: { type: string; output_index?: number }): number {
+		const index = this.indexOf(event);
+		if (!this.addedIndices.has(index)) {
+			throw new WireProtocolError(`a ${event.type} event for output item ${index}, which was never added`);
+		}
+		return index;
+	}
+
 	abandon(): void {
-		for (const item of this.items.values()) if (item.kind === "toolCall") item.args.finish();
+		for (const item of this.items.values()) if (item.kind === "toolCall") item.args.abandon();
 		this.items.clear();
 	}
 
 	private openItem(outputIndex: number, item: ResponseOutputItem): OpenItem | undefined {
+		this.addedIndices.add(outputIndex);
 		let open: OpenItem;
 		const contentIndex = this.output.content.length;
 		if (item.type === "reasoning") {
@@ -131,7 +166,10 @@ export class ResponsesStreamParser implements StreamEventProcessor<ResponseStrea
 			open = { kind: "toolCall", block, contentIndex, args: new StreamedToolArguments(block, item.arguments ?? "") };
 			this.hasToolCalls = true;
 		} else {
-			// Hosted-tool items (web search, file search, ...) are not part of our message model.
+			const type: string = item.type;
+			if (!SERVER_SIDE_ITEMS.has(type)) {
+				throw new WireProtocolError(`an output item of type "${type}", which this client cannot act on`);
+			}
 			return undefined;
 		}
 		this.output.content.push(open.block);

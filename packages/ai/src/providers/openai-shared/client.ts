@@ -1,5 +1,6 @@
 import OpenAI, { type APIError } from "openai";
 import type { Context, Model } from "../../types.js";
+import type { Fetch } from "../reply-guard.js";
 import { isOpenAIHost } from "./api-key.js";
 import { githubCopilotDynamicHeaders } from "./copilot-headers.js";
 
@@ -38,19 +39,17 @@ export interface OpenAIClientOptions {
 	apiKey: string | undefined;
 	context: Context;
 	headers?: Record<string, string>;
+	/** The reply's guarded fetch (reply-guard.ts): no cross-origin redirects, reply limits. */
+	fetch: Fetch;
 }
 
-// Clients hold no per-request state; building one (option parsing, header normalisation) costs about as much
-// as the rest of a request's set-up, so the last few configurations are kept.
-const CLIENT_CACHE_SIZE = 4;
-const clients = new Map<string, OpenAI>();
-
 /**
- * An SDK client pointed at `model.baseUrl`, reused while the configuration is the same. Headers merge in the
- * spec's order: model headers, then GitHub Copilot's dynamic headers, then the caller's. SDK retries are off: retrying is the coding
- * agent's job (it reports each attempt), and a hidden retry would double-count and delay.
+ * An SDK client pointed at `model.baseUrl`, one per request since each carries its reply's guarded fetch
+ * (building one takes about 0.1 ms). Headers merge in the spec's order: model headers, then GitHub Copilot's
+ * dynamic headers, then the caller's. SDK retries are off: retrying is the coding agent's job (it reports each
+ * attempt), and a hidden retry would double-count and delay.
  */
-export function createOpenAIClient({ model, apiKey, context, headers }: OpenAIClientOptions): OpenAI {
+export function createOpenAIClient({ model, apiKey, context, headers, fetch }: OpenAIClientOptions): OpenAI {
 	const openAIHost = isOpenAIHost(model.baseUrl);
 	const defaultHeaders: Record<string, string | null> = {
 		...(apiKey === undefined ? { Authorization: null } : {}),
@@ -59,10 +58,7 @@ export function createOpenAIClient({ model, apiKey, context, headers }: OpenAICl
 		...headers,
 	};
 	const logLevel = process.env.OPENAI_LOG ? undefined : ("off" as const);
-	const key = JSON.stringify([apiKey, model.baseUrl, openAIHost, defaultHeaders, logLevel]);
-	const cached = clients.get(key);
-	if (cached) return cached;
-	const client = new OpenAICompatibleClient({
+	return new OpenAICompatibleClient({
 		apiKey: apiKey ?? "no-key",
 		baseURL: model.baseUrl || undefined,
 		// The SDK reads OPENAI_ORG_ID / OPENAI_PROJECT_ID; those belong to OpenAI, not to other servers.
@@ -74,8 +70,6 @@ export function createOpenAIClient({ model, apiKey, context, headers }: OpenAICl
 		// The SDK logs unparseable stream lines to the console, which would corrupt a terminal UI; the
 		// failure is reported in the stream instead. OPENAI_LOG still turns logging on for debugging.
 		...(logLevel ? { logLevel } : {}),
+		fetch,
 	});
-	if (clients.size >= CLIENT_CACHE_SIZE) clients.delete(clients.keys().next().value as string);
-	clients.set(key, client);
-	return client;
 }

@@ -55,7 +55,6 @@ export function describeOpenAIError(error: unknown): string {
 		const raw = openRouterRaw(body);
 		return `${truncate(raw ? `${message}\n${raw}` : message)}${retryAfterSuffix(retryAfterSeconds(error.headers))}`;
 	}
-	if (error instanceof SyntaxError) return `Malformed JSON in the response stream: ${error.message}`;
 	if (error instanceof Error) return withCauses(error);
 	return describeError(error);
 }

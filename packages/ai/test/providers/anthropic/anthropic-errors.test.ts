@@ -145,7 +145,16 @@ describe("errors inside the stream", () => {
 		});
 		const { result } = await collect(streamAnthropic(model(), context, options));
 		expect(result.stopReason).toBe("error");
-		expect(result.content).toEqual([{ type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a" } }]);
+		// The partial arguments are kept for display; the call is marked as never to be run.
+		expect(result.content).toEqual([
+			{
+				type: "toolCall",
+				id: "toolu_1",
+				name: "read",
+				arguments: { path: "a" },
+				invalidArguments: "the reply ended before this call's arguments were complete",
+			},
+		]);
 		expect(internalFieldsOf(result)).toEqual([]);
 	});
 

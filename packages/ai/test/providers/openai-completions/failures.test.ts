@@ -194,7 +194,7 @@ describe("broken streams", () => {
 			kind: "sse",
 			chunks: [...textChunks("partial"), "data: {not json\n\n", ...finish()],
 		});
-		expect(result.errorMessage).toMatch(/^Malformed JSON in the response stream: /);
+		expect(result.errorMessage).toMatch(/^Malformed event in the provider's stream: /);
 		expect(result.content).toEqual([{ type: "text", text: "partial" }]);
 	});
 

@@ -144,14 +144,16 @@ describe("broken streams", () => {
 
 	it("fails a stream that ends without response.completed", async () => {
 		const { result } = await failWith(responsesReply([created(), ...messageItem(0, "m", "half")]));
-		expect(result.errorMessage).toMatch(/before the response completed/);
+		expect(result.errorMessage).toBe(
+			"The response stream ended before the provider finished the reply (no response.completed received)",
+		);
 	});
 
 	it("ends with an error for a malformed SSE data line", async () => {
 		const { result } = await failWith(
 			responsesReply([created(), "event: response.output_text.delta\ndata: {oops\n\n", completed()]),
 		);
-		expect(result.errorMessage).toMatch(/^Malformed JSON in the response stream: /);
+		expect(result.errorMessage).toMatch(/^Malformed event in the provider's stream: /);
 	});
 });
 

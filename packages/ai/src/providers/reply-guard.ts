@@ -1,0 +1,318 @@
+import type { StreamOptions } from "../types.js";
+import {
+	crossOriginRedirectMessage,
+	malformedEventStreamMessage,
+	notAnEventStreamMessage,
+	ReplyGuardError,
+	type ResponseSummary,
+	replyTooLargeMessage,
+	replyTooSlowMessage,
+	SNIPPET_CHARS,
+	tooManyRedirectsMessage,
+	unreplayableRedirectMessage,
+} from "./stream-errors.js";
+
+const MIB = 1024 * 1024;
+
+/** Default `StreamOptions.maxReplyBytes`: far above any real reply, low enough that a runaway one cannot exhaust memory. */
+export const DEFAULT_MAX_REPLY_BYTES = 64 * MIB;
+/** Default `StreamOptions.replyTimeoutMs`. */
+export const DEFAULT_REPLY_TIMEOUT_MS = 30 * 60 * 1000;
+
+/** Same-origin redirects followed per request, as browsers cap theirs (they allow 20; an API needs few). */
+const MAX_REDIRECTS = 5;
+/** Body bytes kept for error messages (the first SNIPPET_CHARS characters fit in it). */
+const CAPTURE_BYTES = 1024;
+/** Enough leading characters to tell an SSE field (`retry:` is the longest) from anything else. */
+const SNIFF_CHARS = 6;
+/**
+ * The longest line an event stream may have. One line is one event's data; the largest real ones (a Responses
+ * `response.completed` repeating a whole long reply) stay well under a megabyte. The SDKs' line decoders copy
+ * and rescan a line on every chunk, so a line of tens of megabytes would cost minutes of CPU before the size
+ * limit ended it.
+ */
+const MAX_LINE_BYTES = 8 * MIB;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const LF = 0x0a;
+const CR = 0x0d;
+/** The first line of an event stream: a comment (`:`) or one of the SSE fields. */
+const SSE_FIRST_LINE = /^(?:data|event|id|retry)?:/;
+
+export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export interface ReplyLimits {
+	/** 0 = no limit. */
+	maxReplyBytes: number;
+	/** 0 = no limit. */
+	replyTimeoutMs: number;
+}
+
+export function replyLimitsOf(options: StreamOptions | undefined): ReplyLimits {
+	return {
+		maxReplyBytes: options?.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
+		replyTimeoutMs: options?.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS,
+	};
+}
+
+function isRedirect(status: number): boolean {
+	return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+}
+
+/** Origin and path: a query string or user info may carry a credential, so messages never show them. */
+function displayUrl(url: URL): string {
+	return `${url.origin}${url.pathname}`;
+}
+
+function isEventStreamType(contentType: string): boolean {
+	return contentType.split(";")[0].trim().toLowerCase() === "text/event-stream";
+}
+
+function isReplayableBody(body: NonNullable<RequestInit["body"]>): boolean {
+	return typeof body === "string" || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || body instanceof Blob;
+}
+
+function requestUrl(input: string | URL | Request): URL {
+	if (typeof input === "string") return new URL(input);
+	if (input instanceof URL) return new URL(input.href);
+	return new URL(input.url);
+}
+
+type SniffVerdict = "event-stream" | "not-event-stream" | "undecided";
+
+/**
+ * The transport of one reply, shared by every adapter: each SDK is given `guard.fetch`, which
+ * - never sends credentials or the conversation to another origin: redirects are taken in hand
+ *   (`redirect: "manual"`); same-origin ones are followed (at most MAX_REDIRECTS), any other fails the reply;
+ * - counts the raw body bytes, so a reply past `maxReplyBytes` is stopped even when it is one endless line
+ *   that an SSE decoder would buffer forever, and stops the reply after `replyTimeoutMs`;
+ * - checks that a successful response is an event stream (content type, then its first characters), so an
+ *   HTML portal page, JSON or an empty body fails instead of reading as an empty reply.
+ * Limits and refusals abort the HTTP request and are kept in `failure`, whose text the stream loop reports
+ * whatever the SDK wrapped it in.
+ */
+export class ReplyGuard {
+	failure: ReplyGuardError | undefined;
+	private readonly controller = new AbortController();
+	private timer: ReturnType<typeof setTimeout> | undefined;
+	private unlinkSignal: (() => void) | undefined;
+	private bytes = 0;
+	/** Bytes of the event-stream line still open at the end of the body so far. */
+	private lineBytes = 0;
+	private readonly captured: Uint8Array[] = [];
+	private capturedBytes = 0;
+	private response: Omit<ResponseSummary, "snippet" | "isSnippetCut"> | undefined;
+
+	constructor(private readonly limits: ReplyLimits) {}
+
+	/** Starts the reply clock; called right before the request is sent. */
+	start(): void {
+		const { replyTimeoutMs } = this.limits;
+		// Past the largest delay a timer takes (about 24.8 days) Node would fire at once: that is no limit.
+		if (!(replyTimeoutMs > 0) || replyTimeoutMs > MAX_TIMER_MS) return;
+		this.timer = setTimeout(() => this.fail(replyTooSlowMessage(replyTimeoutMs)), replyTimeoutMs);
+	}
+
+	/** Ends the reply's transport: the timer stops and a request still open is aborted. */
+	close(): void {
+		clearTimeout(this.timer);
+		this.unlinkSignal?.();
+		this.controller.abort();
+	}
+
+	/** The final response and the start of its body, once a response arrived. */
+	summary(): ResponseSummary | undefined {
+		if (!this.response) return undefined;
+		const text = this.capturedText();
+		return {
+			...this.response,
+			snippet: text.slice(0, SNIPPET_CHARS),
+			isSnippetCut: text.length > SNIPPET_CHARS || this.bytes > this.capturedBytes,
+		};
+	}
+
+	readonly fetch: Fetch = async (input, init = {}) => {
+		this.linkSignal(init.signal ?? undefined);
+		const origin = requestUrl(input);
+		let url = origin;
+		let method = (init.method ?? "GET").toUpperCase();
+		let body = init.body ?? undefined;
+		const headers = new Headers(init.headers);
+		for (let redirects = 0; ; redirects++) {
+			const response = await fetch(url, {
+				...init,
+				method,
+				headers,
+				body,
+				signal: this.controller.signal,
+				redirect: "manual",
+			});
+			const location = isRedirect(response.status) ? response.headers.get("location") : null;
+			if (location === null) return this.inspect(url, response);
+			await response.body?.cancel().catch(() => undefined);
+			const target = new URL(location, url);
+			if (target.origin !== origin.origin) {
+				throw this.fail(crossOriginRedirectMessage(origin.origin, displayUrl(target), response.status));
+			}
+			if (redirects >= MAX_REDIRECTS) throw this.fail(tooManyRedirectsMessage(origin.origin, MAX_REDIRECTS));
+			// What fetch itself does: 303, and 301/302 after a POST, continue as a GET without the body.
+			if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
+				method = "GET";
+				body = undefined;
+				headers.delete("content-type");
+				headers.delete("content-length");
+			} else if (body !== undefined && body !== null && !isReplayableBody(body)) {
+				throw this.fail(unreplayableRedirectMessage(origin.origin, response.status));
+			}
+			url = target;
+		}
+	};
+
+	/** Records the failure (the first one wins) and aborts the request. Returns it for throwing. */
+	private fail(message: string): ReplyGuardError {
+		if (!this.failure) this.failure = new ReplyGuardError(message);
+		this.controller.abort(this.failure);
+		return this.failure;
+	}
+
+	private linkSignal(signal: AbortSignal | undefined): void {
+		if (!signal || this.unlinkSignal) return;
+		const abort = () => this.controller.abort(signal.reason);
+		if (signal.aborted) abort();
+		signal.addEventListener("abort", abort, { once: true });
+		this.unlinkSignal = () => signal.removeEventListener("abort", abort);
+	}
+
+	private async inspect(url: URL, response: Response): Promise<Response> {
+		const contentType = response.headers.get("content-type");
+		this.response = { url: displayUrl(url), status: response.status, contentType: contentType ?? "no content type" };
+		const source = response.body;
+		if (!response.ok) {
+			// Error bodies are the SDK's to read (status and provider text); they are counted all the same.
+			return source ? this.rewrap(response, this.countedBody(source, false)) : response;
+		}
+		if (!source) throw this.fail(notAnEventStreamMessage(this.requireSummary()));
+		// A declared type other than an event stream is refused at once; an absent one is judged by the body.
+		if (contentType !== null && !isEventStreamType(contentType)) {
+			const reader = source.getReader();
+			await this.readSnippet(reader);
+			await reader.cancel().catch(() => undefined);
+			throw this.fail(notAnEventStreamMessage(this.requireSummary()));
+		}
+		return this.rewrap(response, this.countedBody(source, true));
+	}
+
+	private rewrap(response: Response, body: ReadableStream<Uint8Array>): Response {
+		return new Response(body, {
+			status: response.status,
+			statusText: response.statusText,
+			headers: response.headers,
+		});
+	}
+
+	private requireSummary(): ResponseSummary {
+		const summary = this.summary();
+		if (!summary) throw new Error("ReplyGuard: no response to summarise");
+		return summary;
+	}
+
+	/**
+	 * The body as the SDK reads it: bytes counted against the cap as they arrive, the first ones kept for
+	 * messages, and (for a successful response) held back until they show an event stream.
+	 */
+	private countedBody(source: ReadableStream<Uint8Array>, sniff: boolean): ReadableStream<Uint8Array> {
+		const reader = source.getReader();
+		let held: Uint8Array[] | undefined = sniff ? [] : undefined;
+		return new ReadableStream<Uint8Array>(
+			{
+				pull: async (controller) => {
+					for (;;) {
+						const { done, value } = await reader.read();
+						if (done) {
+							if (held && this.sniff(true) !== "event-stream") {
+								throw this.fail(notAnEventStreamMessage(this.requireSummary()));
+							}
+							for (const chunk of held ?? []) controller.enqueue(chunk);
+							held = undefined;
+							controller.close();
+							return;
+						}
+						this.take(value);
+						if (sniff) this.measureLines(value);
+						if (!held) {
+							controller.enqueue(value);
+							return;
+						}
+						held.push(value);
+						const verdict = this.sniff(false);
+						if (verdict === "undecided") continue;
+						if (verdict === "not-event-stream") {
+							await this.readSnippet(reader);
+							throw this.fail(notAnEventStreamMessage(this.requireSummary()));
+						}
+						for (const chunk of held) controller.enqueue(chunk);
+						held = undefined;
+						return;
+					}
+				},
+				cancel: (reason) => reader.cancel(reason),
+			},
+			{ highWaterMark: 0 },
+		);
+	}
+
+	/** Counts a chunk of body (failing past the cap) and keeps the start of the body. */
+	private take(chunk: Uint8Array): void {
+		this.bytes += chunk.byteLength;
+		const { maxReplyBytes } = this.limits;
+		if (maxReplyBytes > 0 && this.bytes > maxReplyBytes) throw this.fail(replyTooLargeMessage(maxReplyBytes));
+		if (this.capturedBytes < CAPTURE_BYTES) {
+			const part = chunk.slice(0, CAPTURE_BYTES - this.capturedBytes);
+			this.captured.push(part);
+			this.capturedBytes += part.byteLength;
+		}
+	}
+
+	/** Fails an event stream whose current line grows past MAX_LINE_BYTES. */
+	private measureLines(chunk: Uint8Array): void {
+		const last = Math.max(chunk.lastIndexOf(LF), chunk.lastIndexOf(CR));
+		if (last === -1) {
+			this.lineBytes += chunk.byteLength;
+		} else {
+			const lf = chunk.indexOf(LF);
+			const cr = chunk.indexOf(CR);
+			// The line open before this chunk ends at its first line break. Lines that start and end inside one
+			// chunk are no longer than a chunk (tens of kilobytes), so only the ends need counting.
+			const ended = this.lineBytes + (lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr));
+			this.lineBytes = Math.max(ended, chunk.byteLength - last - 1);
+		}
+		if (this.lineBytes > MAX_LINE_BYTES) {
+			throw this.fail(
+				malformedEventStreamMessage(this.requireSummary(), `a line longer than ${MAX_LINE_BYTES / MIB} MiB`),
+			);
+		}
+		if (last !== -1) this.lineBytes = chunk.byteLength - last - 1;
+	}
+
+	/** Reads on until the snippet for a message is complete (or the body ends). */
+	private async readSnippet(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+		while (this.capturedBytes < CAPTURE_BYTES && this.capturedText().length <= SNIPPET_CHARS) {
+			const { done, value } = await reader.read();
+			if (done) return;
+			this.take(value);
+		}
+	}
+
+	private capturedText(): string {
+		return new TextDecoder().decode(Buffer.concat(this.captured));
+	}
+
+	private sniff(atEnd: boolean): SniffVerdict {
+		const text = this.capturedText()
+			.replace(/^\uFEFF/, "")
+			.trimStart();
+		if (SSE_FIRST_LINE.test(text)) return "event-stream";
+		const canDecide =
+			atEnd || text.length >= SNIFF_CHARS || /[\r\n]/.test(text) || this.capturedBytes >= CAPTURE_BYTES;
+		return canDecide ? "not-event-stream" : "undecided";
+	}
+}

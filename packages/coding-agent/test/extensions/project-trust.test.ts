@@ -34,6 +34,7 @@ function untrustedProject(w: ExtensionWorld, projectSettings: Record<string, unk
 			extensions: ["../../shared/from-project-settings.ts"],
 			...projectSettings,
 		}),
+		"project/.mcp.json": JSON.stringify({ mcpServers: { db: { command: "./start-db.sh" } } }),
 	});
 }
 
@@ -63,6 +64,7 @@ describe("deciding what of a project runs", () => {
 			],
 			extensions: [join(world.cwd, ".agent/extensions/local.ts")],
 			files: [],
+			mcpServers: [{ name: "db", file: join(world.cwd, ".mcp.json") }],
 		});
 		expect(decision.notice).toBe(
 			[
@@ -70,6 +72,7 @@ describe("deciding what of a project runs", () => {
 				"  project setting shellPath = ./evil.sh",
 				'  project setting extensions = ["../../shared/from-project-settings.ts"]',
 				"  project extension .agent/extensions/local.ts",
+				"  project MCP server db (.mcp.json)",
 				`To trust it, start agent there interactively and accept, or run with --trust-project (remembered in ${getTrustedProjectsPath(world.agentDir)}).`,
 			].join("\n"),
 		);
@@ -90,7 +93,7 @@ describe("deciding what of a project runs", () => {
 		const quiet = await open(world);
 		const none = await resolveProjectTrust({ cwd: world.cwd, agentDir: world.agentDir, ...quiet, prompt });
 		expect(asked).toEqual([]);
-		expect(none).toEqual({ trusted: false, ignored: { settings: [], extensions: [], files: [] } });
+		expect(none).toEqual({ trusted: false, ignored: { settings: [], extensions: [], files: [], mcpServers: [] } });
 
 		untrustedProject(world, { shellCommandPrefix: "source ./prefix.sh" });
 		const { settingsManager, resourceLoader, extensionPaths } = await open(world);
@@ -107,7 +110,7 @@ describe("deciding what of a project runs", () => {
 			"shellCommandPrefix",
 			"extensions",
 		]);
-		expect(yes).toEqual({ trusted: true, ignored: { settings: [], extensions: [], files: [] } });
+		expect(yes).toEqual({ trusted: true, ignored: { settings: [], extensions: [], files: [], mcpServers: [] } });
 		expect(isProjectTrusted(world.cwd, world.agentDir)).toBe(true);
 		expect(settingsManager.getShellPath()).toBe("./evil.sh");
 		expect(settingsManager.getShellCommandPrefix()).toBe("source ./prefix.sh");
@@ -239,6 +242,7 @@ describe("the interactive question", () => {
 			],
 			extensions: [join(world.cwd, ".agent/extensions/local.ts")],
 			files: [{ path: join(world.cwd, "AGENTS.md"), target: "/home/someone/.ssh/id_rsa" }],
+			mcpServers: [{ name: "db", file: join(world.cwd, ".agent/mcp.json") }],
 		};
 		for (const [answer, expected] of [
 			["y", true],
@@ -255,7 +259,8 @@ describe("the interactive question", () => {
 					"  project setting shellPath = ./evil.sh\n" +
 					'  project setting shellCommandPrefix = "echo hi\\nsource x"\n' +
 					"  project extension .agent/extensions/local.ts\n" +
-					"  project file AGENTS.md (leads to /home/someone/.ssh/id_rsa)\n\n" +
+					"  project file AGENTS.md (leads to /home/someone/.ssh/id_rsa)\n" +
+					"  project MCP server db (.agent/mcp.json)\n\n" +
 					TRUST_PROJECT_QUESTION,
 			);
 		}
@@ -266,7 +271,7 @@ describe("the interactive question", () => {
 		const input = new PassThrough();
 		input.end();
 		const output = new PassThrough();
-		const parts = { settings: [], extensions: [], files: [] };
+		const parts = { settings: [], extensions: [], files: [], mcpServers: [] };
 		expect(await promptProjectTrust({ input, output, cwd: world.cwd, parts })).toBe(false);
 	});
 });

@@ -223,7 +223,10 @@ describe("project trust", () => {
 	it("applies them with trustProject: true, and from then on without it (remembered)", async () => {
 		const marker = projectWithShellPrefix();
 		const trusted = await runBash({ trustProject: true });
-		expect(trusted.projectTrust).toEqual({ trusted: true, ignored: { settings: [], extensions: [], files: [] } });
+		expect(trusted.projectTrust).toEqual({
+			trusted: true,
+			ignored: { settings: [], extensions: [], files: [], mcpServers: [] },
+		});
 		expect(existsSync(marker)).toBe(true);
 		rmSync(marker);
 		const later = await runBash();

@@ -1,9 +1,9 @@
 // `<agentDir>/keybindings.json` (cli.md §14.1): action names mapped to a key id or an array of key ids; an
 // entry replaces that action's defaults, `[]` unbinds it. Invalid JSON leaves the defaults in place.
-import { readFileSync } from "node:fs";
 import { type KeyId, parseKeybindingsConfig } from "@agent/tui";
 import { getKeybindingsPath } from "./config/paths.js";
 import { AppKeybindings, isAppAction, isEditorAction } from "./keybindings.js";
+import { readSmallTextFileSync } from "./tools/regular-file.js";
 
 export interface LoadedKeybindings {
 	keybindings: AppKeybindings;
@@ -52,7 +52,7 @@ export function loadKeybindings(
 	const path = getKeybindingsPath(agentDir);
 	let text: string | undefined;
 	try {
-		text = readFileSync(path, "utf8");
+		text = readSmallTextFileSync(path);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
 			const reason = error instanceof Error ? error.message : String(error);

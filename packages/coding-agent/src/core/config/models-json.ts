@@ -1,6 +1,6 @@
 // models.json (config.md §6): schema, validation with errors that name the file and the field, loading.
-import { readFileSync } from "node:fs";
 import type { Api, ModelCost, OpenAICompletionsCompat } from "@agent/ai";
+import { readSmallTextFileSync } from "../tools/regular-file.js";
 
 export interface ModelDefinition {
 	id: string;
@@ -290,7 +290,7 @@ export function parseModelsJson(text: string, path: string): ModelsJsonLoadResul
 export function loadModelsJson(path: string): ModelsJsonLoadResult {
 	let text: string;
 	try {
-		text = readFileSync(path, "utf8");
+		text = readSmallTextFileSync(path);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return { config: { providers: {} } };
 		return {

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readSmallTextFileSync } from "../tools/regular-file.js";
 import { updateFileLocked } from "./settings-file.js";
 
 /** `global`: `<agentDir>/settings.json`; `project`: `<cwd>/.agent/settings.json`. */
@@ -23,7 +23,7 @@ export class FileSettingsStorage implements SettingsStorage {
 
 	read(scope: SettingsScope): string | undefined {
 		try {
-			return readFileSync(this.paths[scope], "utf8");
+			return readSmallTextFileSync(this.paths[scope]);
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
 			throw error;

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { readSmallTextFileSync } from "../tools/regular-file.js";
 import { toPosixPath } from "./input-paths.js";
 
 const IGNORE_FILE_NAMES = [".gitignore", ".ignore", ".fdignore"];
@@ -38,7 +38,7 @@ export class IgnoreRules {
 		for (const fileName of IGNORE_FILE_NAMES) {
 			let content: string;
 			try {
-				content = readFileSync(join(dir, fileName), "utf8");
+				content = readSmallTextFileSync(join(dir, fileName));
 			} catch {
 				continue;
 			}

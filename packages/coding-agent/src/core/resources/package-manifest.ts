@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { APP_NAME } from "../../config.js";
 import { parseJsonObjectText } from "../config/settings-file.js";
+import { readSmallTextFileSync } from "../tools/regular-file.js";
 import { describeError, type ResourceDiagnostic } from "./diagnostics.js";
 
 export type ResourceType = "extensions" | "skills" | "prompts" | "themes";
@@ -19,7 +19,7 @@ export function readPackageManifest(dir: string, diagnostics: ResourceDiagnostic
 	const path = join(dir, "package.json");
 	let text: string;
 	try {
-		text = readFileSync(path, "utf8");
+		text = readSmallTextFileSync(path);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
 			diagnostics.push({ type: "error", message: `cannot read package.json: ${describeError(error)}`, path });

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { CONFIG_DIR_NAME, getAgentDir } from "../config/paths.js";
+import { readSmallTextFileSync } from "../tools/regular-file.js";
 import { describeError, type ResourceDiagnostic } from "./diagnostics.js";
 import { collectDirectFiles } from "./directory-scan.js";
 import { normalizeLineEndings, parseFrontmatter } from "./frontmatter.js";
@@ -58,7 +59,7 @@ export function loadPromptTemplateFile(
 	const diagnostics: ResourceDiagnostic[] = [];
 	let raw: string;
 	try {
-		raw = readFileSync(filePath, "utf8");
+		raw = readSmallTextFileSync(filePath);
 	} catch (error) {
 		diagnostics.push({
 			type: "error",

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { CONFIG_DIR_NAME, getAgentDir } from "../config/paths.js";
+import { readSmallTextFileSync } from "../tools/regular-file.js";
 import { describeError, type ResourceDiagnostic } from "./diagnostics.js";
 import { collectSkillFiles, type SkillScanMode } from "./directory-scan.js";
 import { parseFrontmatter } from "./frontmatter.js";
@@ -39,7 +40,7 @@ export function loadSkillFromFile(
 	const warn = (message: string) => diagnostics.push({ type: "warning", message, path: filePath });
 	let content: string;
 	try {
-		content = readFileSync(filePath, "utf8");
+		content = readSmallTextFileSync(filePath);
 	} catch (error) {
 		diagnostics.push({ type: "error", message: `cannot read skill file: ${describeError(error)}`, path: filePath });
 		return { diagnostics };

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CONFIG_DIR_NAME } from "../config/paths.js";
+import { readSmallTextFileSync } from "../tools/regular-file.js";
 import { describeError, type ResourceDiagnostic } from "./diagnostics.js";
 import { isFile } from "./path-probes.js";
 
@@ -16,7 +16,7 @@ export function resolvePromptText(value: string, cwd: string, diagnostics: Resou
 	const candidate = resolve(cwd, value);
 	if (!value.includes("\n") && isFile(candidate)) {
 		try {
-			return readFileSync(candidate, "utf8");
+			return readSmallTextFileSync(candidate);
 		} catch (error) {
 			diagnostics.push({
 				type: "error",

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import { parseJsonObjectText } from "../config/settings-file.js";
+import { readSmallTextFileSync } from "../tools/regular-file.js";
 import { describeError, type ResourceDiagnostic } from "./diagnostics.js";
 import { collectDirectFiles } from "./directory-scan.js";
 import { NamedResourceCollection } from "./named-resource-collection.js";
@@ -26,7 +27,7 @@ export function loadThemeFile(
 	const diagnostics: ResourceDiagnostic[] = [];
 	let text: string;
 	try {
-		text = readFileSync(path, "utf8");
+		text = readSmallTextFileSync(path);
 	} catch (error) {
 		diagnostics.push({ type: "error", message: `cannot read theme: ${describeError(error)}`, path });
 		return { diagnostics };

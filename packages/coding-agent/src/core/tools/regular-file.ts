@@ -159,3 +159,29 @@ export function readRegularFileSync(
 		closeSync(fd);
 	}
 }
+
+/** The most a configuration or resource file (settings, skills, templates, themes, ignore files) may hold. */
+export const SMALL_TEXT_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+/** Thrown for a configuration or resource file past its size limit. */
+export class FileTooLargeError extends Error {
+	readonly code = "EFBIG";
+	constructor(
+		readonly path: string,
+		readonly maxBytes: number,
+	) {
+		super(`${path} is larger than ${maxBytes} bytes; it was not read`);
+		this.name = "FileTooLargeError";
+	}
+}
+
+/**
+ * Reads a small text file that a repository may control (its settings, skills, prompt templates, ignore files,
+ * `.git/HEAD`): a regular file of at most `maxBytes`, as UTF-8. A FIFO, a device or a link to one is refused at
+ * once (`NotRegularFileError`), a larger file with `FileTooLargeError`; fs errors (ENOENT) pass through.
+ */
+export function readSmallTextFileSync(path: string, maxBytes = SMALL_TEXT_FILE_MAX_BYTES): string {
+	const { bytes, truncated } = readRegularFileSync(path, maxBytes);
+	if (truncated) throw new FileTooLargeError(path, maxBytes);
+	return bytes.toString("utf8");
+}

@@ -1,9 +1,13 @@
 // The figures the footer shows, gathered from the session (no timers: the mode asks again after each reply,
 // command or model change).
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { AgentSession } from "../../core/agent-session.js";
+import { readSmallTextFileSync } from "../../core/tools/regular-file.js";
 import type { FooterData } from "./components/footer.js";
+
+// `.git` pointer files and HEAD hold one line; a repository could make them anything (a FIFO, a huge file).
+const GIT_POINTER_MAX_BYTES = 64 * 1024;
 
 /** The checked-out branch of the repository containing `cwd` (a short commit id when detached). */
 export function readGitBranch(cwd: string): string | undefined {
@@ -16,7 +20,7 @@ export function readGitBranch(cwd: string): string | undefined {
 			if (stats.isDirectory()) gitDir = dotGit;
 			else if (stats.isFile()) {
 				// A worktree or submodule: ".git" is a file pointing at the real directory.
-				const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
+				const pointer = /^gitdir:\s*(.+)$/m.exec(readSmallTextFileSync(dotGit, GIT_POINTER_MAX_BYTES));
 				if (pointer?.[1]) gitDir = resolve(dir, pointer[1].trim());
 			}
 		} catch {
@@ -24,7 +28,7 @@ export function readGitBranch(cwd: string): string | undefined {
 		}
 		if (gitDir) {
 			try {
-				const head = readFileSync(join(gitDir, "HEAD"), "utf8").trim();
+				const head = readSmallTextFileSync(join(gitDir, "HEAD"), GIT_POINTER_MAX_BYTES).trim();
 				const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
 				return ref?.[1] ?? head.slice(0, 7);
 			} catch {

@@ -8,6 +8,7 @@ export * from "./exec.js";
 export * from "./host-modules.js";
 export * from "./loader.js";
 export * from "./provider-registration.js";
+export * from "./reference-api.js";
 export * from "./registrations.js";
 export * from "./rpc-ui-context.js";
 export * from "./runner.js";

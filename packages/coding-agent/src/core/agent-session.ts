@@ -527,6 +527,13 @@ export class AgentSession implements ExtensionSessionBinding {
 		return result;
 	}
 
+	/** A new session holding the active branch up to here (RPC `clone`); `session_before_fork` may cancel it. */
+	async clone(): Promise<{ cancelled: boolean }> {
+		const result = await this.navigator.clone();
+		this.agent.sessionId = this.sessionId;
+		return result;
+	}
+
 	getUserMessagesForForking(): { entryId: string; text: string }[] {
 		return this.navigator.getUserMessagesForForking();
 	}

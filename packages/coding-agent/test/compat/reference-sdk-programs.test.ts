@@ -129,7 +129,9 @@ describe("DefaultResourceLoader options of the reference", () => {
 	it("extensionFactories of the loader run as inline extensions sharing its eventBus", async () => {
 		const eventBus = createEventBus();
 		const seen: string[] = [];
-		eventBus.on("inline:started", (data) => seen.push(String(data)));
+		eventBus.on("inline:started", (data) => {
+			seen.push(String(data));
+		});
 		const loader = new DefaultResourceLoader({
 			cwd,
 			agentDir,

@@ -18,3 +18,4 @@ export * from "./tool-wrapper.js";
 export * from "./trust.js";
 export * from "./types.js";
 export * from "./ui-context.js";
+export * from "./reference-types.js";

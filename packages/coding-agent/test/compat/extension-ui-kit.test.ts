@@ -13,11 +13,11 @@ import {
 	rawKeyHint,
 	truncateToVisualLines,
 } from "@agent/coding-agent";
-import { matchesKey, stripAnsi, visibleWidth } from "@agent/tui";
+import { type KeyId, matchesKey, stripAnsi, visibleWidth } from "@agent/tui";
 import { afterEach, describe, expect, it } from "vitest";
 import { wireCustomEditor } from "../../src/modes/interactive/extension-kit/wire-custom-editor.js";
 
-const host = { requestRender: () => {} };
+const host = { terminal: { rows: 24, columns: 80 }, requestRender: () => {} };
 const keybindings = {
 	matches: (data: string, action: string) =>
 		(
@@ -26,7 +26,7 @@ const keybindings = {
 				string[]
 			>
 		)[action]?.some((key) => matchesKey(data, key)) ?? false,
-	getKeys: (action: string) => (action === "interrupt" ? ["escape"] : []),
+	getKeys: (action: string): KeyId[] => (action === "interrupt" ? ["escape"] : []),
 };
 
 afterEach(() => initTheme("dark"));
@@ -62,6 +62,31 @@ describe("CustomEditor", () => {
 		editor.handleInput("\x04");
 		expect(handled).toEqual(["interrupt", "exit", "clear"]);
 		expect(editor.getText()).toBe("x");
+	});
+
+	it("a subclass's decoration of the rendered lines shows on every frame, and it reaches the TUI as this.tui", () => {
+		let renders = 0;
+		const tuiHost = { terminal: { rows: 24, columns: 80 }, requestRender: () => renders++ };
+		class LabelledEditor extends CustomEditor {
+			label = " INSERT ";
+			override render(width: number): string[] {
+				const lines = super.render(width);
+				lines[lines.length - 1] = `${(lines.at(-1) ?? "").slice(0, width - this.label.length)}${this.label}`;
+				return lines;
+			}
+			redraw(): void {
+				this.tui.requestRender();
+			}
+		}
+		const editor = new LabelledEditor(tuiHost, getCurrentTheme().getEditorTheme(), keybindings);
+		const first = editor.render(40);
+		expect(stripAnsi(first.at(-1) as string).endsWith(" INSERT ")).toBe(true);
+		editor.label = " NORMAL ";
+		const second = editor.render(40);
+		expect(second).not.toBe(first);
+		expect(stripAnsi(second.at(-1) as string).endsWith(" NORMAL ")).toBe(true);
+		editor.redraw();
+		expect(renders).toBe(1);
 	});
 
 	it("keeps handlers the extension set itself and runs extension shortcuts first", () => {

@@ -24,6 +24,15 @@ export class CustomEditor extends Editor {
 		super(tui, theme, options);
 	}
 
+	/**
+	 * A copy of the lines each time: subclasses (the reference's examples) decorate the lines `super.render`
+	 * returns, some by writing into that array. Our editor hands back its cached array while unchanged, and the
+	 * container skips a child that returns the same array, so the decoration (a mode label) would never show.
+	 */
+	override render(width: number): string[] {
+		return [...super.render(width)];
+	}
+
 	onAction(action: AppAction, handler: () => void): void {
 		this.actionHandlers.set(action, handler);
 	}

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { APP_NAME } from "../../config.js";
 import { CONFIG_DIR_NAME } from "../config/paths.js";
 import type { PackageSource, Settings } from "../config/settings-schema.js";
 import type { ResourceDiagnostic } from "./diagnostics.js";
@@ -8,7 +9,7 @@ import { RESOURCE_TYPES, type ResourceType, readPackageManifest } from "./packag
 import {
 	type PackageLocator,
 	type PackageScope,
-	type ParsedPackageSource,
+	packageIdentity,
 	packageSourceString,
 	parsePackageSource,
 } from "./package-sources.js";
@@ -49,10 +50,12 @@ const emptyByType = <T>(make: () => T): Record<ResourceType, T> => ({
 	themes: make(),
 });
 
-function packageIdentity(source: ParsedPackageSource, resolvedPath: string | undefined): string {
-	if (source.type === "npm") return `npm:${source.name}`;
-	if (source.type === "git") return `git:${source.host}/${source.path}`;
-	return `local:${resolvedPath ?? source.path}`;
+/** What start-up says of a configured npm or git package that is not on disk, and what to do about it. */
+export function notInstalledText(source: string, scope: PackageScope): string {
+	const command = scope === "project" ? `${APP_NAME} install -l ${source}` : `${APP_NAME} install ${source}`;
+	return scope === "temporary"
+		? `package "${source}" is not installed`
+		: `package "${source}" is not installed (run: ${command})`;
 }
 
 /**
@@ -60,7 +63,7 @@ function packageIdentity(source: ParsedPackageSource, resolvedPath: string | und
  * filter), else its conventional `<type>/` directory. A package without an `extensions` list or directory that
  * has an index file is itself the extension.
  */
-function collectPackageFiles(root: string, type: ResourceType, diagnostics: ResourceDiagnostic[]): string[] {
+export function collectPackageFiles(root: string, type: ResourceType, diagnostics: ResourceDiagnostic[]): string[] {
 	const listed = readPackageManifest(root, diagnostics)?.[type];
 	if (listed) {
 		const plain = listed.filter((entry) => !isResourcePattern(entry));
@@ -101,7 +104,7 @@ function addPackages(
 				message:
 					source.type === "local"
 						? `package path "${source.source}" does not exist`
-						: `package "${source.source}" is not installed`,
+						: notInstalledText(source.source, scope),
 				path: root ?? source.source,
 			});
 			continue;

@@ -1,7 +1,7 @@
 // What a package must pass before it is moved into place (or, for a local path, written to the settings): it
 // provides at least one resource, its manifest names files that exist, and its extensions load. A package that
 // fails is not installed, so a broken release never replaces a working one.
-import { relative } from "node:path";
+import { relative, sep } from "node:path";
 import { APP_NAME } from "../../config.js";
 import type { ResourceDiagnostic } from "../resources/diagnostics.js";
 import { RESOURCE_TYPES } from "../resources/package-manifest.js";
@@ -60,7 +60,9 @@ export async function checkPackage(root: string, source: string, options: Packag
 	const { extensionLoadFailureText } = await import("../extensions/setup.js");
 	const result = await loadExtensions(extensions, { cwd: options.cwd, agentDir: options.agentDir });
 	if (result.errors.length > 0) {
-		const lines = result.errors.map((error) => `  ${extensionLoadFailureText(error)}`);
+		// The package is checked where it is staged: name its files relative to its root.
+		const prefix = `${root}${sep}`;
+		const lines = result.errors.map((error) => `  ${extensionLoadFailureText(error).split(prefix).join("")}`);
 		throw new PackageCheckError(`${source} has extensions that fail to load:\n${lines.join("\n")}`);
 	}
 }

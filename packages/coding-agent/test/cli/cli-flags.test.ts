@@ -60,7 +60,7 @@ describe("answers that need no configuration", () => {
 		);
 	});
 
-	it("runs a package command when it is the first word, and sends the word to the model otherwise", async () => {
+	it("runs a package command when it is the first word", async () => {
 		sandbox = createCliSandbox();
 		const result = await runCli(sandbox, ["list"]);
 		expect(result).toMatchObject({ code: 0, stdout: "No packages installed.\n", stderr: "" });

@@ -156,13 +156,18 @@ function addSettingsEntries(
 	);
 }
 
-function autoDiscoveredDirs(type: ResourceType, info: ScopeInfo, options: ResourceSourceOptions): string[] {
+/** The directories auto-discovery scans for one resource type and scope. */
+export function autoDiscoveredDirs(
+	type: ResourceType,
+	scope: "project" | "user",
+	options: { cwd: string; agentDir: string; homeDir: string },
+): string[] {
 	if (type === "skills") {
-		return info.scope === "project"
+		return scope === "project"
 			? getProjectSkillDirs(options.cwd, options.homeDir)
 			: getUserSkillDirs(options.agentDir, options.homeDir);
 	}
-	return [join(info.baseDir, type)];
+	return [join(scope === "project" ? join(options.cwd, CONFIG_DIR_NAME) : options.agentDir, type)];
 }
 
 /** Auto-discovered files of one scope; `!`, `+` and `-` entries of that scope's settings enable or disable them. */
@@ -174,7 +179,7 @@ function addAutoDiscovered(
 ): void {
 	const diagnostics = result.diagnostics[type];
 	const overrides = (info.settings[type] ?? []).filter(isOverridePattern);
-	for (const dir of autoDiscoveredDirs(type, info, options)) {
+	for (const dir of autoDiscoveredDirs(type, info.scope, options)) {
 		const files = collectDirectoryResourceFiles(type, dir, diagnostics);
 		const enabled = applyResourcePatterns(files, overrides, info.baseDir);
 		result.files[type].push(

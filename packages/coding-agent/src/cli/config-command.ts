@@ -2,6 +2,7 @@
 // settings entries and the auto-discovered directories offer; toggling one writes a `+path`/`-path` entry to the
 // settings file of its scope. Exits 0 when closed.
 import { APP_NAME } from "../config.js";
+import { getAgentDir } from "../core/config/paths.js";
 import { formatSettingsWarning } from "../core/config/settings-store.js";
 import { type CliIo, EXIT_FAILURE, EXIT_SUCCESS } from "./help.js";
 
@@ -9,7 +10,8 @@ export const CONFIG_NEEDS_TERMINAL_TEXT = `${APP_NAME} config needs a terminal; 
 
 export interface ConfigCommandContext {
 	cwd: string;
-	agentDir: string;
+	/** Default: `getAgentDir()` (AGENT_DIR or ~/.agent). */
+	agentDir?: string;
 	io: CliIo;
 	/** Default: process.stdin/stdout when both are terminals. */
 	terminal?: import("@agent/tui").Terminal;
@@ -30,13 +32,14 @@ export async function runConfigCommand(context: ConfigCommandContext): Promise<n
 			import("../modes/interactive/theme/theme-registry.js"),
 			import("../modes/interactive/theme/theme.js"),
 		]);
-	const settingsManager = SettingsManager.create(context.cwd, context.agentDir);
+	const agentDir = context.agentDir ?? getAgentDir();
+	const settingsManager = SettingsManager.create(context.cwd, agentDir);
 	for (const error of settingsManager.drainErrors()) {
 		io.stderr.write(`${formatSettingsWarning(error, "config command")}\n`);
 	}
 	const resources = inventory.listConfigurableResources({
 		cwd: context.cwd,
-		agentDir: context.agentDir,
+		agentDir,
 		settingsManager,
 	});
 	const { theme } = new themes.ThemeRegistry([], detectColorMode()).resolve(settingsManager.getTheme());

@@ -1,7 +1,6 @@
 // The front of the `agent` command: what can be answered from the arguments alone (version, help, usage
 // errors) is answered here without loading anything else; the rest of startup is imported on demand.
 import { VERSION } from "../config.js";
-import { getAgentDir } from "../core/config/paths.js";
 import { parseArgs } from "./args.js";
 import { type CliIo, EXIT_FAILURE, EXIT_SUCCESS, formatHelp, formatUsageErrors } from "./help.js";
 
@@ -22,11 +21,11 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
 	const subcommand = argv[0];
 	if (subcommand !== undefined && PACKAGE_COMMANDS.has(subcommand)) {
 		const { runPackageCommand } = await import("./package-commands.js");
-		return runPackageCommand(argv, { cwd: process.cwd(), agentDir: getAgentDir(), io });
+		return runPackageCommand(argv, { cwd: process.cwd(), io });
 	}
 	if (subcommand === "config") {
 		const { runConfigCommand } = await import("./config-command.js");
-		return runConfigCommand({ cwd: process.cwd(), agentDir: getAgentDir(), io });
+		return runConfigCommand({ cwd: process.cwd(), io });
 	}
 
 	// Neither depends on extension flags: answered before anything is loaded or created on disk.

@@ -1,7 +1,7 @@
 // `agent install | remove (uninstall) | update | list` (cli.md §1): recognised only as the first argument, they
 // manage packages and exit without starting the agent. Progress goes to stdout, errors to stderr as `Error: …`.
 import { APP_NAME } from "../config.js";
-import { CONFIG_DIR_NAME } from "../core/config/paths.js";
+import { CONFIG_DIR_NAME, getAgentDir } from "../core/config/paths.js";
 import { TRUST_PROJECT_FLAG } from "../core/config/project-trust.js";
 import type { SettingsManager } from "../core/config/settings-manager.js";
 import type { PackageSource } from "../core/config/settings-schema.js";
@@ -114,7 +114,8 @@ export function parsePackageCommandArgs(argv: readonly string[]): PackageCommand
 
 export interface PackageCommandContext {
 	cwd: string;
-	agentDir: string;
+	/** Default: `getAgentDir()` (AGENT_DIR or ~/.agent). */
+	agentDir?: string;
 	io: CliIo;
 	/** Environment of npm and git (default: this process's). */
 	env?: NodeJS.ProcessEnv;
@@ -151,13 +152,14 @@ export async function runPackageCommand(argv: readonly string[], context: Packag
 		import("../core/config/settings-manager.js"),
 		import("../core/packages/package-manager.js"),
 	]);
-	const settingsManager = SettingsManager.create(context.cwd, context.agentDir);
+	const agentDir = context.agentDir ?? getAgentDir();
+	const settingsManager = SettingsManager.create(context.cwd, agentDir);
 	for (const error of settingsManager.drainErrors()) {
 		io.stderr.write(`${formatSettingsWarning(error, "package command")}\n`);
 	}
 	const manager = new DefaultPackageManager({
 		cwd: context.cwd,
-		agentDir: context.agentDir,
+		agentDir,
 		settingsManager,
 		...(context.env ? { env: context.env } : {}),
 	});

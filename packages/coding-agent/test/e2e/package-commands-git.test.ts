@@ -86,7 +86,7 @@ describe("git packages", () => {
 		const source = `git:${FAKE_GIT_HOST}/acme/tools@v9`;
 		const result = await box.agent(["install", source]);
 		expect(result.code).toBe(1);
-		expect(result.stderr).toContain(`Error: Could not install ${source}: git checkout v9 exited with code 1`);
+		expect(result.stderr).toContain(`Error: Could not install ${source}: git checkout v9 exited with code 128:\n`);
 		expect(result.stderr).toContain(
 			`Check that "v9" is a tag, branch or commit of https://${FAKE_GIT_HOST}/acme/tools.\nNothing was installed.\n`,
 		);

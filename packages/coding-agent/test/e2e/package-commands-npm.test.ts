@@ -218,6 +218,16 @@ describe("a failed install leaves nothing behind and says what to do", () => {
 		);
 	});
 
+	it("when the npmCommand setting names a program that is not there", async () => {
+		const box = newSandbox();
+		writeFileSync(join(box.agentDir, "settings.json"), JSON.stringify({ npmCommand: ["no-such-npm", "--"] }));
+		await expectNothingInstalled(
+			box,
+			["install", "npm:anything"],
+			"Error: Could not install npm:anything: no-such-npm was not found: install it, or put it on PATH\nNothing was installed.\n",
+		);
+	});
+
 	it("when the package does not exist", async () => {
 		await expectNothingInstalled(newSandbox(), ["install", "npm:no-such-package"], "npm error 404");
 	});

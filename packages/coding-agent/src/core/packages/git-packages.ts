@@ -3,7 +3,7 @@
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import type { ParsedPackageSource } from "../resources/package-sources.js";
-import { runCommand } from "./run-command.js";
+import { CommandFailedError, runCommand } from "./run-command.js";
 
 export type GitSource = Extract<ParsedPackageSource, { type: "git" }>;
 
@@ -25,6 +25,8 @@ async function step<T>(kind: GitStepError["step"], run: () => Promise<T>): Promi
 	try {
 		return await run();
 	} catch (error) {
+		// git itself missing says so; no advice about the repository would help.
+		if (error instanceof CommandFailedError && error.exitCode === null) throw error;
 		throw new GitStepError(error instanceof Error ? error.message : String(error), kind);
 	}
 }

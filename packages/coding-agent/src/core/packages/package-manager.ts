@@ -23,7 +23,7 @@ import {
 	resolveNpmCommand,
 	stageNpmPackage,
 } from "./npm-packages.js";
-import { checkPackage, PackageCheckError } from "./package-check.js";
+import { checkPackage } from "./package-check.js";
 import {
 	commandLineIdentity,
 	type InstallScope,
@@ -33,6 +33,7 @@ import {
 	withPackageRemoved,
 	writeScopePackages,
 } from "./package-settings.js";
+import { CommandFailedError } from "./run-command.js";
 import {
 	createStagingDir,
 	ensureGitIgnore,
@@ -86,16 +87,15 @@ function describe(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
 
-/** What to try after a failed step, by what failed. */
+/** What to try after a failed step, by what failed (nothing when the message says it all). */
 function adviceFor(error: unknown, source: ParsedPackageSource): string | undefined {
-	if (error instanceof PackageCheckError) return undefined;
 	if (error instanceof GitStepError && source.type === "git") {
 		if (error.step === "checkout") {
 			return `Check that "${source.ref}" is a tag, branch or commit of ${source.repo}.`;
 		}
 		return `Check the repository address and that you can reach it: git ls-remote ${source.repo}`;
 	}
-	if (source.type === "npm") {
+	if (error instanceof CommandFailedError && error.exitCode !== null && source.type === "npm") {
 		return "Check the package name and version, and that the npm registry is reachable (npm config get registry).";
 	}
 	return undefined;

@@ -24,12 +24,26 @@ export interface RunCommandOptions {
 	label?: string;
 }
 
-/** The last lines of a command's output worth quoting (blank lines and npm's log-file pointer left out). */
+/**
+ * Lines of npm's and git's output that say nothing to the user: blank ones, npm notices, the log-file pointer,
+ * and the stack frames and error-object dump npm prints for a network failure.
+ */
+const NOISE = [
+	/^\s*$/,
+	/^npm (notice|error|ERR!)\s*$/,
+	/^npm notice/,
+	/A complete log of this run can be found in/,
+	/^(npm (error|ERR!))?\s+at\s/,
+	/^npm (error|ERR!)\s{2,}\w+: .*$/,
+	/^npm (error|ERR!)\s*[{}]\s*$/,
+];
+
+/** The last lines of a command's output worth quoting. */
 export function quoteOutput(output: string): string {
 	const lines = output
 		.split(/\r?\n/)
 		.map((line) => line.trimEnd())
-		.filter((line) => line.trim() !== "" && !/^npm notice|A complete log of this run can be found in/.test(line));
+		.filter((line) => !NOISE.some((pattern) => pattern.test(line)));
 	return lines
 		.slice(-QUOTED_OUTPUT_LINES)
 		.map((line) => `  ${line}`)

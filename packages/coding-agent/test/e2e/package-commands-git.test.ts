@@ -3,16 +3,19 @@
 // temporary directory (test/helpers/git-repos.ts), the real `npm` installs from a registry on 127.0.0.1.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { startFakeModelServerForFile, textReply } from "../helpers/fake-model-server.js";
 import { FAKE_GIT_HOST } from "../helpers/git-repos.js";
 import {
 	createPackageSandbox,
+	PACKAGE_TEST_TIMEOUT_MS,
 	type PackageSandbox,
 	skillFiles,
 	skillPackage,
 	startRegistryForFile,
 } from "../helpers/package-sandbox.js";
+
+vi.setConfig({ testTimeout: PACKAGE_TEST_TIMEOUT_MS });
 
 const server = startFakeModelServerForFile();
 const registry = startRegistryForFile();

@@ -2,14 +2,17 @@
 // from a registry on 127.0.0.1 (test/helpers/npm-registry.ts), into the sandbox's AGENT_DIR or project.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { startFakeModelServerForFile, textReply } from "../helpers/fake-model-server.js";
 import {
 	createPackageSandbox,
+	PACKAGE_TEST_TIMEOUT_MS,
 	type PackageSandbox,
 	skillPackage,
 	startRegistryForFile,
 } from "../helpers/package-sandbox.js";
+
+vi.setConfig({ testTimeout: PACKAGE_TEST_TIMEOUT_MS });
 
 const server = startFakeModelServerForFile();
 const registry = startRegistryForFile();

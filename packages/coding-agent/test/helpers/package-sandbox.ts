@@ -9,6 +9,8 @@ import { NpmRegistry, type PublishedVersion } from "./npm-registry.js";
 
 /** npm and git are slow on a busy machine: package commands get a generous safety net. */
 export const PACKAGE_COMMAND_TIMEOUT_MS = 120_000;
+/** A package test runs several of them (set with `vi.setConfig` at the top of the file). */
+export const PACKAGE_TEST_TIMEOUT_MS = 300_000;
 
 export interface PackageSandbox extends CliSandbox {
 	repos: GitRepos;

@@ -191,14 +191,15 @@ describe("start-up", () => {
 		expect(existsSync(join(box.cwd, ".agent", "npm", "node_modules", "project-skills"))).toBe(true);
 	});
 
-	it("installs -e npm:… for the run into a per-user cache, and reuses it", async () => {
+	it("installs -e npm:… for the run into AGENT_DIR's cache, and reuses it", async () => {
 		registry.current.publish(skillPackage("try-me", "1.0.0", "try-me"));
 		const box = newSandbox();
 		const first = await systemPromptOf(box, ["-e", "npm:try-me"]);
 		expect(first.stderr).toContain("Installing npm:try-me...\n");
 		expect(first.prompt).toContain("<name>try-me</name>");
 		expect(box.packages()).toEqual([]);
-		expect(box.tree(join(box.root, "tmp")).some((path) => path.endsWith(join("node_modules", "try-me")))).toBe(true);
+		const cache = box.tree(join(box.agentDir, "cache", "packages", "npm"));
+		expect(cache.some((path) => path.endsWith(join("node_modules", "try-me")))).toBe(true);
 
 		const requests = registry.current.requests.length;
 		const second = await systemPromptOf(box, ["-e", "npm:try-me"]);

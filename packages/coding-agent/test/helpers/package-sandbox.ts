@@ -43,7 +43,6 @@ export function createPackageSandbox(
 	const env: NodeJS.ProcessEnv = {
 		...base.env,
 		AGENT_OFFLINE: "",
-		TMPDIR: join(base.root, "tmp"),
 		...registry.npmEnv(join(base.root, "npm-cache")),
 		...repos.env(),
 		...options.env,

@@ -59,7 +59,7 @@ export interface PackageManagerOptions {
 	agentDir: string;
 	settingsManager: SettingsManager;
 	homeDir?: string;
-	/** Where `-e` packages are cached (default: `<tmpdir>/agent-packages-<user>`). */
+	/** Where `-e` packages are cached (default: `<agentDir>/cache/packages`). */
 	temporaryDir?: string;
 	/** Environment of npm and git (default: this process's). */
 	env?: NodeJS.ProcessEnv;

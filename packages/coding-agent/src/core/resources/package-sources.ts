@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { CONFIG_DIR_NAME } from "../config/paths.js";
 import type { PackageSource } from "../config/settings-schema.js";
@@ -135,7 +134,7 @@ export interface PackageLocations {
 	cwd: string;
 	agentDir: string;
 	homeDir?: string;
-	/** Where `-e` packages are cached between runs; default a per-user directory below the system temp dir. */
+	/** Where `-e` packages are cached between runs (default `<agentDir>/cache/packages`). */
 	temporaryDir?: string;
 }
 
@@ -146,15 +145,12 @@ export function packageBaseDir(scope: PackageScope, locations: PackageLocations)
 	return locations.cwd;
 }
 
-/** `<tmpdir>/agent-packages-<user>`: the `-e` cache, per user so no one else can plant code in it. */
-export function defaultTemporaryPackagesDir(): string {
-	let user: string;
-	try {
-		user = userInfo().username;
-	} catch {
-		user = String(process.getuid?.() ?? "user");
-	}
-	return join(tmpdir(), `agent-packages-${user.replace(/[^A-Za-z0-9_.-]/g, "_")}`);
+/**
+ * `<agentDir>/cache/packages`: where `-e` packages are kept between runs. Ours differs: the reference used a
+ * directory in the shared system temp dir, where another user could plant a package before the first run.
+ */
+export function defaultTemporaryPackagesDir(agentDir: string): string {
+	return join(agentDir, "cache", "packages");
 }
 
 /** The directory below which a scope's npm or git packages are installed. */
@@ -168,7 +164,7 @@ export function packageInstallRoot(
 		// One directory per source, so two `-e` packages never share (or clobber) a node_modules.
 		const key = source ? packageIdentity(source) : "";
 		const hash = createHash("sha256").update(key).digest("hex").slice(0, 12);
-		return join(locations.temporaryDir ?? defaultTemporaryPackagesDir(), kind, hash);
+		return join(locations.temporaryDir ?? defaultTemporaryPackagesDir(locations.agentDir), kind, hash);
 	}
 	const base = scope === "project" ? join(locations.cwd, CONFIG_DIR_NAME) : locations.agentDir;
 	return join(base, kind);

@@ -4,7 +4,7 @@
 import { relative, sep } from "node:path";
 import { APP_NAME } from "../../config.js";
 import type { ResourceDiagnostic } from "../resources/diagnostics.js";
-import { RESOURCE_TYPES } from "../resources/package-manifest.js";
+import { RESOURCE_TYPES, readPackageManifest } from "../resources/package-manifest.js";
 import { isFile } from "../resources/path-probes.js";
 import { collectResourceFiles } from "../resources/resource-files.js";
 import { collectPackageFiles } from "../resources/resource-sources.js";
@@ -39,13 +39,14 @@ function isBlockingDiagnostic(diagnostic: ResourceDiagnostic, root: string): boo
 /** Throws a `PackageCheckError` saying what is wrong with the package at `root`. */
 export async function checkPackage(root: string, source: string, options: PackageCheckOptions): Promise<void> {
 	const diagnostics: ResourceDiagnostic[] = [];
+	const manifest = isFile(root) ? null : (readPackageManifest(root, diagnostics) ?? null);
 	const extensions = isFile(root)
 		? collectResourceFiles("extensions", root, "resource", diagnostics)
-		: collectPackageFiles(root, "extensions", diagnostics);
+		: collectPackageFiles(root, "extensions", diagnostics, manifest);
 	let count = extensions.length;
 	if (!isFile(root)) {
 		for (const type of RESOURCE_TYPES) {
-			if (type !== "extensions") count += collectPackageFiles(root, type, diagnostics).length;
+			if (type !== "extensions") count += collectPackageFiles(root, type, diagnostics, manifest).length;
 		}
 	}
 	const problems = diagnostics.filter((diagnostic) => isBlockingDiagnostic(diagnostic, root));

@@ -8,7 +8,7 @@ import type { SettingsManager } from "../config/settings-manager.js";
 import type { PackageSource } from "../config/settings-schema.js";
 import type { ResourceDiagnostic } from "../resources/diagnostics.js";
 import { resolveInputPath, toPosixPath } from "../resources/input-paths.js";
-import { RESOURCE_TYPES, type ResourceType } from "../resources/package-manifest.js";
+import { RESOURCE_TYPES, type ResourceType, readPackageManifest } from "../resources/package-manifest.js";
 import {
 	type PackageLocator,
 	packageIdentity,
@@ -77,8 +77,9 @@ export function listConfigurableResources(options: InventoryOptions): Configurab
 			if (!root || seenPackages.has(identity) || !isDirectory(root)) continue;
 			seenPackages.add(identity);
 			const group: ResourceGroup = { origin: "package", scope, source: parsed.source, baseDir: root };
+			const manifest = readPackageManifest(root, diagnostics) ?? null;
 			for (const type of RESOURCE_TYPES) {
-				const files = collectPackageFiles(root, type, diagnostics);
+				const files = collectPackageFiles(root, type, diagnostics, manifest);
 				const patterns = typeof entry === "object" ? entry[type] : undefined;
 				const enabled =
 					patterns === undefined

@@ -5,7 +5,7 @@ import type { PackageSource, Settings } from "../config/settings-schema.js";
 import type { ResourceDiagnostic } from "./diagnostics.js";
 import { resolveExtensionDirectoryEntries } from "./extension-discovery.js";
 import { resolveInputPath } from "./input-paths.js";
-import { RESOURCE_TYPES, type ResourceType, readPackageManifest } from "./package-manifest.js";
+import { type PackageManifest, RESOURCE_TYPES, type ResourceType, readPackageManifest } from "./package-manifest.js";
 import {
 	type PackageLocator,
 	type PackageScope,
@@ -61,10 +61,16 @@ export function notInstalledText(source: string, scope: PackageScope): string {
 /**
  * The files a package provides for one resource type: the entries its package.json lists (patterns among them
  * filter), else its conventional `<type>/` directory. A package without an `extensions` list or directory that
- * has an index file is itself the extension.
+ * has an index file is itself the extension. `manifest`: the package's manifest when the caller read it already
+ * (once per package rather than once per type; `null` for none).
  */
-export function collectPackageFiles(root: string, type: ResourceType, diagnostics: ResourceDiagnostic[]): string[] {
-	const listed = readPackageManifest(root, diagnostics)?.[type];
+export function collectPackageFiles(
+	root: string,
+	type: ResourceType,
+	diagnostics: ResourceDiagnostic[],
+	manifest: PackageManifest | null = readPackageManifest(root, diagnostics) ?? null,
+): string[] {
+	const listed = manifest?.[type];
 	if (listed) {
 		const plain = listed.filter((entry) => !isResourcePattern(entry));
 		const files = plain.flatMap((entry) => collectResourceFiles(type, join(root, entry), "resource", diagnostics));
@@ -111,9 +117,10 @@ function addPackages(
 		}
 		const filter = typeof pkg === "object" ? pkg : undefined;
 		let found = 0;
+		const manifest = readPackageManifest(root, result.packageDiagnostics) ?? null;
 		for (const type of types) {
 			const diagnostics = result.diagnostics[type];
-			let files = collectPackageFiles(root, type, diagnostics);
+			let files = collectPackageFiles(root, type, diagnostics, manifest);
 			const patterns = filter?.[type];
 			if (patterns !== undefined)
 				files = patterns.length === 0 ? [] : [...applyResourcePatterns(files, patterns, root)];

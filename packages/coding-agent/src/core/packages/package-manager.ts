@@ -33,6 +33,14 @@ import {
 	withPackageRemoved,
 	writeScopePackages,
 } from "./package-settings.js";
+import {
+	addPackageResources,
+	emptyResolvedPaths,
+	type MissingSourceAction,
+	type ResolvedPaths,
+	toResolvedPaths,
+} from "./resolved-paths.js";
+import { listConfigurableResources } from "./resource-inventory.js";
 import { CommandFailedError } from "./run-command.js";
 import {
 	createStagingDir,
@@ -101,7 +109,23 @@ function adviceFor(error: unknown, source: ParsedPackageSource): string | undefi
 	return undefined;
 }
 
-export class DefaultPackageManager {
+/** What the reference's `PackageManager` interface offers (SDK users type against it). */
+export interface PackageManager {
+	resolve(onMissing?: (source: string) => Promise<MissingSourceAction>): Promise<ResolvedPaths>;
+	install(source: string, options?: { local?: boolean }): Promise<void>;
+	remove(source: string, options?: { local?: boolean }): Promise<void>;
+	update(source?: string): Promise<void>;
+	resolveExtensionSources(
+		sources: readonly string[],
+		options?: { local?: boolean; temporary?: boolean },
+	): Promise<ResolvedPaths>;
+	addSourceToSettings(source: string, options?: { local?: boolean }): boolean;
+	removeSourceFromSettings(source: string, options?: { local?: boolean }): boolean;
+	setProgressCallback(callback: PackageProgressCallback | undefined): void;
+	getInstalledPath(source: string, scope: "user" | "project"): string | undefined;
+}
+
+export class DefaultPackageManager implements PackageManager {
 	private readonly locations: PackageLocations;
 	private readonly settingsManager: SettingsManager;
 	private readonly env: NodeJS.ProcessEnv | undefined;
@@ -279,6 +303,57 @@ export class DefaultPackageManager {
 		return failures;
 	}
 
+	// ── the reference's resolving API (SDK) ─────────────────────────────────────────────────────────────────
+	/**
+	 * Every resource the settings offer, enabled or not, with where it comes from. Configured npm and git
+	 * packages that are not on disk are installed first (unless offline), or skipped / refused as `onMissing`
+	 * says.
+	 */
+	async resolve(onMissing?: (source: string) => Promise<MissingSourceAction>): Promise<ResolvedPaths> {
+		if (!isOffline()) {
+			for (const { source, scope } of this.findMissingPackages()) {
+				const action = onMissing ? await onMissing(source) : "install";
+				if (action === "error") throw new PackageInstallError(`Missing source: ${source}`);
+				if (action === "install") await this.install(source, { local: scope === "project" });
+			}
+		}
+		return toResolvedPaths(
+			listConfigurableResources({
+				cwd: this.locations.cwd,
+				agentDir: this.locations.agentDir,
+				settingsManager: this.settingsManager,
+				...(this.locations.homeDir ? { homeDir: this.locations.homeDir } : {}),
+			}),
+		);
+	}
+
+	/**
+	 * The resources of the given sources (as `-e` has them with `temporary`), installing npm and git ones that are
+	 * not on disk yet.
+	 */
+	async resolveExtensionSources(
+		sources: readonly string[],
+		options: { local?: boolean; temporary?: boolean } = {},
+	): Promise<ResolvedPaths> {
+		const scope: PackageScope = options.temporary ? "temporary" : options.local ? "project" : "user";
+		const resolved = emptyResolvedPaths();
+		for (const source of sources) {
+			const parsed = parsePackageSource(source);
+			const root =
+				parsed.type === "local"
+					? resolveInputPath(parsed.path, this.locations.cwd, this.locations.homeDir)
+					: packageInstallPath(parsed, scope, this.locations);
+			if (parsed.type !== "local" && !existsSync(root) && !isOffline()) {
+				await this.withProgress("install", source, `Installing ${source}...`, async () => {
+					await this.installParsed(parsed, scope, false);
+					return undefined;
+				});
+			}
+			if (existsSync(root)) addPackageResources(resolved, root, { source, scope, origin: "package" });
+		}
+		return resolved;
+	}
+
 	// ── internals ────────────────────────────────────────────────────────────────────────────────────────
 	private async withProgress(
 		action: PackageAction,
@@ -396,6 +471,13 @@ export class DefaultPackageManager {
 		});
 		return `now at ${commit.slice(0, 7)}`;
 	}
+}
+
+const TRUTHY = new Set(["1", "true", "yes"]);
+
+/** `--offline` / `AGENT_OFFLINE`: nothing is fetched on the caller's behalf. */
+function isOffline(): boolean {
+	return TRUTHY.has((process.env.AGENT_OFFLINE ?? "").toLowerCase());
 }
 
 function scopeOf(options: { local?: boolean }): InstallScope {

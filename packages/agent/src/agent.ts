@@ -32,15 +32,23 @@ import type {
 	ToolExecutionMode,
 } from "./types.js";
 
+/** Error of `prompt()` while a run is active. */
 export const PROMPT_WHILE_RUNNING_TEXT =
 	"Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.";
+/** Error of `continue()` while a run is active. */
 export const CONTINUE_WHILE_RUNNING_TEXT = "Agent is already processing. Wait for completion before continuing.";
+/** Error of `prompt()`/`continue()` without a model. */
 export const NO_MODEL_TEXT = "No model configured";
+/** Error of `continue()` on an empty conversation. */
 export const NO_MESSAGES_TO_CONTINUE_FROM_TEXT = "No messages to continue from";
 
 const DEFAULT_MODEL_PROVIDER = "google";
 const DEFAULT_MODEL_ID = "gemini-2.5-flash-lite-preview-06-17";
 
+/**
+ * Receives every loop event, synchronously, after the Agent's state reflects it. Must not throw: an exception
+ * ends the run as failed (a synthetic error message, then agent_end).
+ */
 export type AgentListener = (event: AgentEvent) => void;
 
 /**
@@ -106,6 +114,7 @@ export class Agent {
 		this.afterToolCall = options.afterToolCall;
 	}
 
+	/** The live state (not a copy). */
 	get state(): AgentState {
 		return this.agentState;
 	}
@@ -120,6 +129,7 @@ export class Agent {
 
 	// --- settings ---------------------------------------------------------------------------------------
 
+	/** Setters take effect from the next model call; a run in progress keeps the values it started with. */
 	setSystemPrompt(systemPrompt: string): void {
 		this.agentState.systemPrompt = systemPrompt;
 	}
@@ -162,6 +172,7 @@ export class Agent {
 
 	// --- messages ---------------------------------------------------------------------------------------
 
+	/** Replaces the conversation (a copy of `messages` is kept). Not while a run is active. */
 	replaceMessages(messages: AgentMessage[]): void {
 		this.agentState.messages = messages.slice();
 	}
@@ -186,6 +197,7 @@ export class Agent {
 		this.followUpQueue.enqueue(message);
 	}
 
+	/** Drops queued messages that have not been delivered. */
 	clearSteeringQueue(): void {
 		this.steeringQueue.clear();
 	}

@@ -26,8 +26,10 @@ export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhi
 // biome-ignore lint/suspicious/noEmptyInterface: extended by declaration merging.
 export interface CustomAgentMessages {}
 
+/** A message of the conversation: an LLM message, or an app-defined kind (see `CustomAgentMessages`). */
 export type AgentMessage = Message | CustomAgentMessages[keyof CustomAgentMessages];
 
+/** What a tool returns: content for the model, details for UIs. */
 export interface AgentToolResult<TDetails = unknown> {
 	/** What the model sees. */
 	content: (TextContent | ImageContent)[];
@@ -35,8 +37,18 @@ export interface AgentToolResult<TDetails = unknown> {
 	details: TDetails;
 }
 
+/**
+ * Reports a partial result while a tool runs (streamed bash output, progress); each call becomes a
+ * `tool_execution_update` event. Calls after the tool settled are dropped. Never throws into the tool.
+ */
 export type AgentToolUpdateCallback<TDetails = unknown> = (partialResult: AgentToolResult<TDetails>) => void;
 
+/**
+ * A tool the agent can run. `execute` receives arguments already validated (and coerced) against `parameters`.
+ * Contract: it should honour `signal` (reject soon after it fires); it may throw or reject, which becomes an error
+ * result (`isError: true`) whose text is the error's message; it may call `onUpdate` any number of times before
+ * it settles. The loop awaits it; in parallel mode several tools of one reply run at once.
+ */
 export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unknown> extends Tool<TParameters> {
 	/** Shown in UIs. */
 	label: string;
@@ -49,24 +61,36 @@ export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unk
 	): Promise<AgentToolResult<TDetails>>;
 }
 
+/** What one model call is built from: the loop's copy of the conversation, with the tools offered. */
 export interface AgentContext {
 	systemPrompt: string;
 	messages: AgentMessage[];
 	tools?: AgentTool[];
 }
 
+/** The `Agent`'s state, updated from each loop event before listeners are told. Read it; change it through the Agent. */
 export interface AgentState {
 	systemPrompt: string;
 	model: Model;
 	thinkingLevel: ThinkingLevel;
 	tools: AgentTool[];
+	/** The conversation; replaced (never mutated in place) when it changes. */
 	messages: AgentMessage[];
+	/** True from the start of a run until its `agent_end` has been handled. */
 	isStreaming: boolean;
+	/** The assistant message being streamed, while a model call is under way. */
 	streamMessage: AgentMessage | null;
+	/** Ids of the tool calls that have started and not yet ended. */
 	pendingToolCalls: Set<string>;
+	/** The last failed run's error message; cleared by the next run. */
 	error?: string;
 }
 
+/**
+ * What the loop reports, in order: agent_start, then per turn turn_start, the messages (message_start,
+ * message_update* for assistant replies, message_end) and tool executions (tool_execution_start, _update*, _end,
+ * then the result's message_start/end), turn_end; finally agent_end. Every tool_execution_start has its _end.
+ */
 export type AgentEvent =
 	| { type: "agent_start" }
 	/** Only the messages added by this run. */
@@ -104,28 +128,40 @@ export type StreamFn = (...args: Parameters<typeof streamSimple>) => ModelReplyS
 /** The event stream of one model reply, as stream functions return it. */
 export type ModelReplyStream = ReturnType<typeof streamSimple>;
 
+/**
+ * `parallel` (default): the calls of one reply are prepared in order, then run at once (up to
+ * `maxParallelToolCalls`), their results reported in the reply's order. `sequential`: one after another, and
+ * steering messages are looked for after each call.
+ */
 export type ToolExecutionMode = "sequential" | "parallel";
 
+/** A tool call as the model made it (`arguments` unvalidated). */
 export type AgentToolCall = ToolCall;
 
+/** What `beforeToolCall` decides; `undefined` (or `block` unset) lets the call run. */
 export interface BeforeToolCallResult {
+	/** The call does not run; the model gets an error result with `reason` (default "Tool execution was blocked"). */
 	block?: boolean;
 	reason?: string;
 }
 
+/** Replaces parts of a tool's result; each field given replaces the tool's wholesale, the others stay. */
 export interface AfterToolCallResult {
 	content?: (TextContent | ImageContent)[];
 	details?: unknown;
 	isError?: boolean;
 }
 
+/** What `beforeToolCall` sees: the call with its validated arguments, and the loop's context at that point. */
 export interface BeforeToolCallContext {
 	assistantMessage: AssistantMessage;
 	toolCall: AgentToolCall;
+	/** Validated and coerced arguments, as the tool will receive them. */
 	args: unknown;
 	context: AgentContext;
 }
 
+/** What `afterToolCall` sees: the call, its arguments and the tool's own result. */
 export interface AfterToolCallContext {
 	assistantMessage: AssistantMessage;
 	toolCall: AgentToolCall;
@@ -135,6 +171,7 @@ export interface AfterToolCallContext {
 	context: AgentContext;
 }
 
+/** Everything one run of the loop needs; the stream options are passed to every model call. */
 export interface AgentLoopConfig extends SimpleStreamOptions {
 	model: Model;
 	/** Must not throw. Custom messages never reach providers unless converted here. */
@@ -143,22 +180,36 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 	transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
 	/** Resolved before every call, for expiring tokens. */
 	getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
+	/** Polled before each model call and after tool calls; messages returned are delivered before the next call. */
 	getSteeringMessages?: () => Promise<AgentMessage[]>;
+	/** Polled when the run would end; messages returned start another turn. */
 	getFollowUpMessages?: () => Promise<AgentMessage[]>;
 	/** Default "parallel". */
 	toolExecution?: ToolExecutionMode;
 	/** Ours: in parallel mode, how many calls of one reply run at once; the rest queue. Default 8. */
 	maxParallelToolCalls?: number;
+	/**
+	 * Asked before each call runs, after its arguments validated; awaited. Not asked for calls that never run
+	 * (unknown tool, invalid arguments, a reply cut off at the output limit). May throw: the call is answered
+	 * with the error's message as an error result and does not run.
+	 */
 	beforeToolCall?: (ctx: BeforeToolCallContext, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined>;
+	/**
+	 * Asked after each call that ran, before its result is reported; awaited, in the reply's order. May throw:
+	 * the result becomes an error result with the error's message.
+	 */
 	afterToolCall?: (ctx: AfterToolCallContext, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
 }
 
+/** How many queued messages one delivery takes: all of them, or the oldest one. */
 export type QueueMode = "all" | "one-at-a-time";
 
+/** Options of `new Agent(…)`; each is also a settable field or setter of the Agent. */
 export interface AgentOptions {
 	initialState?: Partial<AgentState>;
 	/** Default: keep messages with role user, assistant or toolResult. */
 	convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+	/** Called before each model call with the conversation; returns what is sent (pruning, injection). */
 	transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
 	/** Default "one-at-a-time". */
 	steeringMode?: QueueMode;
@@ -166,12 +217,16 @@ export interface AgentOptions {
 	followUpMode?: QueueMode;
 	/** Default streamSimple. */
 	streamFn?: StreamFn;
+	/** Passed to providers as a prompt-cache key / routing hint. */
 	sessionId?: string;
+	/** Asked before every model call (so expiring tokens can be refreshed); the loop's `apiKey` otherwise. */
 	getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
+	/** See `StreamOptions.onPayload`. */
 	onPayload?: SimpleStreamOptions["onPayload"];
 	thinkingBudgets?: ThinkingBudgets;
 	/** Default "sse". */
 	transport?: Transport;
+	/** See `StreamOptions.maxRetryDelayMs`. */
 	maxRetryDelayMs?: number;
 	/** Default "parallel". */
 	toolExecution?: ToolExecutionMode;

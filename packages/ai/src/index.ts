@@ -20,6 +20,16 @@ export { AssistantMessageEventStream, createAssistantMessageEventStream, EventSt
 export { type CatalogApi, type CatalogModel, type CatalogProvider, MODELS } from "./models.generated.js";
 export { calculateCost, getModel, getModels, getProviders, modelsAreEqual, supportsXhigh } from "./models.js";
 export {
+	streamAnthropic,
+	streamGoogle,
+	streamOpenAICompletions,
+	streamOpenAIResponses,
+	streamSimpleAnthropic,
+	streamSimpleGoogle,
+	streamSimpleOpenAICompletions,
+	streamSimpleOpenAIResponses,
+} from "./provider-streams.js";
+export {
 	createAssistantOutput,
 	describeError,
 	emptyUsage,

@@ -14,6 +14,18 @@ export * from "./core/sdk.js";
 export * from "./core/session/index.js";
 export * from "./core/session-runtime/index.js";
 export * from "./core/tools/index.js";
+export * from "./modes/interactive/extension-kit/index.js";
+export {
+	getCurrentTheme,
+	getEditorTheme,
+	getMarkdownTheme,
+	getSelectListTheme,
+	getSettingsListTheme,
+	initTheme,
+	setCurrentTheme,
+} from "./modes/interactive/theme/current-theme.js";
+export { Theme } from "./modes/interactive/theme/theme.js";
+export type { ThemeBackground, ThemeColor } from "./modes/interactive/theme/theme-schema.js";
 export { type DialogOptions as RpcDialogOptions, RpcExtensionUiBridge } from "./modes/rpc/extension-ui-bridge.js";
 export {
 	attachJsonlReader,

@@ -2,13 +2,14 @@
 // extensions. Modes send commands in (prompt, steer, abort, setModel, compact, …) and render the events that
 // come out (`subscribe`). The work is split over collaborators in ./session-runtime/: prompts and queues,
 // compaction, retry, models and thinking levels, tools and the system prompt, user bash, navigation.
-import type { Agent, AgentMessage, StreamFn, ThinkingLevel } from "@agent/agent-core";
+import type { Agent, AgentMessage, AgentState, StreamFn, ThinkingLevel } from "@agent/agent-core";
 import { type AssistantMessage, type ImageContent, type Model, streamSimple, type TextContent } from "@agent/ai";
 import type { AgentSessionConfig } from "./agent-session-config.js";
 import type { CompactionResult } from "./compaction/compaction.js";
 import type { ModelRegistry } from "./config/model-registry.js";
 import type { ScopedModel } from "./config/model-resolver.js";
 import type { SettingsManager } from "./config/settings-manager.js";
+import type { ExtensionEventType } from "./extensions/hooks.js";
 import {
 	type BashResult,
 	type ContextUsage,
@@ -24,8 +25,10 @@ import {
 	noopExtensionHooks,
 	type SlashCommandInfo,
 } from "./extensions/hooks.js";
+import type { ExtensionRunner } from "./extensions/runner.js";
 import type { McpManager } from "./mcp/manager.js";
 import type { McpNotice, McpServerStatus } from "./mcp/status.js";
+import type { PromptTemplate } from "./resources/prompt-templates.js";
 import type { ResourceLoader } from "./resources/resource-loader.js";
 import type { SessionManager } from "./session/session-manager.js";
 import { COMPACTION_IN_PROGRESS_TEXT, CompactionController } from "./session-runtime/compaction-controller.js";
@@ -495,6 +498,15 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.userBash.abort();
 	}
 
+	/** Records a command's result the caller ran itself (e.g. a `user_bash` handler's) as `executeBash` would. */
+	recordBashResult(command: string, result: BashResult, options?: { excludeFromContext?: boolean }): void {
+		this.userBash.record(command, result, options);
+	}
+
+	get hasPendingBashMessages(): boolean {
+		return this.userBash.hasPending;
+	}
+
 	// ── Sessions and the tree (rpc.md §4.6, §4.19–§4.21, §4.23) ─────────────────────────────────────────────
 
 	async newSession(options?: NewSessionRequest): Promise<boolean> {
@@ -511,6 +523,13 @@ export class AgentSession implements ExtensionSessionBinding {
 
 	async fork(entryId: string): Promise<ForkResult> {
 		const result = await this.navigator.fork(entryId);
+		this.agent.sessionId = this.sessionId;
+		return result;
+	}
+
+	/** A new session holding the active branch up to here (RPC `clone`); `session_before_fork` may cancel it. */
+	async clone(): Promise<{ cancelled: boolean }> {
+		const result = await this.navigator.clone();
 		this.agent.sessionId = this.sessionId;
 		return result;
 	}
@@ -641,6 +660,42 @@ export class AgentSession implements ExtensionSessionBinding {
 	 * Detaches from the agent and extensions (listeners get nothing more), stops the MCP servers and removes
 	 * bash full-output files.
 	 */
+	// ── Members of the reference's AgentSession that embedders use ──────────────────────────────────────────
+
+	/** The agent's state: messages, model, thinking level, tools, system prompt, streaming flags. */
+	get state(): AgentState {
+		return this.agent.state;
+	}
+
+	get promptTemplates(): ReadonlyArray<PromptTemplate> {
+		return this.resourceLoader.getPrompts().prompts;
+	}
+
+	/** The extension runner, when the session's hooks are one (sessions built with extensions). */
+	get extensionRunner(): ExtensionRunner | undefined {
+		// By shape, not instanceof: the runner's module is loaded only when there are extensions.
+		const hooks = this.hooks as Partial<ExtensionRunner>;
+		return typeof hooks.getExtensions === "function" && hooks.runtime ? (this.hooks as ExtensionRunner) : undefined;
+	}
+
+	hasExtensionHandlers(eventType: string): boolean {
+		return this.hooks.hasHandlers(eventType as ExtensionEventType);
+	}
+
+	supportsXhighThinking(): boolean {
+		return this.getAvailableThinkingLevels().includes("xhigh");
+	}
+
+	abortBranchSummary(): void {
+		this.navigator.abortBranchSummary();
+	}
+
+	/** Writes the session as an HTML page (see `/export`); returns the file's path. */
+	async exportToHtml(outputPath?: string): Promise<string> {
+		const { exportAgentSessionToHtml } = await import("./export-html/export-session.js");
+		return exportAgentSessionToHtml(this, outputPath);
+	}
+
 	dispose(): void {
 		for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
 		this.events.dispose();

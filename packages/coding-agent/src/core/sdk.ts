@@ -10,12 +10,19 @@ import { findInitialModel, type ScopedModel } from "./config/model-resolver.js";
 import { getAgentDir, getAuthPath, getModelsPath } from "./config/paths.js";
 import { SettingsManager } from "./config/settings-manager.js";
 import type { ExtensionHooks, ExtensionTool } from "./extensions/hooks.js";
+import type { LoadExtensionsResult } from "./extensions/loader.js";
+import { ExtensionRuntime } from "./extensions/runtime.js";
 import type { SetupExtensionsResult } from "./extensions/setup.js";
 import { type ProjectTrustDecision, resolveProjectTrust } from "./extensions/trust.js";
 import type { ExtensionFactory } from "./extensions/types.js";
 import type { McpConnectFunction } from "./mcp/client-handle.js";
 import { type LoadedMcpConfig, loadMcpConfig, type McpServerConfig } from "./mcp/config.js";
 import { McpManager } from "./mcp/manager.js";
+import {
+	adaptReferenceResourceLoader,
+	isReferenceResourceLoader,
+	type ReferenceResourceLoader,
+} from "./resources/reference-resource-loader.js";
 import { DefaultResourceLoader, type ResourceLoader } from "./resources/resource-loader.js";
 import { SessionManager } from "./session/session-manager.js";
 import { getDefaultSessionDir } from "./session/session-paths.js";
@@ -49,8 +56,11 @@ export interface CreateAgentSessionOptions {
 	tools?: AgentTool[];
 	/** More tools, active from the start; `promptSnippet`/`promptGuidelines` feed the system prompt. */
 	customTools?: ExtensionTool[];
-	/** Default: `DefaultResourceLoader` for `cwd` and `agentDir`, loaded. */
-	resourceLoader?: ResourceLoader;
+	/**
+	 * Default: `DefaultResourceLoader` for `cwd` and `agentDir`, loaded. A loader written against the reference's
+	 * interface (`getExtensions`, `getAgentsFiles`, …) works too: its loaded extensions are the session's.
+	 */
+	resourceLoader?: ResourceLoader | ReferenceResourceLoader;
 	/** The provider call. Default `streamSimple`; tests pass a `FauxProvider`'s `stream`. */
 	streamFn?: StreamFn;
 	/**
@@ -90,6 +100,8 @@ export interface CreateAgentSessionMcpOptions {
 
 export interface CreateAgentSessionResult {
 	session: AgentSession;
+	/** What the extensions loaded to (the reference's name; empty when there were none or `hooks` was given). */
+	extensionsResult: LoadExtensionsResult;
 	/** The extensions loaded for the session (when `hooks` was not given and there were any). */
 	extensions?: SetupExtensionsResult;
 	/** Why the session's recorded model could not be restored, when it could not. */
@@ -143,11 +155,21 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		options.modelRegistry ??
 		new ModelRegistry(options.authStorage ?? AuthStorage.create(getAuthPath(agentDir)), getModelsPath(agentDir));
 	const sessionManager = options.sessionManager ?? SessionManager.create(cwd, getDefaultSessionDir(cwd, agentDir));
-	let resourceLoader = options.resourceLoader;
-	if (!resourceLoader) {
+	let resourceLoader: ResourceLoader;
+	let preloaded: LoadExtensionsResult | undefined;
+	if (!options.resourceLoader) {
 		resourceLoader = new DefaultResourceLoader({ cwd, agentDir, settingsManager });
 		await resourceLoader.reload();
+	} else if (isReferenceResourceLoader(options.resourceLoader)) {
+		const adapted = adaptReferenceResourceLoader(options.resourceLoader);
+		preloaded = adapted.getExtensions();
+		resourceLoader = adapted;
+	} else {
+		resourceLoader = options.resourceLoader;
 	}
+	// A DefaultResourceLoader's SDK options (inline factories, event bus, override, what was loaded).
+	const loaderExtras = resourceLoader as Partial<DefaultResourceLoader>;
+	const factories = [...(loaderExtras.getExtensionFactories?.() ?? []), ...(options.extensionFactories ?? [])];
 	// Before anything of the project runs (the caller may have decided already: then this only reports it).
 	const projectTrust = await resolveProjectTrust({
 		cwd,
@@ -159,16 +181,26 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 
 	// Before the model is chosen: providers registered by extensions may supply it.
 	let extensions: SetupExtensionsResult | undefined;
-	const hasExtensions =
-		resourceLoader.getExtensionPaths().extensions.length > 0 || (options.extensionFactories?.length ?? 0) > 0;
-	if (!options.hooks && hasExtensions) {
+	const hasExtensions = resourceLoader.getExtensionPaths().extensions.length > 0 || factories.length > 0;
+	if (!options.hooks && preloaded && preloaded.extensions.length > 0) {
+		const { ExtensionRunner } = await import("./extensions/runner.js");
+		const runner = new ExtensionRunner(preloaded, { cwd, modelRegistry });
+		extensions = { runner, errors: runner.getLoadErrors(), skippedProjectExtensions: [] };
+	} else if (!options.hooks && hasExtensions) {
 		const { setupExtensions } = await import("./extensions/setup.js");
+		const eventBus = loaderExtras.getEventBus?.();
+		const override = loaderExtras.getExtensionsOverride?.();
 		extensions = await setupExtensions({
 			cwd,
 			agentDir,
 			resourceLoader,
 			modelRegistry,
-			...(options.extensionFactories ? { factories: options.extensionFactories } : {}),
+			...(factories.length > 0 ? { factories } : {}),
+			...(eventBus ? { eventBus } : {}),
+			...(override ? { override } : {}),
+			...(loaderExtras.setLoadedExtensions
+				? { onLoaded: (result: LoadExtensionsResult) => loaderExtras.setLoadedExtensions?.(result) }
+				: {}),
 			isProjectTrusted: () => settingsManager.isProjectTrusted(),
 		});
 	}
@@ -208,8 +240,14 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		...(options.streamStallTimeoutMs !== undefined ? { streamStallTimeoutMs: options.streamStallTimeoutMs } : {}),
 		...(mcp.manager ? { mcp: mcp.manager } : {}),
 	});
+	const runtime = extensions?.runner.runtime;
 	return {
 		session,
+		extensionsResult: {
+			extensions: [...(extensions?.runner.getExtensions() ?? [])],
+			errors: extensions?.errors ?? [],
+			runtime: runtime ?? new ExtensionRuntime({ cwd }),
+		},
 		projectTrust,
 		...(extensions ? { extensions } : {}),
 		...(modelFallbackMessage ? { modelFallbackMessage } : {}),

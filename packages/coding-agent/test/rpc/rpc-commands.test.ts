@@ -258,14 +258,14 @@ describe("sessions", () => {
 		});
 	});
 
-	it("get_last_assistant_text is {} before any answer", async () => {
+	it("get_last_assistant_text is {text: null} before any answer (the newest reference's shape)", async () => {
 		const agent = await start();
 		expect(await agent.send({ id: "t", type: "get_last_assistant_text" })).toEqual({
 			id: "t",
 			type: "response",
 			command: "get_last_assistant_text",
 			success: true,
-			data: {},
+			data: { text: null },
 		});
 	});
 

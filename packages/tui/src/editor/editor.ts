@@ -91,6 +91,11 @@ export class Editor extends CachedComponent implements EditorComponent, Focusabl
 		);
 	}
 
+	/** The reference's name for the host (subclasses call `this.tui.requestRender()`). */
+	protected get tui(): EditorHost {
+		return this.host;
+	}
+
 	get focused(): boolean {
 		return this.isFocused;
 	}

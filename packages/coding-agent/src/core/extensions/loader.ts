@@ -11,7 +11,7 @@ import { createEmptyExtension, createExtensionAPI } from "./api.js";
 import { scanHostImports } from "./host-imports.js";
 import { HOST_PACKAGE_ALIASES, HOST_PACKAGES, type HostPackage, loadHostModules } from "./host-modules.js";
 import { ExtensionRuntime } from "./runtime.js";
-import type { Extension, ExtensionFactory, ExtensionLoadError } from "./types.js";
+import type { EventBus, Extension, ExtensionFactory, ExtensionLoadError } from "./types.js";
 
 export function invalidFactoryText(path: string): string {
 	return `Extension does not export a valid factory function: ${path}`;
@@ -39,6 +39,8 @@ export interface LoadExtensionsOptions {
 	factories?: readonly ExtensionFactory[];
 	/** Compile cache directory, or false to compile every time. Default `getExtensionCacheDir(agentDir)`. */
 	cacheDir?: string | false;
+	/** The `pi.events` bus of a new runtime (ignored with `runtime`). Default: a bus of its own. */
+	eventBus?: EventBus;
 }
 
 export interface LoadExtensionsResult {
@@ -185,10 +187,15 @@ export async function loadExtensionModule(
  */
 export async function loadExtensions(
 	paths: readonly string[],
-	options: LoadExtensionsOptions = {},
+	optionsOrCwd: LoadExtensionsOptions | string = {},
+	/** With the reference's `loadExtensions(paths, cwd, eventBus?)` form. */
+	eventBus?: EventBus,
 ): Promise<LoadExtensionsResult> {
+	const options: LoadExtensionsOptions =
+		typeof optionsOrCwd === "string" ? { cwd: optionsOrCwd, ...(eventBus ? { eventBus } : {}) } : optionsOrCwd;
 	const cwd = options.cwd ?? process.cwd();
-	const runtime = options.runtime ?? new ExtensionRuntime({ cwd });
+	const runtime =
+		options.runtime ?? new ExtensionRuntime({ cwd, ...(options.eventBus ? { eventBus: options.eventBus } : {}) });
 	const extensions: Extension[] = [];
 	const errors: ExtensionLoadError[] = [];
 	const seen = new Set<string>();

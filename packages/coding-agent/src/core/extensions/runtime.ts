@@ -32,9 +32,9 @@ export class ExtensionRuntime {
 	private errorSink: (error: ExtensionError) => void = () => {};
 	private readonly cwd: string;
 
-	constructor(options: { cwd?: string; log?: (message: string) => void } = {}) {
+	constructor(options: { cwd?: string; log?: (message: string) => void; eventBus?: EventBus } = {}) {
 		this.cwd = options.cwd ?? process.cwd();
-		this.events = createEventBus(options.log);
+		this.events = options.eventBus ?? createEventBus(options.log);
 	}
 
 	get isBound(): boolean {

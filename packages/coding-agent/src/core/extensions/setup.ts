@@ -5,14 +5,14 @@
 import type { ModelRegistry } from "../config/model-registry.js";
 import { isProjectTrusted } from "../config/project-trust.js";
 import type { ResourceLoader } from "../resources/resource-loader.js";
-import { failedToLoadText, type LoadExtensionsOptions, loadExtensions } from "./loader.js";
+import { failedToLoadText, type LoadExtensionsOptions, type LoadExtensionsResult, loadExtensions } from "./loader.js";
 import { ExtensionRunner } from "./runner.js";
 import type { ExtensionRuntime } from "./runtime.js";
 import { extensionPathsToLoad, untrustedProjectNotice } from "./trust.js";
 
 const FAILED_TO_LOAD_PREFIX = failedToLoadText("");
 
-import type { ExtensionFactory, ExtensionLoadError } from "./types.js";
+import type { EventBus, ExtensionFactory, ExtensionLoadError } from "./types.js";
 
 /**
  * The startup line for a failed extension (cli.md §4). The error itself usually reads "Failed to load
@@ -42,6 +42,12 @@ export interface SetupExtensionsOptions {
 	isProjectTrusted?: () => boolean;
 	/** Compile cache directory, or false. Default `<agentDir>/cache/extensions`. */
 	cacheDir?: string | false;
+	/** The `pi.events` bus of the extensions (SDK `DefaultResourceLoader({eventBus})`). */
+	eventBus?: EventBus;
+	/** Rewrites each load's result, at start and at `/reload` (SDK `DefaultResourceLoader({extensionsOverride})`). */
+	override?: (base: LoadExtensionsResult) => LoadExtensionsResult;
+	/** Told each load's result (`DefaultResourceLoader.getExtensions()`). */
+	onLoaded?: (result: LoadExtensionsResult) => void;
 }
 
 export interface SetupExtensionsResult {
@@ -59,7 +65,13 @@ export async function setupExtensions(options: SetupExtensionsOptions): Promise<
 		...(options.factories ? { factories: options.factories } : {}),
 		...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
 		...(runtime ? { runtime } : {}),
+		...(options.eventBus ? { eventBus: options.eventBus } : {}),
 	});
+	const finish = (base: LoadExtensionsResult): LoadExtensionsResult => {
+		const result = options.override ? options.override(base) : base;
+		options.onLoaded?.(result);
+		return result;
+	};
 	const projectTrusted = options.isProjectTrusted ?? (() => isProjectTrusted(options.cwd, options.agentDir));
 	const choose = () => {
 		const found = options.resourceLoader.getExtensionPaths().extensions;
@@ -67,7 +79,7 @@ export async function setupExtensions(options: SetupExtensionsOptions): Promise<
 		return { allowed, skipped: found.map((extension) => extension.path).filter((path) => !allowed.includes(path)) };
 	};
 	const first = choose();
-	const loaded = await loadExtensions(first.allowed, loadOptions());
+	const loaded = finish(await loadExtensions(first.allowed, loadOptions()));
 	const runner: ExtensionRunner = new ExtensionRunner(loaded, {
 		cwd: options.cwd,
 		modelRegistry: options.modelRegistry,
@@ -87,7 +99,7 @@ export async function setupExtensions(options: SetupExtensionsOptions): Promise<
 					),
 				});
 			}
-			return loadExtensions(again.allowed, loadOptions(runtime));
+			return finish(await loadExtensions(again.allowed, loadOptions(runtime)));
 		},
 	});
 	return { runner, errors: runner.getLoadErrors(), skippedProjectExtensions: first.skipped };

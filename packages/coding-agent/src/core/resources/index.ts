@@ -28,6 +28,12 @@ export {
 	PromptTemplateCollection,
 } from "./prompt-templates.js";
 export {
+	adaptReferenceResourceLoader,
+	isReferenceResourceLoader,
+	type ReferencePathEntry,
+	type ReferenceResourceLoader,
+} from "./reference-resource-loader.js";
+export {
 	DefaultResourceLoader,
 	type DefaultResourceLoaderOptions,
 	type ExtensionPath,

@@ -2,6 +2,9 @@ import { homedir } from "node:os";
 import { dirname, resolve } from "node:path";
 import { getAgentDir } from "../config/paths.js";
 import { SettingsManager } from "../config/settings-manager.js";
+import type { LoadExtensionsResult } from "../extensions/loader.js";
+import { ExtensionRuntime } from "../extensions/runtime.js";
+import type { EventBus, ExtensionFactory } from "../extensions/types.js";
 import { type ContextFile, loadContextFiles } from "./context-files.js";
 import type { ResourceDiagnostic } from "./diagnostics.js";
 import { createDefaultPackageLocator, type PackageLocator } from "./package-sources.js";
@@ -77,6 +80,29 @@ export interface DefaultResourceLoaderOptions {
 	appendSystemPrompt?: string;
 	/** Finds installed packages; default: the conventional install locations. */
 	locatePackage?: PackageLocator;
+	/** Extensions given as code, loaded after the discovered ones as `<inline:1>`, `<inline:2>`, … */
+	extensionFactories?: ExtensionFactory[];
+	/** The `pi.events` bus the session's extensions share (the embedder can listen and emit on it too). */
+	eventBus?: EventBus;
+	/** Rewrites what the session's extensions loaded to (applied when the session loads them). */
+	extensionsOverride?: (base: LoadExtensionsResult) => LoadExtensionsResult;
+	skillsOverride?: (base: { skills: Skill[]; diagnostics: ResourceDiagnostic[] }) => {
+		skills: Skill[];
+		diagnostics: ResourceDiagnostic[];
+	};
+	promptsOverride?: (base: { prompts: PromptTemplate[]; diagnostics: ResourceDiagnostic[] }) => {
+		prompts: PromptTemplate[];
+		diagnostics: ResourceDiagnostic[];
+	};
+	themesOverride?: (base: { themes: ThemeResource[]; diagnostics: ResourceDiagnostic[] }) => {
+		themes: ThemeResource[];
+		diagnostics: ResourceDiagnostic[];
+	};
+	/** Rewrites the context files (AGENTS.md, CLAUDE.md) put into the system prompt. */
+	agentsFilesOverride?: (base: { agentsFiles: ContextFile[] }) => { agentsFiles: ContextFile[] };
+	/** Rewrites the custom system prompt (undefined: the default prompt). */
+	systemPromptOverride?: (base: string | undefined) => string | undefined;
+	appendSystemPromptOverride?: (base: string[]) => string[];
 }
 
 interface RuntimePaths {
@@ -113,6 +139,7 @@ export class DefaultResourceLoader implements ResourceLoader {
 	private appendSystemPrompt: string[] = [];
 	private systemPromptDiagnostics: ResourceDiagnostic[] = [];
 	private filesOutsideProject: FileOutsideProject[] = [];
+	private loadedExtensions: LoadExtensionsResult | undefined;
 
 	constructor(private readonly options: DefaultResourceLoaderOptions = {}) {
 		this.cwd = resolve(options.cwd ?? process.cwd());
@@ -216,24 +243,72 @@ export class DefaultResourceLoader implements ResourceLoader {
 	}
 
 	getSkills(): { skills: Skill[]; diagnostics: ResourceDiagnostic[] } {
-		return {
+		const base = {
 			skills: this.skillCollection.skills,
 			diagnostics: [...this.baseDiagnostics.skills, ...this.skillCollection.diagnostics],
 		};
+		return this.options.skillsOverride ? this.options.skillsOverride(base) : base;
 	}
 
 	getPrompts(): { prompts: PromptTemplate[]; diagnostics: ResourceDiagnostic[] } {
-		return {
+		const base = {
 			prompts: this.promptCollection.prompts,
 			diagnostics: [...this.baseDiagnostics.prompts, ...this.promptCollection.diagnostics],
 		};
+		return this.options.promptsOverride ? this.options.promptsOverride(base) : base;
 	}
 
 	getThemes(): { themes: ThemeResource[]; diagnostics: ResourceDiagnostic[] } {
-		return {
+		const base = {
 			themes: this.themeCollection.themes,
 			diagnostics: [...this.baseDiagnostics.themes, ...this.themeCollection.diagnostics],
 		};
+		return this.options.themesOverride ? this.options.themesOverride(base) : base;
+	}
+
+	/** The reference's name for the context files: `{path, content}` of each AGENTS.md / CLAUDE.md. */
+	getAgentsFiles(): { agentsFiles: ContextFile[] } {
+		return { agentsFiles: this.getContextFiles().contextFiles };
+	}
+
+	getExtensionFactories(): ExtensionFactory[] {
+		return [...(this.options.extensionFactories ?? [])];
+	}
+
+	getEventBus(): EventBus | undefined {
+		return this.options.eventBus;
+	}
+
+	getExtensionsOverride(): ((base: LoadExtensionsResult) => LoadExtensionsResult) | undefined {
+		return this.options.extensionsOverride;
+	}
+
+	/**
+	 * What the session loaded from this loader's extensions (the reference loads them in `reload()`; ours loads
+	 * extension code only once the session has the project trust decision). Empty before a session loaded them.
+	 */
+	getExtensions(): LoadExtensionsResult {
+		return this.loadedExtensions ?? { extensions: [], errors: [], runtime: new ExtensionRuntime({ cwd: this.cwd }) };
+	}
+
+	/** Called by the session with what it loaded (see `getExtensions`). */
+	setLoadedExtensions(result: LoadExtensionsResult): void {
+		this.loadedExtensions = result;
+	}
+
+	/** Where each resource came from, by path (the reference's package metadata; ours: its source label). */
+	getPathMetadata(): Map<string, { source: string; scope: string; origin: "package" | "top-level" }> {
+		const metadata = new Map<string, { source: string; scope: string; origin: "package" | "top-level" }>();
+		const add = (path: string, source: string) =>
+			metadata.set(path, {
+				source,
+				scope: source === "project" ? "project" : source === "user" ? "user" : "temporary",
+				origin: source.startsWith("package") ? "package" : "top-level",
+			});
+		for (const file of [...this.files.skills, ...this.files.prompts, ...this.files.themes])
+			add(file.path, file.source);
+		for (const extension of this.extensions) add(extension.path, extension.source);
+		return metadata;
 	}
 
 	getExtensionPaths(): { extensions: ExtensionPath[]; diagnostics: ResourceDiagnostic[] } {
@@ -241,15 +316,21 @@ export class DefaultResourceLoader implements ResourceLoader {
 	}
 
 	getContextFiles(): { contextFiles: ContextFile[]; diagnostics: ResourceDiagnostic[] } {
-		return { contextFiles: [...this.contextFiles], diagnostics: [...this.contextDiagnostics] };
+		const contextFiles = this.options.agentsFilesOverride
+			? this.options.agentsFilesOverride({ agentsFiles: [...this.contextFiles] }).agentsFiles
+			: [...this.contextFiles];
+		return { contextFiles, diagnostics: [...this.contextDiagnostics] };
 	}
 
 	getSystemPrompt(): string | undefined {
-		return this.systemPrompt;
+		return this.options.systemPromptOverride
+			? this.options.systemPromptOverride(this.systemPrompt)
+			: this.systemPrompt;
 	}
 
 	getAppendSystemPrompt(): string[] {
-		return [...this.appendSystemPrompt];
+		const base = [...this.appendSystemPrompt];
+		return this.options.appendSystemPromptOverride ? this.options.appendSystemPromptOverride(base) : base;
 	}
 
 	getFilesOutsideUntrustedProject(): FileOutsideProject[] {

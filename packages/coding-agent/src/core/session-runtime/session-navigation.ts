@@ -18,6 +18,9 @@ import type { SessionManager } from "../session/session-manager.js";
 import type { ModelController } from "./model-controller.js";
 import { userMessageText } from "./prompt-input.js";
 
+/** RPC `clone` on an empty session (the newest reference's text). */
+export const NOTHING_TO_CLONE_TEXT = "Cannot clone session: no current entry selected";
+
 export const INVALID_FORK_ENTRY_TEXT = "Invalid entry ID for forking";
 export const NO_SUMMARY_MODEL_TEXT = "No model available for summarization";
 
@@ -116,6 +119,24 @@ export class SessionNavigator {
 		if (!decision?.skipConversationRestore) host.rebuildAgentMessages();
 		await host.hooks.emit({ type: "session_fork", previousSessionFile });
 		return { selectedText, cancelled: false };
+	}
+
+	/**
+	 * Copies the active branch up to the current leaf into a new session and continues there (RPC `clone`; a
+	 * fork *at* the leaf instead of before a user message). `session_before_fork` may cancel it. Throws without
+	 * a current entry.
+	 */
+	async clone(): Promise<{ cancelled: boolean }> {
+		const { host } = this;
+		const leafId = host.sessionManager.getLeafId();
+		if (!leafId) throw new Error(NOTHING_TO_CLONE_TEXT);
+		const decision = await host.hooks.emitSessionBeforeFork({ entryId: leafId });
+		if (decision?.cancel) return { cancelled: true };
+		const previousSessionFile = host.sessionManager.getSessionFile();
+		host.sessionManager.createBranchedSession(leafId);
+		if (!decision?.skipConversationRestore) host.rebuildAgentMessages();
+		await host.hooks.emit({ type: "session_fork", previousSessionFile });
+		return { cancelled: false };
 	}
 
 	/** Every user message of the session file (all branches), for a fork picker. */

@@ -236,10 +236,20 @@ export class UserBashController {
 				if (this.abortController === controller) this.abortController = undefined;
 			}
 		}
-		const message = createBashExecutionMessage(command, result, excludeFromContext);
-		if (host.isAgentStreaming()) this.pending.push(message);
-		else host.appendMessage(message);
+		this.record(command, result, { excludeFromContext });
 		return result;
+	}
+
+	/** Records a result as a `bashExecution` message (held while the agent streams, like `execute`'s own). */
+	record(command: string, result: BashResult, options: { excludeFromContext?: boolean } = {}): void {
+		const message = createBashExecutionMessage(command, result, options.excludeFromContext === true);
+		if (this.host.isAgentStreaming()) this.pending.push(message);
+		else this.host.appendMessage(message);
+	}
+
+	/** Results held while the agent streamed, appended before the next prompt. */
+	get hasPending(): boolean {
+		return this.pending.length > 0;
 	}
 
 	abort(): void {

@@ -30,6 +30,7 @@ import { StatusArea } from "./components/status-area.js";
 import { type DisplayState, formatKeyLabel, keyHint } from "./display-state.js";
 import { SessionEventRenderer } from "./event-renderer.js";
 import { bindExtensionRunner, type ExtensionBinding } from "./extension-binding.js";
+import { wireCustomEditor } from "./extension-kit/wire-custom-editor.js";
 import type { ExtensionUiHost } from "./extension-ui.js";
 import { editInExternalEditor, editorCommand, NO_EDITOR_CONFIGURED_TEXT } from "./external-editor.js";
 import { collectFooterData, readGitBranch } from "./footer-data.js";
@@ -39,6 +40,7 @@ import type { InteractiveModeOptions, ModeHost, NoticeLevel, SelectorHandle } fr
 import { ModelsJsonErrorTracker } from "./models-json-error.js";
 import { ScreenLayout } from "./screen-layout.js";
 import { SessionPicker } from "./selectors/session-picker.js";
+import { setCurrentTheme } from "./theme/current-theme.js";
 import { detectColorMode } from "./theme/theme.js";
 import { ThemeRegistry } from "./theme/theme-registry.js";
 import { checkTmuxKeys } from "./tmux-check.js";
@@ -81,6 +83,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	private readonly modelsJsonErrors = new ModelsJsonErrorTracker();
 	private startupHeader: Component | undefined;
 	private customEditor: EditorComponent | undefined;
+	private autocompleteProvider: CombinedAutocompleteProvider | undefined;
 	private extensionBinding: ExtensionBinding | undefined;
 	/** Printed after the terminal is restored (e.g. `No session selected`). */
 	private exitMessage: string | undefined;
@@ -101,6 +104,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		const { theme, warning } = this.themes.resolve(settings.getTheme());
 		if (warning) this.startupWarnings.push(warning);
 
+		setCurrentTheme(theme);
 		this.state = {
 			theme,
 			toolsExpanded: false,
@@ -275,6 +279,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		const { theme } = this.state;
 		const isBash = this.editor.getText().trimStart().startsWith("!");
 		this.editor.borderColor = isBash ? theme.fgStyle("bashMode") : theme.thinkingStyle(this.session.thinkingLevel);
+		if (this.customEditor?.borderColor !== undefined) this.customEditor.borderColor = this.editor.borderColor;
 	}
 
 	refreshAutocomplete(): void {
@@ -286,7 +291,9 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			if (command.source === "skill" && !enableSkills) continue;
 			commands.push({ name: command.name, ...(command.description ? { description: command.description } : {}) });
 		}
-		this.editor.setAutocompleteProvider(new CombinedAutocompleteProvider(commands, this.session.cwd));
+		this.autocompleteProvider = new CombinedAutocompleteProvider(commands, this.session.cwd);
+		this.editor.setAutocompleteProvider(this.autocompleteProvider);
+		this.customEditor?.setAutocompleteProvider?.(this.autocompleteProvider);
 	}
 
 	updateTitle(): void {
@@ -303,6 +310,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		const theme = this.themes.get(name);
 		if (!theme) return false;
 		this.state.theme = theme;
+		setCurrentTheme(theme);
 		if (!options.preview) this.session.settingsManager.setTheme(name);
 		this.editor.borderColor = theme.fgStyle("borderMuted");
 		this.refreshEditorBorder();
@@ -415,7 +423,19 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	}
 
 	setCustomEditor(editor: EditorComponent | undefined): void {
-		if (editor) editor.onSubmit = (text) => this.input.submit(text);
+		const previousText = this.activeEditor().getText();
+		if (editor) {
+			editor.onSubmit = (text) => this.input.submit(text);
+			editor.onChange = () => this.refreshEditorBorder();
+			wireCustomEditor(editor, {
+				handle: (action) => this.keys.handle(action),
+				handleShortcut: (data) => this.extensionBinding?.handleShortcut(data) ?? false,
+			});
+			if (editor.borderColor !== undefined) editor.borderColor = this.editor.borderColor;
+			editor.setPaddingX?.(this.editor.getPaddingX());
+			if (this.autocompleteProvider) editor.setAutocompleteProvider?.(this.autocompleteProvider);
+		}
+		(editor ?? this.editor).setText(previousText);
 		this.customEditor = editor;
 		this.layout.replaceEditor(editor ?? this.editor);
 	}

@@ -4,9 +4,10 @@ import type { AgentMessage, ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, Model } from "@agent/ai";
 import type { CompactionResult } from "../../core/compaction/compaction.js";
 import type { BashResult, SlashCommandInfo } from "../../core/extensions/hooks.js";
+import type { SessionEntry, SessionTreeNode } from "../../core/session/entries.js";
 import type { AgentSessionEvent, ModelCycleResult, SessionStats } from "../../core/session-runtime/events.js";
 
-export type { BashResult, CompactionResult, ModelCycleResult, SessionStats };
+export type { BashResult, CompactionResult, ModelCycleResult, SessionEntry, SessionStats, SessionTreeNode };
 
 // ---------------------------------------------------------------------------------------------------------
 // Commands (client → agent)
@@ -58,6 +59,12 @@ export type RpcCommand =
 	| (CommandBase & { type: "get_commands" })
 	// Ours: MCP servers (docs/mcp.md).
 	| (CommandBase & { type: "get_mcp_servers" })
+	// The newest reference's additions (docs/rpc.md "Commands of the newest reference").
+	| (CommandBase & { type: "get_available_thinking_levels" })
+	| (CommandBase & { type: "clear_queue" })
+	| (CommandBase & { type: "get_entries"; since?: string })
+	| (CommandBase & { type: "get_tree" })
+	| (CommandBase & { type: "clone" })
 	| (CommandBase & { type: "restart_mcp_server"; name: string });
 
 export type RpcCommandType = RpcCommand["type"];
@@ -65,7 +72,7 @@ export type RpcCommandType = RpcCommand["type"];
 /** A command of one type. */
 export type RpcCommandOf<C extends RpcCommandType> = Extract<RpcCommand, { type: C }>;
 
-/** The 28 command types of rpc.md §4.1, in its order, then ours (MCP). */
+/** The 28 command types of rpc.md §4.1, in its order, then ours (MCP), then the newest reference's. */
 export const RPC_COMMAND_TYPES = [
 	"prompt",
 	"steer",
@@ -97,6 +104,11 @@ export const RPC_COMMAND_TYPES = [
 	"get_commands",
 	"get_mcp_servers",
 	"restart_mcp_server",
+	"get_available_thinking_levels",
+	"clear_queue",
+	"get_entries",
+	"get_tree",
+	"clone",
 ] as const satisfies readonly RpcCommandType[];
 
 export function isRpcCommandType(type: string): type is RpcCommandType {
@@ -183,13 +195,21 @@ export interface RpcResponseDataMap {
 	switch_session: { cancelled: boolean };
 	fork: { text: string; cancelled: boolean };
 	get_fork_messages: { messages: RpcForkMessage[] };
-	/** `{}` when there is no assistant text. */
-	get_last_assistant_text: { text?: string };
+	/** `null` when there is no assistant text (the newest reference; v0.58.3 sent `{}`). */
+	get_last_assistant_text: { text: string | null };
 	set_session_name: undefined;
 	get_messages: { messages: AgentMessage[] };
 	get_commands: { commands: RpcSlashCommand[] };
 	get_mcp_servers: { servers: RpcMcpServer[] };
 	restart_mcp_server: undefined;
+	/** `["off"]` for a model without reasoning. */
+	get_available_thinking_levels: { levels: ThinkingLevel[] };
+	/** The texts that were queued, removed from the queues. */
+	clear_queue: { steering: string[]; followUp: string[] };
+	/** Entries in append order (no header), after `since` when given; `leafId` null for an empty session. */
+	get_entries: { entries: SessionEntry[]; leafId: string | null };
+	get_tree: { tree: SessionTreeNode[]; leafId: string | null };
+	clone: { cancelled: boolean };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -26,7 +26,9 @@ import type {
 	RpcSessionState,
 	RpcSlashCommand,
 	RpcStreamingBehavior,
+	SessionEntry,
 	SessionStats,
+	SessionTreeNode,
 } from "./protocol.js";
 
 export interface RpcClientOptions {
@@ -308,9 +310,29 @@ export class RpcClient {
 	async getForkMessages(): Promise<RpcForkMessage[]> {
 		return (await this.call({ type: "get_fork_messages" })).messages;
 	}
-	/** undefined when the session has no assistant text. */
-	async getLastAssistantText(): Promise<string | undefined> {
-		return (await this.call({ type: "get_last_assistant_text" })).text;
+	/** null when the session has no assistant text (also from a server that sends `{}`, as v0.58.3 did). */
+	async getLastAssistantText(): Promise<string | null> {
+		return (await this.call({ type: "get_last_assistant_text" })).text ?? null;
+	}
+	/** The newest reference's: the thinking levels of the current model (`["off"]` without reasoning). */
+	async getAvailableThinkingLevels(): Promise<ThinkingLevel[]> {
+		return (await this.call({ type: "get_available_thinking_levels" })).levels;
+	}
+	/** The newest reference's: empties the steering and follow-up queues and returns their texts. */
+	clearQueue(): Promise<{ steering: string[]; followUp: string[] }> {
+		return this.call({ type: "clear_queue" });
+	}
+	/** The newest reference's: session entries in append order, only those after `since` when given. */
+	getEntries(since?: string): Promise<{ entries: SessionEntry[]; leafId: string | null }> {
+		return this.call({ type: "get_entries", ...(since !== undefined ? { since } : {}) });
+	}
+	/** The newest reference's: the session as a tree of entries. */
+	getTree(): Promise<{ tree: SessionTreeNode[]; leafId: string | null }> {
+		return this.call({ type: "get_tree" });
+	}
+	/** The newest reference's: continues in a new session holding the active branch up to here. */
+	clone(): Promise<{ cancelled: boolean }> {
+		return this.call({ type: "clone" });
 	}
 	setSessionName(name: string) {
 		return this.call({ type: "set_session_name", name });

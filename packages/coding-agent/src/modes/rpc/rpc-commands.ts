@@ -243,10 +243,7 @@ export const RPC_COMMAND_HANDLERS: HandlerTable = {
 		return { text: result.selectedText, cancelled: result.cancelled };
 	},
 	get_fork_messages: (_command, session) => ({ messages: session.getUserMessagesForForking() }),
-	get_last_assistant_text: (_command, session) => {
-		const text = session.getLastAssistantText();
-		return text === undefined ? {} : { text };
-	},
+	get_last_assistant_text: (_command, session) => ({ text: session.getLastAssistantText() ?? null }),
 	set_session_name: (command, session) => {
 		session.setSessionName(requireString(command, "name"));
 		return undefined;
@@ -258,4 +255,26 @@ export const RPC_COMMAND_HANDLERS: HandlerTable = {
 		await session.restartMcpServer(requireString(command, "name"));
 		return undefined;
 	},
+	get_available_thinking_levels: (_command, session) => ({ levels: session.getAvailableThinkingLevels() }),
+	clear_queue: (_command, session) => session.clearQueue(),
+	get_entries: (command, session) => {
+		const since = optionalString(command, "since");
+		let entries = session.sessionManager.getEntries();
+		if (since !== undefined) {
+			const index = entries.findIndex((entry) => entry.id === since);
+			if (index === -1) throw new RpcCommandFailure(entryNotFoundText(since));
+			entries = entries.slice(index + 1);
+		}
+		return { entries, leafId: session.sessionManager.getLeafId() };
+	},
+	get_tree: (_command, session) => ({
+		tree: session.sessionManager.getTree(),
+		leafId: session.sessionManager.getLeafId(),
+	}),
+	clone: async (_command, session) => session.clone(),
 };
+
+/** `get_entries` with a `since` that names no entry (the newest reference's text). */
+export function entryNotFoundText(id: string): string {
+	return `Entry not found: ${id}`;
+}

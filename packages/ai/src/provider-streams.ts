@@ -1,0 +1,70 @@
+// The per-API stream functions the reference exports (`streamAnthropic`, `streamSimpleOpenAIResponses`, …),
+// with their signatures. Each is a wrapper that imports its adapter (and so its provider SDK) on first call:
+// exporting them from the package entry must not make every program load every SDK at start-up.
+import { AssistantMessageEventStream } from "./event-stream.js";
+import { createAssistantOutput, describeError, failStream } from "./providers/assistant-output.js";
+import type {
+	AnthropicOptions,
+	Api,
+	AssistantMessageEventStream as AssistantStream,
+	Context,
+	GoogleOptions,
+	Model,
+	OpenAICompletionsOptions,
+	OpenAIResponsesOptions,
+	SimpleStreamOptions,
+	StreamOptions,
+} from "./types.js";
+
+type Streamer<TApi extends Api, TOptions extends StreamOptions> = (
+	model: Model<TApi>,
+	context: Context,
+	options?: TOptions,
+) => AssistantStream;
+
+function lazy<TApi extends Api, TOptions extends StreamOptions>(
+	load: () => Promise<Streamer<TApi, TOptions>>,
+): Streamer<TApi, TOptions> {
+	let loaded: Streamer<TApi, TOptions> | undefined;
+	return (model, context, options) => {
+		if (loaded) return loaded(model, context, options);
+		const target = new AssistantMessageEventStream();
+		load()
+			.then(async (stream) => {
+				loaded = stream;
+				for await (const event of stream(model, context, options)) target.push(event);
+			})
+			.catch((error: unknown) => {
+				// A failed SDK import still ends the stream with an error event (adapters never throw).
+				const output = createAssistantOutput(model);
+				output.content = [];
+				failStream(target, output, new Error(describeError(error)), options?.signal);
+			});
+		return target;
+	};
+}
+
+export const streamAnthropic: Streamer<"anthropic-messages", AnthropicOptions> = lazy(
+	async () => (await import("./providers/anthropic/index.js")).streamAnthropic,
+);
+export const streamSimpleAnthropic: Streamer<"anthropic-messages", SimpleStreamOptions> = lazy(
+	async () => (await import("./providers/anthropic/index.js")).streamSimpleAnthropic,
+);
+export const streamOpenAICompletions: Streamer<"openai-completions", OpenAICompletionsOptions> = lazy(
+	async () => (await import("./providers/openai-completions/index.js")).streamOpenAICompletions,
+);
+export const streamSimpleOpenAICompletions: Streamer<"openai-completions", SimpleStreamOptions> = lazy(
+	async () => (await import("./providers/openai-completions/index.js")).streamSimpleOpenAICompletions,
+);
+export const streamOpenAIResponses: Streamer<"openai-responses", OpenAIResponsesOptions> = lazy(
+	async () => (await import("./providers/openai-responses/index.js")).streamOpenAIResponses,
+);
+export const streamSimpleOpenAIResponses: Streamer<"openai-responses", SimpleStreamOptions> = lazy(
+	async () => (await import("./providers/openai-responses/index.js")).streamSimpleOpenAIResponses,
+);
+export const streamGoogle: Streamer<"google-generative-ai", GoogleOptions> = lazy(
+	async () => (await import("./providers/google/index.js")).streamGoogle,
+);
+export const streamSimpleGoogle: Streamer<"google-generative-ai", SimpleStreamOptions> = lazy(
+	async () => (await import("./providers/google/index.js")).streamSimpleGoogle,
+);

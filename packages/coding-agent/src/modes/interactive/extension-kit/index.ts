@@ -1,0 +1,13 @@
+// The terminal UI building blocks the package exports for extensions (the reference exports the same names).
+export { BorderedLoader } from "./bordered-loader.js";
+export { CustomEditor } from "./custom-editor.js";
+export { DynamicBorder } from "./dynamic-border.js";
+export { appKey, appKeyHint, editorKey, type KeyLookup, keyHint, rawKeyHint } from "./keybinding-hints.js";
+export {
+	copyToClipboard,
+	getLanguageFromPath,
+	getShellConfig,
+	highlightCode,
+	truncateToVisualLines,
+	type VisualTruncateResult,
+} from "./utilities.js";

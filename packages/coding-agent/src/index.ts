@@ -8,6 +8,7 @@ export * from "./core/export-html/index.js";
 export * from "./core/extensions/hooks.js";
 export * from "./core/extensions/index.js";
 export * from "./core/mcp/index.js";
+export * from "./core/packages/index.js";
 export * from "./core/resources/index.js";
 export * from "./core/sdk.js";
 export * from "./core/session/index.js";

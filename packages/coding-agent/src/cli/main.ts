@@ -1,11 +1,11 @@
 // The front of the `agent` command: what can be answered from the arguments alone (version, help, usage
 // errors) is answered here without loading anything else; the rest of startup is imported on demand.
-import { APP_NAME, VERSION } from "../config.js";
+import { VERSION } from "../config.js";
 import { parseArgs } from "./args.js";
 import { type CliIo, EXIT_FAILURE, EXIT_SUCCESS, formatHelp, formatUsageErrors } from "./help.js";
 
 /** Package-management sub-commands (cli.md §1), recognised only as the first argument. */
-const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "update", "list", "config"]);
+const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "update", "list"]);
 
 const TRUTHY = new Set(["1", "true", "yes"]);
 
@@ -20,11 +20,12 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
 
 	const subcommand = argv[0];
 	if (subcommand !== undefined && PACKAGE_COMMANDS.has(subcommand)) {
-		io.stderr.write(
-			`Error: "${APP_NAME} ${subcommand}" (package management) is not available in this build yet.\n` +
-				`To send "${subcommand}" to the model as a prompt, put an option first: ${APP_NAME} -p ${subcommand}\n`,
-		);
-		return EXIT_FAILURE;
+		const { runPackageCommand } = await import("./package-commands.js");
+		return runPackageCommand(argv, { cwd: process.cwd(), io });
+	}
+	if (subcommand === "config") {
+		const { runConfigCommand } = await import("./config-command.js");
+		return runConfigCommand({ cwd: process.cwd(), io });
 	}
 
 	// Neither depends on extension flags: answered before anything is loaded or created on disk.

@@ -20,6 +20,7 @@ import { FileArgumentError } from "./file-arguments.js";
 import { type CliIo, EXIT_FAILURE, EXIT_SUCCESS, formatUsageErrors } from "./help.js";
 import { buildInitialInput, type InitialInput } from "./initial-input.js";
 import { formatModelList } from "./list-models.js";
+import { installStartupPackages } from "./package-startup.js";
 import { askYesNo } from "./prompt-question.js";
 import { type RunMode, runMode } from "./run-mode.js";
 import { selectSession } from "./session-selection.js";
@@ -95,6 +96,12 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 				: {}),
 		});
 		if (trust.notice) warn(io, [trust.notice]);
+	}
+	// Packages the settings (or -e) name but the disk lacks are installed now, the project's only once trusted.
+	const installing = { cwd, agentDir, settingsManager, extensionSources: args.extensions };
+	const progress = (line: string) => io.stderr.write(`${line}\n`);
+	if (await installStartupPackages({ ...installing, progress, warn: (lines) => warn(io, lines) })) {
+		await resourceLoader.reload();
 	}
 	warn(
 		io,

@@ -60,11 +60,10 @@ describe("answers that need no configuration", () => {
 		);
 	});
 
-	it("says package commands are not available instead of sending the word to a model", async () => {
+	it("runs a package command when it is the first word", async () => {
 		sandbox = createCliSandbox();
-		const result = await runCli(sandbox, ["install", "npm:foo"]);
-		expect(result.code).toBe(1);
-		expect(result.stderr).toContain('"agent install" (package management) is not available');
+		const result = await runCli(sandbox, ["list"]);
+		expect(result).toMatchObject({ code: 0, stdout: "No packages installed.\n", stderr: "" });
 	});
 });
 

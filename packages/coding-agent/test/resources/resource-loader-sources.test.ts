@@ -217,9 +217,9 @@ describe("packages", () => {
 		});
 		expect(skillNames(loader)).toEqual(["fine"]);
 		expect(loader.getDiagnostics().map((d) => d.message)).toEqual([
-			'package "npm:@team/missing-skills@1.0.0" is not installed',
+			'package "npm:@team/missing-skills@1.0.0" is not installed (run: agent install npm:@team/missing-skills@1.0.0)',
 			'package path "./nowhere" does not exist',
-			'package "git:github.com/team/skills@v1" is not installed',
+			'package "git:github.com/team/skills@v1" is not installed (run: agent install git:github.com/team/skills@v1)',
 		]);
 	});
 

@@ -136,6 +136,10 @@ export class SettingsManager {
 	drainErrors(): SettingsError[] {
 		return this.store.drainErrors();
 	}
+	/** False for a settings file that could not be read or parsed (it is never written over). */
+	isScopeWritable(scope: SettingsScope): boolean {
+		return this.store.isWritable(scope);
+	}
 	/** Sets any key of one scope (for settings UIs); prefer the named setters. */
 	setValue<K extends keyof Settings>(scope: SettingsScope, key: K, value: Settings[K] | undefined): void {
 		this.store.set(scope, key, value);

@@ -197,6 +197,11 @@ export class SettingsStore {
 		} while (queue !== this.writeQueue);
 	}
 
+	/** False for a file that could not be read or parsed: it is left alone until it is fixed. */
+	isWritable(scope: SettingsScope): boolean {
+		return !this.unwritable.has(scope);
+	}
+
 	/** Load and write problems since the last call. */
 	drainErrors(): SettingsError[] {
 		const errors = this.errors;

@@ -1,12 +1,29 @@
-import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { CONFIG_DIR_NAME } from "../config/paths.js";
 import type { PackageSource } from "../config/settings-schema.js";
 import { resolveInputPath } from "./input-paths.js";
 
 export type ParsedPackageSource =
-	| { type: "npm"; source: string; name: string; pinned: boolean }
-	| { type: "git"; source: string; host: string; path: string; pinned: boolean }
+	| {
+			type: "npm";
+			source: string;
+			/** What `npm install` is given: `name` or `name@version`. */
+			spec: string;
+			name: string;
+			version?: string;
+			pinned: boolean;
+	  }
+	| {
+			type: "git";
+			source: string;
+			/** What `git clone` is given: the URL without `@ref` (`https://` added to a `host/owner/repo` shorthand). */
+			repo: string;
+			host: string;
+			path: string;
+			ref?: string;
+			pinned: boolean;
+	  }
 	| { type: "local"; source: string; path: string };
 
 /** "user": from the user settings; "project": from the project settings; "temporary": from `-e`. */
@@ -19,34 +36,79 @@ function parseNpmSpec(spec: string): { name: string; version?: string } {
 	return { name: spec };
 }
 
+/** `repo@ref` → both parts; the `@` must come after the last `/` of a path with at least owner/repo. */
 function splitRef(path: string): { path: string; ref?: string } {
-	const at = path.lastIndexOf("@");
-	return at > 0 ? { path: path.slice(0, at), ref: path.slice(at + 1) } : { path };
+	const at = path.indexOf("@", path.lastIndexOf("/") + 1);
+	if (at <= 0 || at === path.length - 1) return { path };
+	return { path: path.slice(0, at), ref: path.slice(at + 1) };
 }
 
+const PROTOCOL_URL = /^(https?|ssh|git):\/\//i;
+
+function gitSource(
+	source: string,
+	host: string,
+	rawPath: string,
+	cloneUrl: (path: string) => string,
+): ParsedPackageSource | undefined {
+	const { path, ref } = splitRef(rawPath.replace(/^\/+/, ""));
+	const cleanPath = path.replace(/\/+$/, "").replace(/\.git$/, "");
+	if (!host || cleanPath.split("/").filter(Boolean).length < 2) return undefined;
+	return {
+		type: "git",
+		source,
+		repo: cloneUrl(path.replace(/\/+$/, "")),
+		host,
+		path: cleanPath,
+		...(ref !== undefined ? { ref } : {}),
+		pinned: ref !== undefined,
+	};
+}
+
+/**
+ * A git source: protocol URLs (`https://`, `http://`, `ssh://`, `git://`), and with the `git:` prefix also
+ * `host/owner/repo` (cloned over https) and `user@host:owner/repo`; each with an optional `@ref`.
+ */
 function parseGitSource(source: string): ParsedPackageSource | undefined {
-	const rest = source.startsWith("git:") ? source.slice(4) : source;
-	const url = /^(?:https?|ssh|git):\/\/(?:[^@/]+@)?([^/:]+)(?::\d+)?\/(.+)$/.exec(rest);
-	const scp = /^(?:[^@/]+@)([^:/]+):(.+)$/.exec(rest);
-	const shorthand = /^([a-z0-9.-]+\.[a-z]{2,})\/(.+)$/i.exec(rest);
-	const match = url ?? scp ?? shorthand;
-	if (!match) return undefined;
-	const host = match[1]!;
-	const { path, ref } = splitRef(match[2]!);
-	const cleanPath = path.replace(/\.git$/, "").replace(/\/+$/, "");
-	if (!cleanPath.includes("/")) return undefined;
-	return { type: "git", source, host, path: cleanPath, pinned: ref !== undefined };
+	const hasPrefix = source.startsWith("git:") && !source.startsWith("git://");
+	const rest = hasPrefix ? source.slice(4).trim() : source;
+	const url = /^((?:https?|ssh|git):\/\/)([^/]*)(\/.*)$/i.exec(rest);
+	if (url) {
+		const [, scheme, authority, path] = url as unknown as [string, string, string, string];
+		const host = authority.replace(/^[^@]*@/, "").replace(/:\d+$/, "");
+		return gitSource(source, host.toLowerCase(), path, (repoPath) => `${scheme}${authority}/${repoPath}`);
+	}
+	if (!hasPrefix || PROTOCOL_URL.test(rest)) return undefined;
+	const scp = /^([^@/:]+@)([^:/]+):(.+)$/.exec(rest);
+	if (scp) {
+		const [, user, host, path] = scp as unknown as [string, string, string, string];
+		return gitSource(source, host.toLowerCase(), path, (repoPath) => `${user}${host}:${repoPath}`);
+	}
+	const slash = rest.indexOf("/");
+	if (slash < 0) return undefined;
+	const host = rest.slice(0, slash);
+	if (!host.includes(".") && host !== "localhost") return undefined;
+	return gitSource(source, host.toLowerCase(), rest.slice(slash + 1), (repoPath) => `https://${host}/${repoPath}`);
 }
 
 /**
  * Classifies a package source: `npm:` ⇒ npm; paths starting with `.`, `/`, `~` (or a Windows drive) ⇒ local;
- * otherwise a git URL or `host/user/repo` shorthand if it parses as one, else a local path.
+ * a protocol URL, or with the `git:` prefix a `host/owner/repo` or `user@host:owner/repo` shorthand ⇒ git;
+ * anything else is a local path (so a bare `my-pack` is a directory, not an npm package).
  */
 export function parsePackageSource(source: string): ParsedPackageSource {
 	const trimmed = source.trim();
 	if (trimmed.startsWith("npm:")) {
-		const { name, version } = parseNpmSpec(trimmed.slice(4).trim());
-		return { type: "npm", source: trimmed, name, pinned: version !== undefined };
+		const spec = trimmed.slice(4).trim();
+		const { name, version } = parseNpmSpec(spec);
+		return {
+			type: "npm",
+			source: trimmed,
+			spec,
+			name,
+			...(version !== undefined ? { version } : {}),
+			pinned: version !== undefined,
+		};
 	}
 	if (/^[.~/]/.test(trimmed) || /^[A-Za-z]:[\\/]/.test(trimmed) || trimmed.startsWith("\\\\")) {
 		return { type: "local", source: trimmed, path: trimmed };
@@ -58,51 +120,85 @@ export function packageSourceString(pkg: PackageSource): string {
 	return typeof pkg === "string" ? pkg : pkg.source;
 }
 
-/** Finds where a package's files are; undefined when it is not installed. Installing is the package manager's job. */
-export type PackageLocator = (source: ParsedPackageSource, scope: PackageScope) => string | undefined;
+/**
+ * What makes two sources the same package, whatever the version or ref: the npm name, the git host and path
+ * (an https and an ssh URL of one repository match), or the resolved local path.
+ */
+export function packageIdentity(source: ParsedPackageSource, resolvedLocalPath?: string): string {
+	if (source.type === "npm") return `npm:${source.name}`;
+	if (source.type === "git") return `git:${source.host}/${source.path}`;
+	return `local:${resolvedLocalPath ?? source.path}`;
+}
 
-export interface DefaultPackageLocatorOptions {
+export interface PackageLocations {
 	cwd: string;
 	agentDir: string;
 	homeDir?: string;
+	/** Where `-e` packages are cached between runs (default `<agentDir>/cache/packages`). */
+	temporaryDir?: string;
+}
+
+/** The directory relative local sources of a scope resolve against: `<cwd>/.agent`, `<agentDir>`, or the cwd. */
+export function packageBaseDir(scope: PackageScope, locations: PackageLocations): string {
+	if (scope === "project") return join(locations.cwd, CONFIG_DIR_NAME);
+	if (scope === "user") return locations.agentDir;
+	return locations.cwd;
 }
 
 /**
- * Where packages are installed: local paths resolve against the settings file's directory (`<cwd>/.agent` or
- * `<agentDir>`); git clones live in `<base>/git/<host>/<path>`; npm packages in `<cwd>/.agent/npm/node_modules`
- * (project) or the global npm root (user; asked of `npm root -g` once, only when such a package is configured).
+ * `<agentDir>/cache/packages`: where `-e` packages are kept between runs. Ours differs: the reference used a
+ * directory in the shared system temp dir, where another user could plant a package before the first run.
  */
+export function defaultTemporaryPackagesDir(agentDir: string): string {
+	return join(agentDir, "cache", "packages");
+}
+
+/** The directory below which a scope's npm or git packages are installed. */
+export function packageInstallRoot(
+	kind: "npm" | "git",
+	scope: PackageScope,
+	locations: PackageLocations,
+	source?: ParsedPackageSource,
+): string {
+	if (scope === "temporary") {
+		// One directory per source, so two `-e` packages never share (or clobber) a node_modules.
+		const key = source ? packageIdentity(source) : "";
+		const hash = createHash("sha256").update(key).digest("hex").slice(0, 12);
+		return join(locations.temporaryDir ?? defaultTemporaryPackagesDir(locations.agentDir), kind, hash);
+	}
+	const base = scope === "project" ? join(locations.cwd, CONFIG_DIR_NAME) : locations.agentDir;
+	return join(base, kind);
+}
+
+/**
+ * Where a package's files are: a local source is its path (resolved against the scope's base directory); an npm
+ * package lives in `<root>/npm/node_modules/<name>` and a git clone in `<root>/git/<host>/<path>`, where the root
+ * is `<agentDir>` (user) or `<cwd>/.agent` (project).
+ *
+ * Ours differs: the reference installs a user's npm packages with `npm install -g`, and asks `npm root -g` at
+ * every start-up to find them (a process spawn of a few hundred milliseconds); ours keeps them in `<agentDir>`.
+ */
+export function packageInstallPath(
+	source: ParsedPackageSource,
+	scope: PackageScope,
+	locations: PackageLocations,
+): string {
+	switch (source.type) {
+		case "local":
+			return resolveInputPath(source.path, packageBaseDir(scope, locations), locations.homeDir);
+		case "git":
+			return join(packageInstallRoot("git", scope, locations, source), source.host, ...source.path.split("/"));
+		case "npm":
+			return join(packageInstallRoot("npm", scope, locations, source), "node_modules", ...source.name.split("/"));
+	}
+}
+
+/** Finds where a package's files are; undefined when it is not installed. Installing is the package manager's job. */
+export type PackageLocator = (source: ParsedPackageSource, scope: PackageScope) => string | undefined;
+
+export type DefaultPackageLocatorOptions = PackageLocations;
+
+/** The conventional install locations (`packageInstallPath`). */
 export function createDefaultPackageLocator(options: DefaultPackageLocatorOptions): PackageLocator {
-	const projectBase = join(options.cwd, CONFIG_DIR_NAME);
-	let globalNpmRoot: string | null | undefined;
-	const getGlobalNpmRoot = (): string | undefined => {
-		if (globalNpmRoot === undefined) {
-			try {
-				globalNpmRoot =
-					execFileSync("npm", ["root", "-g"], {
-						encoding: "utf8",
-						timeout: 5000,
-						stdio: ["ignore", "pipe", "ignore"],
-					}).trim() || null;
-			} catch {
-				globalNpmRoot = null;
-			}
-		}
-		return globalNpmRoot ?? undefined;
-	};
-	return (source, scope) => {
-		const base = scope === "project" ? projectBase : scope === "user" ? options.agentDir : options.cwd;
-		switch (source.type) {
-			case "local":
-				return resolveInputPath(source.path, base, options.homeDir);
-			case "git":
-				return scope === "temporary" ? undefined : join(base, "git", source.host, source.path);
-			case "npm": {
-				if (scope === "project") return join(projectBase, "npm", "node_modules", source.name);
-				if (scope === "temporary") return undefined;
-				const root = getGlobalNpmRoot();
-				return root ? join(root, source.name) : undefined;
-			}
-		}
-	};
+	return (source, scope) => packageInstallPath(source, scope, options);
 }

@@ -1,14 +1,15 @@
 import { join } from "node:path";
+import { APP_NAME } from "../../config.js";
 import { CONFIG_DIR_NAME } from "../config/paths.js";
 import type { PackageSource, Settings } from "../config/settings-schema.js";
 import type { ResourceDiagnostic } from "./diagnostics.js";
 import { resolveExtensionDirectoryEntries } from "./extension-discovery.js";
 import { resolveInputPath } from "./input-paths.js";
-import { RESOURCE_TYPES, type ResourceType, readPackageManifest } from "./package-manifest.js";
+import { type PackageManifest, RESOURCE_TYPES, type ResourceType, readPackageManifest } from "./package-manifest.js";
 import {
 	type PackageLocator,
 	type PackageScope,
-	type ParsedPackageSource,
+	packageIdentity,
 	packageSourceString,
 	parsePackageSource,
 } from "./package-sources.js";
@@ -49,19 +50,27 @@ const emptyByType = <T>(make: () => T): Record<ResourceType, T> => ({
 	themes: make(),
 });
 
-function packageIdentity(source: ParsedPackageSource, resolvedPath: string | undefined): string {
-	if (source.type === "npm") return `npm:${source.name}`;
-	if (source.type === "git") return `git:${source.host}/${source.path}`;
-	return `local:${resolvedPath ?? source.path}`;
+/** What start-up says of a configured npm or git package that is not on disk, and what to do about it. */
+export function notInstalledText(source: string, scope: PackageScope): string {
+	const command = scope === "project" ? `${APP_NAME} install -l ${source}` : `${APP_NAME} install ${source}`;
+	return scope === "temporary"
+		? `package "${source}" is not installed`
+		: `package "${source}" is not installed (run: ${command})`;
 }
 
 /**
  * The files a package provides for one resource type: the entries its package.json lists (patterns among them
  * filter), else its conventional `<type>/` directory. A package without an `extensions` list or directory that
- * has an index file is itself the extension.
+ * has an index file is itself the extension. `manifest`: the package's manifest when the caller read it already
+ * (once per package rather than once per type; `null` for none).
  */
-function collectPackageFiles(root: string, type: ResourceType, diagnostics: ResourceDiagnostic[]): string[] {
-	const listed = readPackageManifest(root, diagnostics)?.[type];
+export function collectPackageFiles(
+	root: string,
+	type: ResourceType,
+	diagnostics: ResourceDiagnostic[],
+	manifest: PackageManifest | null = readPackageManifest(root, diagnostics) ?? null,
+): string[] {
+	const listed = manifest?.[type];
 	if (listed) {
 		const plain = listed.filter((entry) => !isResourcePattern(entry));
 		const files = plain.flatMap((entry) => collectResourceFiles(type, join(root, entry), "resource", diagnostics));
@@ -101,16 +110,17 @@ function addPackages(
 				message:
 					source.type === "local"
 						? `package path "${source.source}" does not exist`
-						: `package "${source.source}" is not installed`,
+						: notInstalledText(source.source, scope),
 				path: root ?? source.source,
 			});
 			continue;
 		}
 		const filter = typeof pkg === "object" ? pkg : undefined;
 		let found = 0;
+		const manifest = readPackageManifest(root, result.packageDiagnostics) ?? null;
 		for (const type of types) {
 			const diagnostics = result.diagnostics[type];
-			let files = collectPackageFiles(root, type, diagnostics);
+			let files = collectPackageFiles(root, type, diagnostics, manifest);
 			const patterns = filter?.[type];
 			if (patterns !== undefined)
 				files = patterns.length === 0 ? [] : [...applyResourcePatterns(files, patterns, root)];
@@ -153,13 +163,18 @@ function addSettingsEntries(
 	);
 }
 
-function autoDiscoveredDirs(type: ResourceType, info: ScopeInfo, options: ResourceSourceOptions): string[] {
+/** The directories auto-discovery scans for one resource type and scope. */
+export function autoDiscoveredDirs(
+	type: ResourceType,
+	scope: "project" | "user",
+	options: { cwd: string; agentDir: string; homeDir: string },
+): string[] {
 	if (type === "skills") {
-		return info.scope === "project"
+		return scope === "project"
 			? getProjectSkillDirs(options.cwd, options.homeDir)
 			: getUserSkillDirs(options.agentDir, options.homeDir);
 	}
-	return [join(info.baseDir, type)];
+	return [join(scope === "project" ? join(options.cwd, CONFIG_DIR_NAME) : options.agentDir, type)];
 }
 
 /** Auto-discovered files of one scope; `!`, `+` and `-` entries of that scope's settings enable or disable them. */
@@ -171,7 +186,7 @@ function addAutoDiscovered(
 ): void {
 	const diagnostics = result.diagnostics[type];
 	const overrides = (info.settings[type] ?? []).filter(isOverridePattern);
-	for (const dir of autoDiscoveredDirs(type, info, options)) {
+	for (const dir of autoDiscoveredDirs(type, info.scope, options)) {
 		const files = collectDirectoryResourceFiles(type, dir, diagnostics);
 		const enabled = applyResourcePatterns(files, overrides, info.baseDir);
 		result.files[type].push(

@@ -65,6 +65,16 @@ function requestUrl(input: string | URL | Request): URL {
 	return new URL(input.url);
 }
 
+async function requestInit(request: Request): Promise<RequestInit> {
+	const hasBody = request.body !== null && request.method !== "GET" && request.method !== "HEAD";
+	return {
+		method: request.method,
+		headers: request.headers,
+		body: hasBody ? await request.arrayBuffer() : undefined,
+		signal: request.signal,
+	};
+}
+
 /**
  * The transport of one reply, shared by every adapter: each SDK is given `guard.fetch`, which
  * - never sends credentials or the conversation to another origin: redirects are taken in hand
@@ -121,7 +131,9 @@ export class ReplyGuard {
 		};
 	}
 
-	readonly fetch: Fetch = async (input, init = {}) => {
+	readonly fetch: Fetch = async (input, givenInit = {}) => {
+		// SDKs that build a Request (Mistral's) pass everything in it; its body is read once so a redirect can resend it.
+		const init = input instanceof Request ? { ...(await requestInit(input)), ...givenInit } : givenInit;
 		this.linkSignal(init.signal ?? undefined);
 		const origin = requestUrl(input);
 		let url = origin;
@@ -189,15 +201,15 @@ export class ReplyGuard {
 			await reader.cancel().catch(() => undefined);
 			throw this.fail(notAnEventStreamMessage(this.requireSummary()));
 		}
-		return this.rewrap(response, this.countedBody(source, true));
+		// Without a declared type the SDK is told the one its reader expects (some SDKs check it); the body itself is
+		// still judged as it is read.
+		const headers = new Headers(response.headers);
+		if (contentType === null) headers.set("content-type", this.wire.contentType);
+		return this.rewrap(response, this.countedBody(source, true), headers);
 	}
 
-	private rewrap(response: Response, body: ReadableStream<Uint8Array>): Response {
-		return new Response(body, {
-			status: response.status,
-			statusText: response.statusText,
-			headers: response.headers,
-		});
+	private rewrap(response: Response, body: ReadableStream<Uint8Array>, headers = response.headers): Response {
+		return new Response(body, { status: response.status, statusText: response.statusText, headers });
 	}
 
 	private requireSummary(): ResponseSummary {

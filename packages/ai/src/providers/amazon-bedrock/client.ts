@@ -1,0 +1,51 @@
+import { BedrockRuntimeClient, type BedrockRuntimeClientConfig } from "@aws-sdk/client-bedrock-runtime";
+import { AUTHENTICATED_PLACEHOLDER } from "../../env-api-keys.js";
+import type { BedrockOptions, Model } from "../../types.js";
+import type { Fetch } from "../reply-guard.js";
+import { GuardedFetchHandler } from "./fetch-handler.js";
+
+export const DEFAULT_BEDROCK_REGION = "us-east-1";
+/** The catalog's base URLs are the public regional endpoints; the SDK derives the right one from the region. */
+const PUBLIC_ENDPOINT = /^https:\/\/bedrock-runtime(?:-fips)?\.[a-z0-9-]+\.amazonaws\.com(?:\.cn)?\/?$/;
+
+/**
+ * Region: option, AWS_REGION, AWS_DEFAULT_REGION; with a profile (option or AWS_PROFILE) the profile's own region
+ * is left to the SDK; otherwise `us-east-1`.
+ */
+export function resolveRegion(
+	options: BedrockOptions | undefined,
+	env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+	const region = options?.region || env.AWS_REGION || env.AWS_DEFAULT_REGION;
+	if (region) return region;
+	return options?.profile || env.AWS_PROFILE ? undefined : DEFAULT_BEDROCK_REGION;
+}
+
+/**
+ * The SDK client for one request. Credentials are the AWS chain's (environment keys, AWS_PROFILE and the shared
+ * files, SSO, web identity, container and instance roles) unless a Bedrock API key is given: `options.apiKey` (from
+ * `--api-key`, auth.json or models.json) or AWS_BEARER_TOKEN_BEDROCK, which the SDK reads itself. A base URL other
+ * than the public endpoint (a VPC endpoint, a proxy, models.json) replaces the endpoint. SDK retries are off.
+ */
+export function createBedrockClient(
+	model: Model,
+	options: BedrockOptions | undefined,
+	fetch: Fetch,
+): BedrockRuntimeClient {
+	const config: BedrockRuntimeClientConfig = {
+		region: resolveRegion(options),
+		requestHandler: new GuardedFetchHandler(fetch) as unknown as BedrockRuntimeClientConfig["requestHandler"],
+		maxAttempts: 1,
+	};
+	if (options?.profile) config.profile = options.profile;
+	if (model.baseUrl && !PUBLIC_ENDPOINT.test(model.baseUrl)) config.endpoint = model.baseUrl;
+	const apiKey = options?.apiKey;
+	if (apiKey && apiKey !== AUTHENTICATED_PLACEHOLDER) {
+		config.token = { token: apiKey };
+		config.authSchemePreference = ["httpBearerAuth"];
+	} else if (process.env.AWS_BEDROCK_SKIP_AUTH === "1") {
+		// A proxy in front of Bedrock that holds the credentials itself.
+		config.credentials = { accessKeyId: "dummy-access-key", secretAccessKey: "dummy-secret-key" };
+	}
+	return new BedrockRuntimeClient(config);
+}

@@ -21,8 +21,9 @@ export function describeBedrockError(error: unknown): string {
 	if (error.message === TRUNCATED_FRAME) return streamEndedEarlyMessage("messageStop");
 	const aws = error as AwsServiceError;
 	const status = aws.$metadata?.httpStatusCode;
-	if (status === undefined && !aws.$metadata) return messageWithCauses(error);
-	const name = error.name && error.name !== "Error" ? `${error.name}: ` : "";
+	// AWS names its errors (ValidationException, throttlingException inside the stream); transport errors are plain.
+	const name = /exception$/i.test(error.name) ? `${error.name}: ` : "";
+	if (status === undefined && !name) return messageWithCauses(error);
 	const text = `${status !== undefined ? `${status} ` : ""}${name}${error.message}`;
 	return `${text}${retryAfterSuffix(retryAfterSeconds(aws.$response?.headers))}`;
 }

@@ -8,7 +8,8 @@ function convertTools(tools: readonly Tool[]): NonNullable<ChatCompletionStreamR
 		function: {
 			name: tool.name,
 			description: tool.description,
-			parameters: tool.parameters as unknown as Record<string, unknown>,
+			// Plain JSON: the SDK validates the request with zod, which rejects TypeBox's symbol keys.
+			parameters: JSON.parse(JSON.stringify(tool.parameters)) as Record<string, unknown>,
 			strict: false,
 		},
 	}));

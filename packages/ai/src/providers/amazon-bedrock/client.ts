@@ -5,20 +5,25 @@ import type { Fetch } from "../reply-guard.js";
 import { GuardedFetchHandler } from "./fetch-handler.js";
 
 export const DEFAULT_BEDROCK_REGION = "us-east-1";
-/** The catalog's base URLs are the public regional endpoints; the SDK derives the right one from the region. */
-const PUBLIC_ENDPOINT = /^https:\/\/bedrock-runtime(?:-fips)?\.[a-z0-9-]+\.amazonaws\.com(?:\.cn)?\/?$/;
+/**
+ * The catalog's base URLs are public regional endpoints (`eu.*` inference profiles name an EU one); the SDK derives
+ * the endpoint from the region instead, so a configured region always wins.
+ */
+const PUBLIC_ENDPOINT = /^https:\/\/bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?\/?$/;
 
 /**
  * Region: option, AWS_REGION, AWS_DEFAULT_REGION; with a profile (option or AWS_PROFILE) the profile's own region
- * is left to the SDK; otherwise `us-east-1`.
+ * is left to the SDK; otherwise the region of the model's public endpoint, else `us-east-1`.
  */
 export function resolveRegion(
 	options: BedrockOptions | undefined,
 	env: NodeJS.ProcessEnv = process.env,
+	model?: Pick<Model, "baseUrl">,
 ): string | undefined {
 	const region = options?.region || env.AWS_REGION || env.AWS_DEFAULT_REGION;
 	if (region) return region;
-	return options?.profile || env.AWS_PROFILE ? undefined : DEFAULT_BEDROCK_REGION;
+	if (options?.profile || env.AWS_PROFILE) return undefined;
+	return PUBLIC_ENDPOINT.exec(model?.baseUrl ?? "")?.[1] ?? DEFAULT_BEDROCK_REGION;
 }
 
 /**
@@ -33,7 +38,7 @@ export function createBedrockClient(
 	fetch: Fetch,
 ): BedrockRuntimeClient {
 	const config: BedrockRuntimeClientConfig = {
-		region: resolveRegion(options),
+		region: resolveRegion(options, process.env, model),
 		requestHandler: new GuardedFetchHandler(fetch) as unknown as BedrockRuntimeClientConfig["requestHandler"],
 		maxAttempts: 1,
 	};

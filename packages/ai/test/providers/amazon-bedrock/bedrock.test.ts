@@ -98,12 +98,15 @@ describe("requests", () => {
 		expect(request.headers.authorization).toBe("Bearer token-from-env");
 	});
 
-	it("resolves the region from the option, then AWS_REGION, AWS_DEFAULT_REGION, a profile's own, then us-east-1", () => {
+	it("resolves the region from the option, AWS_REGION, AWS_DEFAULT_REGION, a profile's own, the model's endpoint, then us-east-1", () => {
 		expect(resolveRegion({ region: "ap-south-1" }, { AWS_REGION: "eu-west-1" })).toBe("ap-south-1");
 		expect(resolveRegion({}, { AWS_REGION: "eu-west-1", AWS_DEFAULT_REGION: "us-west-2" })).toBe("eu-west-1");
 		expect(resolveRegion({}, { AWS_DEFAULT_REGION: "us-west-2" })).toBe("us-west-2");
 		expect(resolveRegion({}, { AWS_PROFILE: "work" })).toBeUndefined();
 		expect(resolveRegion({}, {})).toBe("us-east-1");
+		const euModel = { baseUrl: "https://bedrock-runtime.eu-central-1.amazonaws.com" };
+		expect(resolveRegion({}, {}, euModel)).toBe("eu-central-1");
+		expect(resolveRegion({}, { AWS_REGION: "eu-west-1" }, euModel)).toBe("eu-west-1");
 	});
 
 	it("puts a cache point after the system prompt and on the last user message of a Claude model", async () => {

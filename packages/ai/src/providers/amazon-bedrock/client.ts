@@ -52,5 +52,23 @@ export function createBedrockClient(
 		// A proxy in front of Bedrock that holds the credentials itself.
 		config.credentials = { accessKeyId: "dummy-access-key", secretAccessKey: "dummy-secret-key" };
 	}
-	return new BedrockRuntimeClient(config);
+	return withoutNodeVersionWarning(() => new BedrockRuntimeClient(config));
+}
+
+const NODE_VERSION_WARNING_SWITCH = "AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED";
+
+/**
+ * The SDK warns on Node 20 (through process.emitWarning, on stderr) that its releases after January 2027 will need
+ * Node 22: nothing the user can act on here, and it would write over a terminal UI. The switch is set only while
+ * the client is built (the check runs in its constructor), so commands the agent runs never see it.
+ */
+function withoutNodeVersionWarning<T>(build: () => T): T {
+	const previous = process.env[NODE_VERSION_WARNING_SWITCH];
+	process.env[NODE_VERSION_WARNING_SWITCH] = "true";
+	try {
+		return build();
+	} finally {
+		if (previous === undefined) delete process.env[NODE_VERSION_WARNING_SWITCH];
+		else process.env[NODE_VERSION_WARNING_SWITCH] = previous;
+	}
 }

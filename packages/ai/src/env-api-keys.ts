@@ -38,6 +38,26 @@ export const PROVIDER_KEY_ENV_VARS: readonly string[] = [
 	...new Set([...Object.values(PROVIDER_ENV_VARS).flat(), "AWS_BEARER_TOKEN_BEDROCK"]),
 ];
 
+/** Credentials of the cloud providers, which are more than one key, as a person sets them. */
+const CLOUD_CREDENTIALS: Readonly<Record<string, string>> = {
+	"amazon-bedrock": "AWS_PROFILE, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_BEARER_TOKEN_BEDROCK",
+	"google-vertex":
+		"GOOGLE_CLOUD_API_KEY, or GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION with application-default credentials (gcloud auth application-default login)",
+	"azure-openai-responses": "AZURE_OPENAI_API_KEY, with AZURE_OPENAI_BASE_URL or AZURE_OPENAI_RESOURCE_NAME",
+};
+
+/**
+ * The environment variables that give a provider credentials, in words (`ANTHROPIC_OAUTH_TOKEN or
+ * ANTHROPIC_API_KEY`; the cloud providers' combinations), or undefined for a provider with none (custom ones).
+ */
+export function describeProviderCredentials(provider: Provider): string | undefined {
+	const cloud = CLOUD_CREDENTIALS[provider];
+	if (cloud) return cloud;
+	const names = PROVIDER_ENV_VARS[provider];
+	if (!names?.length) return undefined;
+	return names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+}
+
 const AWS_CREDENTIAL_VARS = [
 	"AWS_PROFILE",
 	"AWS_BEARER_TOKEN_BEDROCK",

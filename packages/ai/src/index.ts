@@ -12,6 +12,7 @@ export {
 } from "./api-registry.js";
 export {
 	AUTHENTICATED_PLACEHOLDER,
+	describeProviderCredentials,
 	getEnvApiKey,
 	PROVIDER_ENV_VARS,
 	PROVIDER_KEY_ENV_VARS,

@@ -189,7 +189,7 @@ export type OpenAIResponsesCompat = {};
 
 export type ModelCompat<TApi extends Api> = TApi extends "openai-completions"
 	? OpenAICompletionsCompat
-	: TApi extends "openai-responses"
+	: TApi extends "openai-responses" | "azure-openai-responses"
 		? OpenAIResponsesCompat
 		: OpenAICompletionsCompat | OpenAIResponsesCompat;
 
@@ -312,12 +312,56 @@ export interface GoogleOptions extends StreamOptions {
 	};
 }
 
+export interface GoogleVertexOptions extends GoogleOptions {
+	/** Google Cloud project; default GOOGLE_CLOUD_PROJECT, then GCLOUD_PROJECT. Not needed with an API key. */
+	project?: string;
+	/** Region such as `us-central1` or `global`; default GOOGLE_CLOUD_LOCATION. Not needed with an API key. */
+	location?: string;
+	/**
+	 * Ours: an OAuth access token (or a function returning one) used instead of application-default credentials,
+	 * e.g. from `gcloud auth print-access-token` or a workload's own token source.
+	 */
+	accessToken?: string | (() => Promise<string>);
+}
+
+export interface AzureOpenAIResponsesOptions extends OpenAIResponsesOptions {
+	/** Default AZURE_OPENAI_API_VERSION, then `v1`. */
+	azureApiVersion?: string;
+	/** Builds `https://<name>.openai.azure.com/openai/v1`; default AZURE_OPENAI_RESOURCE_NAME. */
+	azureResourceName?: string;
+	/** Wins over the resource name; default AZURE_OPENAI_BASE_URL. */
+	azureBaseUrl?: string;
+	/** Sent as `model`; default from AZURE_OPENAI_DEPLOYMENT_NAME_MAP (`id=deployment,…`), then the model id. */
+	azureDeploymentName?: string;
+}
+
+export interface BedrockOptions extends StreamOptions {
+	/** Default AWS_REGION, then AWS_DEFAULT_REGION, then the profile's region, then `us-east-1`. */
+	region?: string;
+	/** A named profile of ~/.aws/config and ~/.aws/credentials; default AWS_PROFILE. */
+	profile?: string;
+	toolChoice?: "auto" | "any" | "none" | { type: "tool"; name: string };
+	reasoning?: ThinkingLevel;
+	thinkingBudgets?: ThinkingBudgets;
+	/** Claude models with budget thinking: send the interleaved-thinking beta (default true). */
+	interleavedThinking?: boolean;
+}
+
+export interface MistralOptions extends StreamOptions {
+	toolChoice?: "auto" | "none" | "any" | "required" | { type: "function"; function: { name: string } };
+	promptMode?: "reasoning";
+}
+
 /** Provider-specific options per built-in API; other APIs take plain StreamOptions. */
 export interface ApiOptionsMap {
 	"anthropic-messages": AnthropicOptions;
 	"openai-completions": OpenAICompletionsOptions;
 	"openai-responses": OpenAIResponsesOptions;
 	"google-generative-ai": GoogleOptions;
+	"google-vertex": GoogleVertexOptions;
+	"azure-openai-responses": AzureOpenAIResponsesOptions;
+	"bedrock-converse-stream": BedrockOptions;
+	"mistral-conversations": MistralOptions;
 }
 
 export type OptionsForApi<TApi extends Api> = TApi extends keyof ApiOptionsMap ? ApiOptionsMap[TApi] : StreamOptions;

@@ -2,7 +2,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AUTHENTICATED_PLACEHOLDER, getEnvApiKey } from "../src/index.js";
+import {
+	AUTHENTICATED_PLACEHOLDER,
+	describeProviderCredentials,
+	getEnvApiKey,
+	PROVIDER_KEY_ENV_VARS,
+} from "../src/index.js";
 
 const noHome = join(tmpdir(), "agent-env-api-keys-no-home");
 
@@ -142,5 +147,51 @@ describe("Bedrock credentials", () => {
 
 	it("yields nothing without credentials", () => {
 		expect(getEnvApiKey("amazon-bedrock", { AWS_REGION: "us-east-1" })).toBeUndefined();
+	});
+});
+
+describe("describeProviderCredentials", () => {
+	it("names a provider's variables in words", () => {
+		expect(describeProviderCredentials("openai")).toBe("OPENAI_API_KEY");
+		expect(describeProviderCredentials("anthropic")).toBe("ANTHROPIC_OAUTH_TOKEN or ANTHROPIC_API_KEY");
+		expect(describeProviderCredentials("github-copilot")).toBe("COPILOT_GITHUB_TOKEN, GH_TOKEN or GITHUB_TOKEN");
+		expect(describeProviderCredentials("some-custom-provider")).toBeUndefined();
+	});
+
+	it("names the combinations of the cloud providers", () => {
+		expect(describeProviderCredentials("amazon-bedrock")).toBe(
+			"AWS_PROFILE, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_BEARER_TOKEN_BEDROCK",
+		);
+		expect(describeProviderCredentials("google-vertex")).toContain("GOOGLE_CLOUD_API_KEY, or GOOGLE_CLOUD_PROJECT");
+		expect(describeProviderCredentials("azure-openai-responses")).toBe(
+			"AZURE_OPENAI_API_KEY, with AZURE_OPENAI_BASE_URL or AZURE_OPENAI_RESOURCE_NAME",
+		);
+	});
+});
+
+describe("PROVIDER_KEY_ENV_VARS (kept from commands the agent runs)", () => {
+	it("holds every provider key and token, the cloud providers' included", () => {
+		for (const name of [
+			"ANTHROPIC_API_KEY",
+			"OPENAI_API_KEY",
+			"AZURE_OPENAI_API_KEY",
+			"GOOGLE_CLOUD_API_KEY",
+			"AWS_BEARER_TOKEN_BEDROCK",
+			"MISTRAL_API_KEY",
+		]) {
+			expect(PROVIDER_KEY_ENV_VARS).toContain(name);
+		}
+	});
+
+	it("leaves general cloud credentials alone, so aws and gcloud keep working in bash", () => {
+		for (const name of [
+			"AWS_ACCESS_KEY_ID",
+			"AWS_SECRET_ACCESS_KEY",
+			"AWS_SESSION_TOKEN",
+			"AWS_PROFILE",
+			"GOOGLE_APPLICATION_CREDENTIALS",
+		]) {
+			expect(PROVIDER_KEY_ENV_VARS).not.toContain(name);
+		}
 	});
 });

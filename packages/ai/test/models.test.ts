@@ -5,15 +5,20 @@ import { getModel, getModels, getProviders, MODELS, type Model, modelsAreEqual, 
 const PROVIDER_ENDPOINTS: Record<string, Record<string, string>> = {
 	anthropic: { "anthropic-messages": "https://api.anthropic.com" },
 	openai: { "openai-responses": "https://api.openai.com/v1" },
+	// The resource's URL comes from AZURE_OPENAI_BASE_URL or AZURE_OPENAI_RESOURCE_NAME at run time.
+	"azure-openai-responses": { "azure-openai-responses": "" },
 	google: { "google-generative-ai": "https://generativelanguage.googleapis.com/v1beta" },
+	// A template: the SDK picks the endpoint of the location (or the express-mode one for an API key).
+	"google-vertex": { "google-vertex": "https://{location}-aiplatform.googleapis.com" },
+	// The SDK replaces the region with the configured one.
+	"amazon-bedrock": { "bedrock-converse-stream": "https://bedrock-runtime.us-east-1.amazonaws.com" },
 	xai: { "openai-completions": "https://api.x.ai/v1" },
 	groq: { "openai-completions": "https://api.groq.com/openai/v1" },
 	cerebras: { "openai-completions": "https://api.cerebras.ai/v1" },
 	openrouter: { "openai-completions": "https://openrouter.ai/api/v1" },
 	"vercel-ai-gateway": { "anthropic-messages": "https://ai-gateway.vercel.sh" },
 	zai: { "openai-completions": "https://api.z.ai/api/coding/paas/v4" },
-	// Ours differs: served through Mistral's OpenAI-compatible endpoint instead of mistral-conversations.
-	mistral: { "openai-completions": "https://api.mistral.ai/v1" },
+	mistral: { "mistral-conversations": "https://api.mistral.ai" },
 	minimax: { "anthropic-messages": "https://api.minimax.io/anthropic" },
 	"minimax-cn": { "anthropic-messages": "https://api.minimaxi.com/anthropic" },
 	huggingface: { "openai-completions": "https://router.huggingface.co/v1" },
@@ -30,10 +35,16 @@ const PROVIDER_ENDPOINTS: Record<string, Record<string, string>> = {
 	"kimi-coding": { "anthropic-messages": "https://api.kimi.com/coding" },
 };
 
+/** Bedrock models name the public endpoint of their region (`eu.*` profiles an EU one). */
+const BEDROCK_ENDPOINT = /^https:\/\/bedrock-runtime\.[a-z]{2}-[a-z]+-\d\.amazonaws\.com$/;
+
 /** Spec ai §12 "Default model per provider", for the providers in our catalog. */
 const DEFAULT_MODELS: Record<string, string> = {
+	"amazon-bedrock": "us.anthropic.claude-opus-4-6-v1",
 	anthropic: "claude-opus-4-6",
 	openai: "gpt-5.4",
+	"azure-openai-responses": "gpt-5.2",
+	"google-vertex": "gemini-3-pro-preview",
 	google: "gemini-2.5-pro",
 	openrouter: "openai/gpt-5.1-codex",
 	"vercel-ai-gateway": "anthropic/claude-opus-4-6",
@@ -52,15 +63,7 @@ const DEFAULT_MODELS: Record<string, string> = {
 /** Defaults the spec records as absent from the reference catalog too. */
 const KNOWN_ABSENT_DEFAULTS = new Set(["cerebras/zai-glm-4.6", "vercel-ai-gateway/anthropic/claude-opus-4-6"]);
 
-const EXCLUDED_PROVIDERS = [
-	"amazon-bedrock",
-	"azure-openai-responses",
-	"openai-codex",
-	"google-gemini-cli",
-	"google-antigravity",
-	"google-vertex",
-	"github-copilot",
-];
+const EXCLUDED_PROVIDERS = ["openai-codex", "google-gemini-cli", "google-antigravity", "github-copilot"];
 
 const allModels: Model[] = getProviders().flatMap((provider) => getModels(provider));
 
@@ -91,7 +94,8 @@ describe.each(Object.keys(PROVIDER_ENDPOINTS))("catalog entries of %s", (provide
 		for (const model of models) {
 			expect(model.provider).toBe(provider);
 			expect(Object.keys(endpoints)).toContain(model.api);
-			expect(model.baseUrl, model.id).toBe(endpoints[model.api]);
+			if (provider === "amazon-bedrock") expect(model.baseUrl, model.id).toMatch(BEDROCK_ENDPOINT);
+			else expect(model.baseUrl, model.id).toBe(endpoints[model.api]);
 		}
 	});
 
@@ -131,20 +135,9 @@ describe("catalog compat settings (spec ai §7.2)", () => {
 		for (const model of getModels("huggingface")) expect(model.compat).toEqual({ supportsDeveloperRole: false });
 	});
 
-	it("give Mistral models the switches its OpenAI-compatible endpoint needs", () => {
-		for (const model of getModels("mistral")) {
-			expect(model.compat).toMatchObject({
-				supportsStore: false,
-				supportsDeveloperRole: false,
-				maxTokensField: "max_tokens",
-				requiresToolResultName: true,
-			});
-		}
-	});
-
-	it("leave compat unset on every other provider", () => {
+	it("are set only on Chat Completions models", () => {
 		const withCompat = allModels.filter((model) => model.compat !== undefined);
-		expect(new Set(withCompat.map((model) => model.provider))).toEqual(new Set(["zai", "huggingface", "mistral"]));
+		expect(new Set(withCompat.map((model) => model.api))).toEqual(new Set(["openai-completions"]));
 	});
 });
 
@@ -175,10 +168,30 @@ describe("catalog rows from the spec snapshot", () => {
 		expect(getModel("opencode", "gemini-3-pro")?.api).toBe("google-generative-ai");
 		expect(getModel("opencode", "glm-4.7")?.api).toBe("openai-completions");
 		expect(getModel("opencode", "gpt-5.4")?.api).toBe("openai-responses");
-		expect(getModel("opencode-go", "minimax-m2.5")).toMatchObject({
-			api: "anthropic-messages",
-			baseUrl: "https://opencode.ai/zen/go",
-		});
+	});
+});
+
+describe("catalog coverage", () => {
+	it("holds every model the reference (pi-ai 0.58.3) lists for the providers we serve", async () => {
+		// The reference's package (a devDependency of the catalog generator) exports only its entry; its catalog
+		// module beside it imports nothing.
+		const file = new URL("../node_modules/pi-ai-0.58.3/dist/models.generated.js", import.meta.url).href;
+		const reference = (await import(/* @vite-ignore */ file)).MODELS as Record<string, Record<string, Model>>;
+		let checked = 0;
+		for (const provider of Object.keys(PROVIDER_ENDPOINTS)) {
+			for (const id of Object.keys(reference[provider] ?? {})) {
+				expect(getModel(provider, id), `${provider}/${id}`).toBeDefined();
+				checked++;
+			}
+		}
+		expect(checked).toBeGreaterThan(700);
+	});
+
+	it("serves each cloud account's current models", () => {
+		expect(getModel("amazon-bedrock", "global.anthropic.claude-opus-4-6-v1")?.api).toBe("bedrock-converse-stream");
+		expect(getModel("google-vertex", "gemini-3.1-pro-preview")?.api).toBe("google-vertex");
+		expect(getModel("azure-openai-responses", "gpt-5.4")?.api).toBe("azure-openai-responses");
+		expect(getModel("mistral", "devstral-medium-latest")?.api).toBe("mistral-conversations");
 	});
 });
 

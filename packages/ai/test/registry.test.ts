@@ -5,8 +5,17 @@ import type { Model } from "../src/types.js";
 afterEach(() => resetApiProviders());
 
 describe("API registry", () => {
-	it("registers the four built-in APIs at load time", () => {
-		for (const api of ["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai"]) {
+	it("registers the eight built-in APIs at load time", () => {
+		for (const api of [
+			"anthropic-messages",
+			"openai-completions",
+			"openai-responses",
+			"google-generative-ai",
+			"google-vertex",
+			"azure-openai-responses",
+			"bedrock-converse-stream",
+			"mistral-conversations",
+		]) {
 			expect(getApiProvider(api)).toBeDefined();
 		}
 	});

@@ -43,6 +43,8 @@ describe("buildBaseOptions", () => {
 			headers: { "x-a": "1" },
 			maxRetryDelayMs: 0,
 			metadata: { user_id: "u" },
+			maxReplyBytes: 1024,
+			replyTimeoutMs: 500,
 			reasoning: "high",
 		};
 		expect(buildBaseOptions(withMaxTokens(1000), options, "resolved")).toEqual({
@@ -57,6 +59,8 @@ describe("buildBaseOptions", () => {
 			headers: { "x-a": "1" },
 			maxRetryDelayMs: 0,
 			metadata: { user_id: "u" },
+			maxReplyBytes: 1024,
+			replyTimeoutMs: 500,
 		});
 	});
 });

@@ -5,7 +5,7 @@
 import { median, reportBenchmark } from "../../../../scripts/bench-report.js";
 import { stream } from "../../src/index.js";
 import type { Context, Model } from "../../src/types.js";
-import { formatSseChunk, type SseChunk } from "../../test/helpers/fake-server.js";
+import { encodeChunks, type SseChunk } from "../../test/helpers/fake-server.js";
 import { useFakeServer } from "../../test/helpers/provider-test-harness.js";
 
 export const ANSWER_BYTES = 1_000_000;
@@ -32,6 +32,8 @@ export interface AdapterUnderTest {
 	apiKey: string;
 	/** Requests a reply through the provider's own SDK and reads every event of it. */
 	readWithRawSdk(serverUrl: string): Promise<void>;
+	/** The reply's content type; server-sent events unless the API frames otherwise. */
+	contentType?: string;
 }
 
 export interface Throughput {
@@ -53,11 +55,12 @@ export function adapterThroughputBench(adapter: AdapterUnderTest): {
 	const server = useFakeServer();
 	const context: Context = { messages: [{ role: "user", content: "write a lot", timestamp: 1 }] };
 
-	function serve(body: string): void {
-		server.enqueue({ kind: "raw", status: 200, body, headers: { "content-type": "text/event-stream" } });
+	function serve(body: Buffer): void {
+		const contentType = adapter.contentType ?? "text/event-stream";
+		server.enqueue({ kind: "raw", status: 200, body, headers: { "content-type": contentType } });
 	}
 
-	async function throughAdapter(body: string): Promise<number> {
+	async function throughAdapter(body: Buffer): Promise<number> {
 		serve(body);
 		let events = 0;
 		const s = stream(adapter.model(server.url), context, { apiKey: adapter.apiKey });
@@ -67,14 +70,14 @@ export function adapterThroughputBench(adapter: AdapterUnderTest): {
 		return events;
 	}
 
-	async function throughRawSdk(body: string): Promise<void> {
+	async function throughRawSdk(body: Buffer): Promise<void> {
 		serve(body);
 		await adapter.readWithRawSdk(server.url);
 	}
 
 	return {
 		async measure(chunks) {
-			const body = chunks.map(formatSseChunk).join("");
+			const body = encodeChunks(chunks);
 			const events = await throughAdapter(body);
 			for (let i = 0; i < WARMUP; i++) {
 				await throughRawSdk(body);

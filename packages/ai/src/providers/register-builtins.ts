@@ -41,6 +41,22 @@ const BUILT_IN_LOADERS: Record<string, () => Promise<ProviderModule>> = {
 		const m = await import("./google/index.js");
 		return loaded(m.streamGoogle, m.streamSimpleGoogle);
 	},
+	"google-vertex": async () => {
+		const m = await import("./google-vertex/index.js");
+		return loaded(m.streamGoogleVertex, m.streamSimpleGoogleVertex);
+	},
+	"azure-openai-responses": async () => {
+		const m = await import("./azure-openai-responses/index.js");
+		return loaded(m.streamAzureOpenAIResponses, m.streamSimpleAzureOpenAIResponses);
+	},
+	"bedrock-converse-stream": async () => {
+		const m = await import("./amazon-bedrock/index.js");
+		return loaded(m.streamBedrock, m.streamSimpleBedrock);
+	},
+	"mistral-conversations": async () => {
+		const m = await import("./mistral/index.js");
+		return loaded(m.streamMistral, m.streamSimpleMistral);
+	},
 };
 
 async function pipe(source: AssistantStream, target: AssistantMessageEventStream, model: Model): Promise<void> {

@@ -11,6 +11,7 @@ import {
 	tooManyRedirectsMessage,
 	unreplayableRedirectMessage,
 } from "./stream-errors.js";
+import { type SniffVerdict, WIRE_FORMATS, type WireFormat, type WireFormatRules } from "./wire-formats.js";
 
 const MIB = 1024 * 1024;
 
@@ -23,20 +24,7 @@ export const DEFAULT_REPLY_TIMEOUT_MS = 30 * 60 * 1000;
 const MAX_REDIRECTS = 5;
 /** Body bytes kept for error messages (the first SNIPPET_CHARS characters fit in it). */
 const CAPTURE_BYTES = 1024;
-/** Enough leading characters to tell an SSE field (`retry:` is the longest) from anything else. */
-const SNIFF_CHARS = 6;
-/**
- * The longest line an event stream may have. One line is one event's data; the largest real ones (a Responses
- * `response.completed` repeating a whole long reply) stay well under a megabyte. The SDKs' line decoders copy
- * and rescan a line on every chunk, so a line of tens of megabytes would cost minutes of CPU before the size
- * limit ended it.
- */
-const MAX_LINE_BYTES = 8 * MIB;
 const MAX_TIMER_MS = 2 ** 31 - 1;
-const LF = 0x0a;
-const CR = 0x0d;
-/** The first line of an event stream: a comment (`:`) or one of the SSE fields. */
-const SSE_FIRST_LINE = /^(?:data|event|id|retry)?:/;
 
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -63,8 +51,8 @@ function displayUrl(url: URL): string {
 	return `${url.origin}${url.pathname}`;
 }
 
-function isEventStreamType(contentType: string): boolean {
-	return contentType.split(";")[0].trim().toLowerCase() === "text/event-stream";
+function isDeclaredAs(contentType: string, rules: WireFormatRules): boolean {
+	return contentType.split(";")[0].trim().toLowerCase() === rules.contentType;
 }
 
 function isReplayableBody(body: NonNullable<RequestInit["body"]>): boolean {
@@ -77,7 +65,15 @@ function requestUrl(input: string | URL | Request): URL {
 	return new URL(input.url);
 }
 
-type SniffVerdict = "event-stream" | "not-event-stream" | "undecided";
+async function requestInit(request: Request): Promise<RequestInit> {
+	const hasBody = request.body !== null && request.method !== "GET" && request.method !== "HEAD";
+	return {
+		method: request.method,
+		headers: request.headers,
+		body: hasBody ? await request.arrayBuffer() : undefined,
+		signal: request.signal,
+	};
+}
 
 /**
  * The transport of one reply, shared by every adapter: each SDK is given `guard.fetch`, which
@@ -85,8 +81,9 @@ type SniffVerdict = "event-stream" | "not-event-stream" | "undecided";
  *   (`redirect: "manual"`); same-origin ones are followed (at most MAX_REDIRECTS), any other fails the reply;
  * - counts the raw body bytes, so a reply past `maxReplyBytes` is stopped even when it is one endless line
  *   that an SSE decoder would buffer forever, and stops the reply after `replyTimeoutMs`;
- * - checks that a successful response is an event stream (content type, then its first characters), so an
- *   HTML portal page, JSON or an empty body fails instead of reading as an empty reply.
+ * - checks that a successful response is an event stream of the API's framing (content type, then its first
+ *   bytes; SSE by default, or AWS event-stream frames whose lengths and checksums are checked as they pass), so
+ *   an HTML portal page, JSON or an empty body fails instead of reading as an empty reply.
  * Limits and refusals abort the HTTP request and are kept in `failure`, whose text the stream loop reports
  * whatever the SDK wrapped it in.
  */
@@ -96,13 +93,17 @@ export class ReplyGuard {
 	private timer: ReturnType<typeof setTimeout> | undefined;
 	private unlinkSignal: (() => void) | undefined;
 	private bytes = 0;
-	/** Bytes of the event-stream line still open at the end of the body so far. */
-	private lineBytes = 0;
+	private readonly wire: WireFormatRules;
 	private readonly captured: Uint8Array[] = [];
 	private capturedBytes = 0;
 	private response: Omit<ResponseSummary, "snippet" | "isSnippetCut"> | undefined;
 
-	constructor(private readonly limits: ReplyLimits) {}
+	constructor(
+		private readonly limits: ReplyLimits,
+		wireFormat: WireFormat = "sse",
+	) {
+		this.wire = WIRE_FORMATS[wireFormat];
+	}
 
 	/** Starts the reply clock; called right before the request is sent. */
 	start(): void {
@@ -130,7 +131,9 @@ export class ReplyGuard {
 		};
 	}
 
-	readonly fetch: Fetch = async (input, init = {}) => {
+	readonly fetch: Fetch = async (input, givenInit = {}) => {
+		// SDKs that build a Request (Mistral's) pass everything in it; its body is read once so a redirect can resend it.
+		const init = input instanceof Request ? { ...(await requestInit(input)), ...givenInit } : givenInit;
 		this.linkSignal(init.signal ?? undefined);
 		const origin = requestUrl(input);
 		let url = origin;
@@ -192,21 +195,21 @@ export class ReplyGuard {
 		}
 		if (!source) throw this.fail(notAnEventStreamMessage(this.requireSummary()));
 		// A declared type other than an event stream is refused at once; an absent one is judged by the body.
-		if (contentType !== null && !isEventStreamType(contentType)) {
+		if (contentType !== null && !isDeclaredAs(contentType, this.wire)) {
 			const reader = source.getReader();
 			await this.readSnippet(reader);
 			await reader.cancel().catch(() => undefined);
 			throw this.fail(notAnEventStreamMessage(this.requireSummary()));
 		}
-		return this.rewrap(response, this.countedBody(source, true));
+		// Without a declared type the SDK is told the one its reader expects (some SDKs check it); the body itself is
+		// still judged as it is read.
+		const headers = new Headers(response.headers);
+		if (contentType === null) headers.set("content-type", this.wire.contentType);
+		return this.rewrap(response, this.countedBody(source, true), headers);
 	}
 
-	private rewrap(response: Response, body: ReadableStream<Uint8Array>): Response {
-		return new Response(body, {
-			status: response.status,
-			statusText: response.statusText,
-			headers: response.headers,
-		});
+	private rewrap(response: Response, body: ReadableStream<Uint8Array>, headers = response.headers): Response {
+		return new Response(body, { status: response.status, statusText: response.statusText, headers });
 	}
 
 	private requireSummary(): ResponseSummary {
@@ -222,6 +225,12 @@ export class ReplyGuard {
 	private countedBody(source: ReadableStream<Uint8Array>, sniff: boolean): ReadableStream<Uint8Array> {
 		const reader = source.getReader();
 		let held: Uint8Array[] | undefined = sniff ? [] : undefined;
+		const monitor = sniff ? this.wire.createMonitor() : undefined;
+		const pass = (controller: ReadableStreamDefaultController<Uint8Array>, chunk: Uint8Array) => {
+			const problem = monitor?.feed(chunk);
+			if (problem) throw this.fail(malformedEventStreamMessage(this.requireSummary(), problem));
+			controller.enqueue(chunk);
+		};
 		return new ReadableStream<Uint8Array>(
 			{
 				pull: async (controller) => {
@@ -231,15 +240,14 @@ export class ReplyGuard {
 							if (held && this.sniff(true) !== "event-stream") {
 								throw this.fail(notAnEventStreamMessage(this.requireSummary()));
 							}
-							for (const chunk of held ?? []) controller.enqueue(chunk);
+							for (const chunk of held ?? []) pass(controller, chunk);
 							held = undefined;
 							controller.close();
 							return;
 						}
 						this.take(value);
-						if (sniff) this.measureLines(value);
 						if (!held) {
-							controller.enqueue(value);
+							pass(controller, value);
 							return;
 						}
 						held.push(value);
@@ -249,7 +257,7 @@ export class ReplyGuard {
 							await this.readSnippet(reader);
 							throw this.fail(notAnEventStreamMessage(this.requireSummary()));
 						}
-						for (const chunk of held) controller.enqueue(chunk);
+						for (const chunk of held) pass(controller, chunk);
 						held = undefined;
 						return;
 					}
@@ -272,27 +280,6 @@ export class ReplyGuard {
 		}
 	}
 
-	/** Fails an event stream whose current line grows past MAX_LINE_BYTES. */
-	private measureLines(chunk: Uint8Array): void {
-		const last = Math.max(chunk.lastIndexOf(LF), chunk.lastIndexOf(CR));
-		if (last === -1) {
-			this.lineBytes += chunk.byteLength;
-		} else {
-			const lf = chunk.indexOf(LF);
-			const cr = chunk.indexOf(CR);
-			// The line open before this chunk ends at its first line break. Lines that start and end inside one
-			// chunk are no longer than a chunk (tens of kilobytes), so only the ends need counting.
-			const ended = this.lineBytes + (lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr));
-			this.lineBytes = Math.max(ended, chunk.byteLength - last - 1);
-		}
-		if (this.lineBytes > MAX_LINE_BYTES) {
-			throw this.fail(
-				malformedEventStreamMessage(this.requireSummary(), `a line longer than ${MAX_LINE_BYTES / MIB} MiB`),
-			);
-		}
-		if (last !== -1) this.lineBytes = chunk.byteLength - last - 1;
-	}
-
 	/** Reads on until the snippet for a message is complete (or the body ends). */
 	private async readSnippet(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
 		while (this.capturedBytes < CAPTURE_BYTES && this.capturedText().length <= SNIPPET_CHARS) {
@@ -307,12 +294,6 @@ export class ReplyGuard {
 	}
 
 	private sniff(atEnd: boolean): SniffVerdict {
-		const text = this.capturedText()
-			.replace(/^\uFEFF/, "")
-			.trimStart();
-		if (SSE_FIRST_LINE.test(text)) return "event-stream";
-		const canDecide =
-			atEnd || text.length >= SNIFF_CHARS || /[\r\n]/.test(text) || this.capturedBytes >= CAPTURE_BYTES;
-		return canDecide ? "not-event-stream" : "undecided";
+		return this.wire.sniff(Buffer.concat(this.captured), atEnd);
 	}
 }

@@ -12,6 +12,7 @@ import {
 	WireProtocolError,
 } from "./stream-errors.js";
 import { markCallCutByOutputLimit } from "./tool-arguments.js";
+import type { WireFormat } from "./wire-formats.js";
 
 /** Turns one API's wire events into assistant-message events for one reply. */
 export interface StreamEventProcessor<TEvent> {
@@ -50,6 +51,8 @@ export interface ProviderStream<TPayload, TEvent> {
 	prepare(): ProviderCall<TPayload, TEvent> | Promise<ProviderCall<TPayload, TEvent>>;
 	/** The API's text for an SDK error (HTTP status, provider text, retry hint). */
 	describeError(error: unknown): string;
+	/** How a successful reply is framed; server-sent events unless the API says otherwise (Bedrock). */
+	wireFormat?: WireFormat;
 }
 
 /**
@@ -75,7 +78,7 @@ async function execute<TPayload, TEvent>(
 ): Promise<void> {
 	const { model, options } = run;
 	const signal = options?.signal;
-	const guard = new ReplyGuard(replyLimitsOf(options));
+	const guard = new ReplyGuard(replyLimitsOf(options), run.wireFormat);
 	let processor: StreamEventProcessor<TEvent> | undefined;
 	try {
 		const call = await run.prepare();

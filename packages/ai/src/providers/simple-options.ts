@@ -25,6 +25,8 @@ export function buildBaseOptions(
 		headers: options?.headers,
 		maxRetryDelayMs: options?.maxRetryDelayMs,
 		metadata: options?.metadata,
+		maxReplyBytes: options?.maxReplyBytes,
+		replyTimeoutMs: options?.replyTimeoutMs,
 	};
 }
 

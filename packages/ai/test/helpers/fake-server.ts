@@ -15,8 +15,11 @@ export interface RecordedRequest {
 	bytesWritten: number;
 }
 
-/** One SSE chunk: a raw string is written verbatim (for malformed lines); an object is framed as an event. */
-export type SseChunk = string | { event?: string; data: unknown };
+/**
+ * One chunk of an event stream: a raw string or bytes are written verbatim (malformed lines, binary frames of the
+ * AWS event stream); an object is framed as a server-sent event.
+ */
+export type SseChunk = string | Uint8Array | { event?: string; data: unknown };
 
 export type FakeReply =
 	| {
@@ -39,7 +42,7 @@ export type FakeReply =
 	 * A body that never ends: `head`, then `chunk` again and again as fast as the client reads (with TCP
 	 * backpressure), until the connection closes.
 	 */
-	| { kind: "endless"; head?: string; chunk: string; headers?: Record<string, string> }
+	| { kind: "endless"; head?: string | Uint8Array; chunk: string | Uint8Array; headers?: Record<string, string> }
 	/** Accept the request and never answer. */
 	| { kind: "hang" }
 	/** Destroy the socket without answering. */
@@ -59,14 +62,14 @@ export class StallingServer {
 	/** Resolves once every connection made so far has closed. */
 	connectionsClosed: Promise<void>[] = [];
 
-	constructor(private readonly response: string) {
+	constructor(private readonly response: string | Uint8Array) {
 		this.server = createNetServer((socket) => {
 			this.sockets.add(socket);
 			this.connectionsClosed.push(new Promise((resolve) => socket.once("close", () => resolve())));
 			socket.on("close", () => this.sockets.delete(socket));
 			socket.on("error", () => undefined);
 			socket.once("data", () => {
-				if (this.response) socket.write(this.response);
+				if (this.response.length > 0) socket.write(this.response);
 			});
 		});
 	}
@@ -88,13 +91,19 @@ export class StallingServer {
 }
 
 /** The bytes of an HTTP/1.1 event-stream response head followed by `chunks`, as a stalling server sends them. */
-export function eventStreamHead(chunks: SseChunk[]): string {
-	return `HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\n\r\n${chunks.map(formatSseChunk).join("")}`;
+export function eventStreamHead(chunks: SseChunk[], contentType = "text/event-stream"): Buffer {
+	const head = `HTTP/1.1 200 OK\r\ncontent-type: ${contentType}\r\ncache-control: no-cache\r\n\r\n`;
+	return Buffer.concat([Buffer.from(head), encodeChunks(chunks)]);
 }
 
-/** Frames one SSE chunk the way providers send them. */
-export function formatSseChunk(chunk: SseChunk): string {
-	if (typeof chunk === "string") return chunk;
+/** The body bytes of `chunks`, as the server writes them one after another. */
+export function encodeChunks(chunks: SseChunk[]): Buffer {
+	return Buffer.concat(chunks.map((chunk) => Buffer.from(formatSseChunk(chunk))));
+}
+
+/** Frames one SSE chunk the way providers send them; strings and bytes are written as they are. */
+export function formatSseChunk(chunk: SseChunk): string | Uint8Array {
+	if (typeof chunk === "string" || chunk instanceof Uint8Array) return chunk;
 	const data = typeof chunk.data === "string" ? chunk.data : JSON.stringify(chunk.data);
 	return `${chunk.event ? `event: ${chunk.event}\n` : ""}data: ${data}\n\n`;
 }
@@ -225,7 +234,7 @@ export class FakeServer {
 		const chunk = Buffer.from(reply.chunk);
 		if (reply.head) {
 			res.write(reply.head);
-			request.bytesWritten += Buffer.byteLength(reply.head);
+			request.bytesWritten += Buffer.from(reply.head).byteLength;
 		}
 		while (!res.destroyed && !res.writableEnded) {
 			request.bytesWritten += chunk.byteLength;

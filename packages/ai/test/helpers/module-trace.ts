@@ -16,7 +16,13 @@ export const AI_SOURCE_ENTRY = fileURLToPath(new URL("../../src/index.ts", impor
 export const AI_BUILT_ENTRY = fileURLToPath(new URL("../../dist/bundle/index.js", import.meta.url));
 
 /** The npm packages of the provider SDKs, as they appear in resolved module paths. */
-export const PROVIDER_SDK_PACKAGES = ["@anthropic-ai/sdk", "openai", "@google/genai"] as const;
+export const PROVIDER_SDK_PACKAGES = [
+	"@anthropic-ai/sdk",
+	"openai",
+	"@google/genai",
+	"@aws-sdk/client-bedrock-runtime",
+	"@mistralai/mistralai",
+] as const;
 
 /**
  * Imports each of `entries` (file paths or package specifiers), in order, in a fresh Node process and

@@ -11,19 +11,59 @@ import {
 	textBlock,
 	toolUseStart,
 } from "./anthropic-sse.js";
-import type { FakeReply, SseChunk } from "./fake-server.js";
+import {
+	blockStop as bedrockBlockStop,
+	bedrockEvent,
+	bedrockHttpError,
+	messageStart as bedrockMessageStart,
+	messageStop as bedrockMessageStop,
+	metadata as bedrockMetadata,
+	bedrockText,
+	textDelta as bedrockTextDelta,
+	toolUseStart as bedrockToolUseStart,
+	EVENTSTREAM_CONTENT_TYPE,
+	framePrelude,
+	toolUseDelta,
+} from "./bedrock-eventstream.js";
+import { encodeChunks, type FakeReply, formatSseChunk, type SseChunk } from "./fake-server.js";
 import { geminiChunk, geminiHttpError } from "./google-sse.js";
 import { chunk, DONE, finish, toolCallChunks } from "./openai-completions-sse.js";
 import { completed, created, functionCallItem, messageItem, event as responsesEvent } from "./openai-responses-sse.js";
-import { claudeSonnet4, gemini25Flash, openaiTestModel } from "./provider-test-harness.js";
+import {
+	azureTestModel,
+	bedrockClaude,
+	claudeSonnet4,
+	gemini25Flash,
+	mistralTestModel,
+	openaiTestModel,
+	vertexGemini,
+} from "./provider-test-harness.js";
 
 export type ToolStop = "toolUse" | "length";
 
 export interface ProviderDialect {
-	api: "anthropic-messages" | "openai-completions" | "openai-responses" | "google-generative-ai";
+	api:
+		| "anthropic-messages"
+		| "openai-completions"
+		| "openai-responses"
+		| "google-generative-ai"
+		| "google-vertex"
+		| "azure-openai-responses"
+		| "bedrock-converse-stream"
+		| "mistral-conversations";
 	model(serverUrl: string): Model;
 	/** The request header that carries the API key, lower-case. */
 	keyHeader: string;
+	/** The content type of the API's event stream. */
+	contentType: string;
+	/** How an HTTP error of `status` starts its message (the status first, unless the API words it otherwise). */
+	statusPrefix(status: number): string;
+	/** A body that ends in the middle of an event, after `textStart`. */
+	cutInsideEvent(): string | Buffer;
+	/** Replies that never end, after `textStart`: [name, what follows the start once, what repeats]. */
+	endless: [string, string | Buffer, string | Buffer][];
+	/** A well-formed event stream carrying none of the API's events. */
+	noApiEvents: SseChunk[];
 	/** Tool-call arguments arrive as streamed JSON text (Gemini sends them whole, as an object). */
 	streamsArguments: boolean;
 	/** A complete reply with one text block. */
@@ -51,7 +91,32 @@ export interface ProviderDialect {
 	overflow: FakeReply;
 }
 
-const anthropic: ProviderDialect = {
+type WireParts = "contentType" | "statusPrefix" | "cutInsideEvent" | "endless" | "noApiEvents";
+
+/** What every SSE API shares: the content type, status-first errors, cut and endless bodies in SSE framing. */
+function withSseWire(
+	dialect: Omit<ProviderDialect, WireParts> & Partial<Pick<ProviderDialect, WireParts>>,
+): ProviderDialect {
+	const { textStart, textDelta } = dialect;
+	return {
+		contentType: "text/event-stream",
+		statusPrefix: (status) => `${status} `,
+		cutInsideEvent: () => `${encodeChunks(textStart("Hello")).toString()}data: {"type":"conte`,
+		endless: [
+			[
+				"an endless reply of text deltas",
+				"",
+				String(formatSseChunk(textDelta("All work and no play. "))).repeat(100),
+			],
+			["an endless stream of SSE comments", "", ": ping\n\n".repeat(1000)],
+			["one endless line without a newline", "data: ", "x".repeat(8000)],
+		],
+		noApiEvents: [": keep-alive\n\n", ": still here\n\n"],
+		...dialect,
+	};
+}
+
+const anthropic = withSseWire({
 	api: "anthropic-messages",
 	model: (url) => claudeSonnet4(url),
 	keyHeader: "x-api-key",
@@ -150,9 +215,9 @@ const anthropic: ProviderDialect = {
 		headers: { "retry-after": String(seconds) },
 	}),
 	overflow: anthropicHttpError(400, "invalid_request_error", "prompt is too long: 213462 tokens > 200000 maximum"),
-};
+});
 
-const completions: ProviderDialect = {
+const completions = withSseWire({
 	api: "openai-completions",
 	model: (url) => openaiTestModel("openai-completions", url),
 	keyHeader: "authorization",
@@ -189,11 +254,11 @@ const completions: ProviderDialect = {
 			error: { message: "Your input exceeds the context window of this model.", code: "context_length_exceeded" },
 		},
 	},
-};
+});
 
 const responsesFunctionCall = (args: string, size = 1000) => functionCallItem(0, "call_1", "fc_1", "bash", args, size);
 
-const responses: ProviderDialect = {
+const responses = withSseWire({
 	api: "openai-responses",
 	model: (url) => openaiTestModel("openai-responses", url),
 	keyHeader: "authorization",
@@ -270,12 +335,12 @@ const responses: ProviderDialect = {
 			error: { message: "Your input exceeds the context window of this model.", code: "context_length_exceeded" },
 		},
 	},
-};
+});
 
 /** Gemini sends a function call whole, its arguments as an object; `args` must be JSON text of one. */
 const geminiCall = (args: unknown) => ({ functionCall: { name: "bash", args: args as Record<string, unknown> } });
 
-const google: ProviderDialect = {
+const google = withSseWire({
 	api: "google-generative-ai",
 	model: (url) => gemini25Flash(`${url}/v1beta`),
 	keyHeader: "x-goog-api-key",
@@ -321,6 +386,147 @@ const google: ProviderDialect = {
 		"INVALID_ARGUMENT",
 		"The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).",
 	),
+});
+
+/** Gemini on Vertex AI: the same events, its own paths (`/v1/publishers/google/models/…`) and credentials. */
+const vertex: ProviderDialect = { ...google, api: "google-vertex", model: (url) => vertexGemini(url) };
+
+/** Azure OpenAI: the Responses events, the key in `api-key`, `?api-version=` on every request. */
+const azure: ProviderDialect = {
+	...responses,
+	api: "azure-openai-responses",
+	model: (url) => azureTestModel(`${url}/openai/v1`),
+	keyHeader: "api-key",
 };
 
-export const PROVIDER_DIALECTS: readonly ProviderDialect[] = [anthropic, completions, responses, google];
+/** Mistral sends each tool call whole, in one chunk, with a 9-character id. */
+const mistralCall = (args: string) =>
+	chunk({
+		tool_calls: [{ id: "D681PevKs", type: "function", index: 0, function: { name: "bash", arguments: args } }],
+	});
+
+const mistral = withSseWire({
+	...completions,
+	api: "mistral-conversations",
+	model: (url) => mistralTestModel(url),
+	statusPrefix: (status) => `Mistral API error (${status}): `,
+	toolCall: (args, stop) => [mistralCall(args), ...finish(stop === "length" ? "length" : "tool_calls")],
+	toolCallCut: (args) => [mistralCall(args)],
+	get malformedToolCall() {
+		return this.toolCall('{"command": rm -rf keep}', "toolUse");
+	},
+	httpError: (status, message) => ({
+		kind: "json",
+		status,
+		body: { object: "error", message, type: "invalid_request_error" },
+	}),
+	rateLimited: (seconds) => ({
+		kind: "json",
+		status: 429,
+		headers: { "retry-after": String(seconds) },
+		body: { object: "error", message: "Requests rate limit exceeded", type: "rate_limited" },
+	}),
+	overflow: {
+		kind: "json",
+		status: 400,
+		body: {
+			object: "error",
+			message:
+				"Prompt contains 140000 tokens and 0 draft tokens, too large for model with 131072 maximum context length",
+			type: "invalid_request_message_order",
+		},
+	},
+});
+
+const bedrockToolCall = (args: string): SseChunk[] => [
+	bedrockMessageStart(),
+	bedrockToolUseStart(0, "tooluse_1", "bash"),
+	toolUseDelta(0, args),
+];
+
+/** Bedrock ConverseStream: binary AWS event-stream frames, the Bedrock API key as a bearer token. */
+const bedrock: ProviderDialect = {
+	api: "bedrock-converse-stream",
+	model: (url) => bedrockClaude(url),
+	keyHeader: "authorization",
+	contentType: EVENTSTREAM_CONTENT_TYPE,
+	statusPrefix: (status) => `${status} `,
+	streamsArguments: true,
+	text: (text) => bedrockText(text),
+	textStart: (text) => [bedrockMessageStart(), bedrockTextDelta(0, text)],
+	textDelta: (text) => bedrockTextDelta(0, text),
+	toolCall: (args, stop) => [
+		...bedrockToolCall(args),
+		bedrockBlockStop(0),
+		bedrockMessageStop(stop === "length" ? "max_tokens" : "tool_use"),
+		bedrockMetadata({ inputTokens: 10, outputTokens: 5, totalTokens: 15 }),
+	],
+	toolCallCut: (args) => bedrockToolCall(args),
+	get malformedToolCall() {
+		return this.toolCall('{"command": rm -rf keep}', "toolUse");
+	},
+	cutInsideEvent: () => {
+		const next = bedrockTextDelta(0, " world");
+		return Buffer.concat([encodeChunks([bedrockMessageStart(), bedrockTextDelta(0, "Hello")]), next.subarray(0, 20)]);
+	},
+	endless: [
+		[
+			"an endless reply of text deltas",
+			"",
+			encodeChunks(Array(100).fill(bedrockTextDelta(0, "All work and no play. "))),
+		],
+		["an endless stream of frames of no known event", "", encodeChunks(Array(100).fill(bedrockEvent("ping", {})))],
+		["one frame that never ends", framePrelude(8 * 1024 * 1024 - 1), "x".repeat(8000)],
+	],
+	noApiEvents: [bedrockEvent("ping", {}), bedrockEvent("keepAlive", {})],
+	outOfOrder: [
+		{
+			name: "a delta before messageStart",
+			problem: /a contentBlockDelta event before messageStart/,
+			chunks: [bedrockTextDelta(0, "early"), bedrockMessageStart(), bedrockMessageStop("end_turn")],
+		},
+		{
+			name: "a tool-use delta for a block that was never started",
+			problem: /a toolUse delta for content block 3, which is not an open tool call/,
+			chunks: [bedrockMessageStart(), toolUseDelta(3, "{}"), bedrockMessageStop("end_turn")],
+		},
+		{
+			name: "content after messageStop",
+			problem: /a contentBlockDelta event after messageStop/,
+			chunks: [...bedrockText("hi"), bedrockTextDelta(1, "late")],
+		},
+	],
+	unknownRequiredBlock: [
+		bedrockMessageStart(),
+		bedrockEvent("contentBlockStart", { contentBlockIndex: 0, start: { image: { format: "png" } } }),
+		bedrockBlockStop(0),
+		bedrockMessageStop("end_turn"),
+	],
+	serverToolReply: [
+		bedrockMessageStart(),
+		bedrockEvent("contentBlockStart", { contentBlockIndex: 0, start: { toolResult: { toolUseId: "srv_1" } } }),
+		bedrockEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { toolResult: [{ text: "result" }] } }),
+		bedrockBlockStop(0),
+		bedrockTextDelta(1, "Found it"),
+		bedrockBlockStop(1),
+		bedrockMessageStop("end_turn"),
+		bedrockMetadata({ inputTokens: 10, outputTokens: 5, totalTokens: 15 }),
+	],
+	httpError: (status, message) => bedrockHttpError(status, "AccessDeniedException", message),
+	rateLimited: (seconds) =>
+		bedrockHttpError(429, "ThrottlingException", "Too many requests, please wait before trying again.", {
+			"retry-after": String(seconds),
+		}),
+	overflow: bedrockHttpError(400, "ValidationException", "Input is too long for requested model."),
+};
+
+export const PROVIDER_DIALECTS: readonly ProviderDialect[] = [
+	anthropic,
+	completions,
+	responses,
+	google,
+	vertex,
+	azure,
+	mistral,
+	bedrock,
+];

@@ -100,3 +100,80 @@ export function openaiTestModel<TApi extends "openai-completions" | "openai-resp
 		...overrides,
 	};
 }
+
+/** Claude Sonnet 4.5 on Bedrock, its endpoint overridden to `baseUrl`. */
+export function bedrockClaude(
+	baseUrl: string,
+	overrides: Partial<Model<"bedrock-converse-stream">> = {},
+): Model<"bedrock-converse-stream"> {
+	return {
+		id: "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+		name: "Claude Sonnet 4.5 (US)",
+		api: "bedrock-converse-stream",
+		provider: "amazon-bedrock",
+		baseUrl,
+		reasoning: true,
+		input: ["text", "image"],
+		cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+		contextWindow: 200_000,
+		maxTokens: 64_000,
+		...overrides,
+	};
+}
+
+/** Gemini 2.5 Flash on Vertex AI; `baseUrl` replaces the regional host (the SDK adds `/v1/…`). */
+export function vertexGemini(baseUrl: string, overrides: Partial<Model<"google-vertex">> = {}): Model<"google-vertex"> {
+	return {
+		id: "gemini-2.5-flash",
+		name: "Gemini 2.5 Flash (Vertex)",
+		api: "google-vertex",
+		provider: "google-vertex",
+		baseUrl,
+		reasoning: true,
+		input: ["text", "image"],
+		cost: { input: 0.3, output: 2.5, cacheRead: 0.03, cacheWrite: 0 },
+		contextWindow: 1_048_576,
+		maxTokens: 65_536,
+		...overrides,
+	};
+}
+
+/** A deployment of an Azure OpenAI resource; `baseUrl` ends in `/openai/v1` as Azure's does. */
+export function azureTestModel(
+	baseUrl: string,
+	overrides: Partial<Model<"azure-openai-responses">> = {},
+): Model<"azure-openai-responses"> {
+	return {
+		id: "gpt-5.2",
+		name: "GPT-5.2",
+		api: "azure-openai-responses",
+		provider: "azure-openai-responses",
+		baseUrl,
+		reasoning: false,
+		input: ["text", "image"],
+		cost: { input: 1.75, output: 14, cacheRead: 0.175, cacheWrite: 0 },
+		contextWindow: 400_000,
+		maxTokens: 128_000,
+		...overrides,
+	};
+}
+
+/** A Mistral model; `baseUrl` is the server root (the SDK adds `/v1/chat/completions`). */
+export function mistralTestModel(
+	baseUrl: string,
+	overrides: Partial<Model<"mistral-conversations">> = {},
+): Model<"mistral-conversations"> {
+	return {
+		id: "devstral-medium-latest",
+		name: "Devstral 2 (latest)",
+		api: "mistral-conversations",
+		provider: "mistral",
+		baseUrl,
+		reasoning: false,
+		input: ["text"],
+		cost: { input: 0.4, output: 2, cacheRead: 0, cacheWrite: 0 },
+		contextWindow: 262_144,
+		maxTokens: 262_144,
+		...overrides,
+	};
+}

@@ -3,7 +3,7 @@ import { PROVIDER_ENV_VARS } from "@agent/ai";
 import type { AgentSession } from "../core/agent-session.js";
 import type { ExtensionRunner } from "../core/extensions/runner.js";
 import type { InitialInput } from "./initial-input.js";
-import { formatMissingKeyHint } from "./setup-hints.js";
+import { formatAuthEntryHint } from "./setup-hints.js";
 
 export type RunMode = "interactive" | "text" | "json" | "rpc";
 
@@ -20,14 +20,17 @@ export interface RunModeOptions {
 	modelFallbackMessage?: string;
 }
 
-/** Under a "No API key found for <provider>" failure: what to fix (auth.json entry, variable, flag). */
+/**
+ * Under a "No API key found for <provider>" failure (which lists the ways to give a key) when an auth.json entry
+ * for the provider is what resolved to nothing.
+ */
 function describePromptFailure(session: AgentSession, message: string): string | undefined {
 	const match = /^No API key found for (\S+?)\./.exec(message);
 	if (!match) return undefined;
 	const provider = match[1] as string;
 	const auth = session.modelRegistry.authStorage;
-	const authFileEntry = auth.get(provider) && auth.authPath ? { path: auth.authPath } : undefined;
-	return formatMissingKeyHint(provider, PROVIDER_ENV_VARS[provider], authFileEntry);
+	if (!auth.get(provider) || !auth.authPath) return undefined;
+	return formatAuthEntryHint(provider, PROVIDER_ENV_VARS[provider], auth.authPath);
 }
 
 export async function runMode(options: RunModeOptions): Promise<number> {

@@ -40,21 +40,13 @@ export function formatNoModelsHelp(agentDir: string): string {
 }
 
 /**
- * Added under a "No API key found for <provider>" failure: the variable to set and the flag to use. When
- * auth.json has an entry for the provider, that entry decides (it wins over the environment) and resolved to
- * nothing, so the hint points there instead.
+ * Added under a "No API key found for <provider>" failure when auth.json has an entry for the provider: that entry
+ * decides (it wins over the environment) and resolved to nothing, so the hint points there.
  */
-export function formatMissingKeyHint(
+export function formatAuthEntryHint(
 	provider: string,
 	envVars: readonly string[] | undefined,
-	authFileEntry?: { path: string },
+	authPath: string,
 ): string {
-	if (authFileEntry) {
-		return `The "${provider}" entry in ${authFileEntry.path} gave no key (a !command that failed or printed nothing, or an empty value); it takes precedence over ${envVars?.at(-1) ?? "environment variables"}. Fix or remove it, or pass --api-key <key> for this run.`;
-	}
-	const variable = envVars?.at(-1);
-	const lines = [];
-	if (variable) lines.push(`Set ${variable}, or pass --api-key <key> for this run.`);
-	else lines.push(`Pass --api-key <key> for this run, or add an "apiKey" for "${provider}" in models.json.`);
-	return lines.join("\n");
+	return `The "${provider}" entry in ${authPath} gave no key (a !command that failed or printed nothing, or an empty value); it takes precedence over ${envVars?.at(-1) ?? "environment variables"}. Fix or remove it, or pass --api-key <key> for this run.`;
 }

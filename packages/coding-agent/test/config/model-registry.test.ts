@@ -114,6 +114,35 @@ describe("model registry contents", () => {
 		expect(registry.find(builtIn.provider, "no-such-model")).toBeUndefined();
 	});
 
+	it("overrides the cloud providers' models and endpoints like any other", () => {
+		const registry = registryWith({
+			providers: {
+				"amazon-bedrock": {
+					baseUrl: "https://vpce-1.bedrock-runtime.us-east-1.vpce.amazonaws.com",
+					modelOverrides: { "us.anthropic.claude-opus-4-6-v1": { maxTokens: 32000 } },
+				},
+				"google-vertex": { modelOverrides: { "gemini-2.5-pro": { name: "Gemini (work)" } } },
+			},
+		});
+		expect(registry.find("amazon-bedrock", "us.anthropic.claude-opus-4-6-v1")).toMatchObject({
+			api: "bedrock-converse-stream",
+			baseUrl: "https://vpce-1.bedrock-runtime.us-east-1.vpce.amazonaws.com",
+			maxTokens: 32000,
+		});
+		expect(registry.find("google-vertex", "gemini-2.5-pro")?.name).toBe("Gemini (work)");
+	});
+
+	it("makes the cloud providers available from their environment credentials", () => {
+		const providersOf = (env: NodeJS.ProcessEnv) =>
+			new Set(
+				new ModelRegistry(AuthStorage.inMemory({}, env), undefined, env).getAvailable().map((m) => m.provider),
+			);
+		expect(providersOf({ AWS_ACCESS_KEY_ID: "a", AWS_SECRET_ACCESS_KEY: "s" })).toEqual(new Set(["amazon-bedrock"]));
+		expect(providersOf({ AWS_BEARER_TOKEN_BEDROCK: "t" })).toEqual(new Set(["amazon-bedrock"]));
+		expect(providersOf({ GOOGLE_CLOUD_API_KEY: "k" })).toEqual(new Set(["google-vertex"]));
+		expect(providersOf({ AZURE_OPENAI_API_KEY: "k" })).toEqual(new Set(["azure-openai-responses"]));
+	});
+
 	it("replaces a built-in model by a custom one with the same provider and id", () => {
 		const builtIn = firstBuiltIn();
 		const registry = registryWith({

@@ -131,9 +131,20 @@ describe("prompting without a usable model", () => {
 			authStorage: AuthStorage.inMemory({}, {}),
 			sessionManager: SessionManager.inMemory(cwd),
 		});
-		await expect(session.prompt("hi")).rejects.toThrow(noApiKeyFoundText("anthropic"));
-		expect(noApiKeyFoundText("anthropic", "/docs")).toBe(
-			"No API key found for anthropic.\n\nUse /login or set an API key environment variable. See /docs/providers.md",
+		const failure = session.prompt("hi");
+		await expect(failure).rejects.toThrow(/^No API key found for anthropic\.\n\n/);
+		await expect(failure).rejects.toThrow(`"anthropic" to ${join(agentDir, "models.json")}`);
+		expect(noApiKeyFoundText("anthropic", "/docs", "/home/u/.agent/models.json")).toBe(
+			[
+				"No API key found for anthropic.",
+				"",
+				"To use anthropic, do one of these:",
+				"  - set ANTHROPIC_OAUTH_TOKEN or ANTHROPIC_API_KEY",
+				"  - pass --api-key <key> on the command line (this run only)",
+				"  - run /login in the interactive mode",
+				'  - add an "apiKey" for "anthropic" to /home/u/.agent/models.json',
+				"See /docs/providers.md",
+			].join("\n"),
 		);
 	});
 });

@@ -112,7 +112,7 @@ describe("streamed text", () => {
 describe("lax servers", () => {
 	it("attributes events without output_index to the item opened last", async () => {
 		const strip = (chunk: ReturnType<typeof event>) => {
-			if (typeof chunk === "string") return chunk;
+			if (typeof chunk === "string" || chunk instanceof Uint8Array) return chunk;
 			const { output_index: _dropped, ...data } = chunk.data as Record<string, unknown>;
 			return { ...chunk, data };
 		};

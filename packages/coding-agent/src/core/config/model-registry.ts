@@ -153,7 +153,7 @@ export class ModelRegistry {
 	constructor(
 		readonly authStorage: AuthStorage,
 		/** undefined: no models.json. */
-		private readonly modelsJsonPath: string | undefined = getModelsPath(),
+		readonly modelsJsonPath: string | undefined = getModelsPath(),
 		private readonly env: NodeJS.ProcessEnv = process.env,
 	) {
 		authStorage.setFallbackResolver((provider) => this.fallbackKeys.get(provider));

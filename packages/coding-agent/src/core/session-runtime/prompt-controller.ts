@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import type { Agent, AgentMessage } from "@agent/agent-core";
 import type { AssistantMessage, ImageContent, Model, TextContent } from "@agent/ai";
+import { missingApiKeyText } from "../config/missing-key.js";
 import type { ModelRegistry } from "../config/model-registry.js";
 import type { CustomMessageInput, ExtensionError, ExtensionHooks, MessageDelivery } from "../extensions/hooks.js";
 import { type CustomMessage, createCustomMessage } from "../messages.js";
@@ -24,8 +25,12 @@ export function noModelSelectedPromptText(docsPath: string = getDocsPath()): str
 	return `No model selected.\n\nUse /login or set an API key environment variable. See ${join(docsPath, "providers.md")}\n\nThen use /model to select a model.`;
 }
 
-export function noApiKeyFoundText(provider: string, docsPath: string = getDocsPath()): string {
-	return `No API key found for ${provider}.\n\nUse /login or set an API key environment variable. See ${join(docsPath, "providers.md")}`;
+/**
+ * The spec's text (`No API key found for <provider>.` … `See <docs>/providers.md`) with every way to give the
+ * provider a key spelled out: its variables, `--api-key`, `/login` and models.json.
+ */
+export function noApiKeyFoundText(provider: string, docsPath: string = getDocsPath(), modelsJsonPath?: string): string {
+	return missingApiKeyText(provider, { docsPath, ...(modelsJsonPath ? { modelsJsonPath } : {}) });
 }
 
 export function oauthAuthenticationFailedText(provider: string): string {
@@ -246,7 +251,7 @@ export class PromptController {
 		throw new Error(
 			credential?.type === "oauth"
 				? oauthAuthenticationFailedText(model.provider)
-				: noApiKeyFoundText(model.provider),
+				: noApiKeyFoundText(model.provider, getDocsPath(), modelRegistry.modelsJsonPath),
 		);
 	}
 

@@ -84,9 +84,7 @@ const MIN_FRAME_BYTES = PRELUDE_BYTES + MESSAGE_CRC_BYTES;
 
 /** Big-endian; by hand, since a DataView per read was a measurable share of decoding small frames. */
 function readUint32(bytes: Uint8Array, offset: number): number {
-	return (
-		((bytes[offset] << 24) >>> 0) + (bytes[offset + 1] << 16) + (bytes[offset + 2] << 8) + bytes[offset + 3]
-	);
+	return ((bytes[offset] << 24) >>> 0) + (bytes[offset + 1] << 16) + (bytes[offset + 2] << 8) + bytes[offset + 3];
 }
 
 /** What is wrong with a frame's 12-byte prelude, or undefined when it is a valid one. */

@@ -130,6 +130,30 @@ export class Container implements Component, ChangeTracking, IncrementalRender {
 		return { lines: this.lines, firstChanged };
 	}
 
+	/**
+	 * The child drawn at `line` of the last render and the line where it starts; undefined past the end. Valid
+	 * after a render and until the children change.
+	 */
+	childAtLine(line: number): { component: Component; start: number } | undefined {
+		if (line < 0 || line >= this.lines.length) return undefined;
+		let low = 0;
+		let high = this.slots.length - 1;
+		while (low <= high) {
+			const middle = (low + high) >> 1;
+			const slot = this.slots[middle];
+			if (line < slot.start) high = middle - 1;
+			else if (line >= slot.start + slot.count) low = middle + 1;
+			else return { component: slot.component, start: slot.start };
+		}
+		return undefined;
+	}
+
+	/** The line where `component` starts in the last render, or undefined when it is not a child. */
+	lineOfChild(component: Component): number | undefined {
+		const at = this.childList.indexOf(component);
+		return at === -1 ? undefined : this.slots[at].start;
+	}
+
 	/** Tells the listeners (the parent container) that this container must be rendered again. */
 	protected notifyChanged(force = false): void {
 		if (this.hasNotifiedSinceRender && !force) return;

@@ -96,6 +96,29 @@ export class Container implements Component, ChangeTracking, IncrementalRender {
 		this.notifyChanged(true);
 	}
 
+	/** Removes `count` children from `start` on at once (cheaper than one removeChild per child). */
+	removeChildren(start: number, count: number): void {
+		const from = Math.max(0, Math.min(start, this.slots.length));
+		const to = Math.min(this.slots.length, from + Math.max(0, count));
+		if (to <= from) return;
+		const removed = this.slots.splice(from, to - from);
+		this.childList.splice(from, to - from);
+		let removedLines = 0;
+		for (const slot of removed) {
+			removedLines += slot.count;
+			this.detach(slot);
+		}
+		const firstLine = (removed[0] as ChildSlot).start;
+		if (removedLines > 0) this.lines.splice(firstLine, removedLines);
+		this.pendingFirstChanged = Math.min(this.pendingFirstChanged, firstLine);
+		for (let i = from; i < this.slots.length; i++) {
+			const slot = this.slots[i] as ChildSlot;
+			slot.index = i;
+			slot.start -= removedLines;
+		}
+		this.notifyChanged(true);
+	}
+
 	clear(): void {
 		for (const slot of this.slots) this.detach(slot);
 		this.slots.length = 0;

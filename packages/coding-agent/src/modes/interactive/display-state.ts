@@ -62,3 +62,31 @@ export function keyHint(state: DisplayState, action: Parameters<AppKeybindings["
 	const keys = state.keybindings.getKeys(action);
 	return keys.length > 0 ? keys.map(formatKeyLabel).join("/") : action;
 }
+
+/** A block that expands or collapses on its own (a click on it in the full-screen mode). */
+export interface ExpandableBlock {
+	toggleExpanded(): void;
+}
+
+export function isExpandableBlock(component: unknown): component is ExpandableBlock {
+	return typeof (component as Partial<ExpandableBlock> | undefined)?.toggleExpanded === "function";
+}
+
+/**
+ * Whether one block shows its full content: the global Ctrl+O state, unless the block was toggled on its own
+ * since the last Ctrl+O (which applies to every block again).
+ */
+export class BlockExpansion {
+	private override: { expanded: boolean; global: boolean } | undefined;
+
+	constructor(private readonly state: DisplayState) {}
+
+	get isExpanded(): boolean {
+		const override = this.override;
+		return override && override.global === this.state.toolsExpanded ? override.expanded : this.state.toolsExpanded;
+	}
+
+	toggle(): void {
+		this.override = { expanded: !this.isExpanded, global: this.state.toolsExpanded };
+	}
+}

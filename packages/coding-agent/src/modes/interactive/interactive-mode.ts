@@ -254,7 +254,8 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		this.renderer.reset();
 		this.transcript.showMessages(this.session.messages, this.tui.terminal.columns);
 		this.refreshPending();
-		this.requestRender();
+		// The history above changed whole: print it again (in the inline mode the scrollback still held the old).
+		this.tui.requestRender(true);
 	}
 
 	refreshFooter(): void {
@@ -306,27 +307,38 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		if (!options.preview) this.session.settingsManager.setTheme(name);
 		this.editor.borderColor = theme.fgStyle("borderMuted");
 		this.refreshEditorBorder();
-		this.transcript.trimHistory(this.tui.terminal.columns);
 		this.tui.invalidate();
+		this.transcript.trimHistory();
 		this.tui.requestRender(true);
 		return true;
 	}
 
+	/**
+	 * Ctrl+O. Every block changes, also those that scrolled off: the history is drawn again whole (in the inline
+	 * mode the scrollback is cleared and reprinted, so a long result can be read in full by scrolling up).
+	 */
 	setToolsExpanded(expanded: boolean): void {
 		if (this.state.toolsExpanded === expanded) return;
 		this.state.toolsExpanded = expanded;
-		this.transcript.trimHistory(this.tui.terminal.columns);
-		this.transcript.invalidate();
+		this.transcript.refreshExpandable();
 		this.layout.pending.invalidate();
-		this.requestRender();
+		this.redrawHistory();
 	}
 
 	setHideThinking(hidden: boolean): void {
 		this.state.hideThinking = hidden;
 		this.session.settingsManager.setHideThinkingBlock(hidden);
-		this.transcript.trimHistory(this.tui.terminal.columns);
-		this.transcript.invalidate();
-		this.requestRender();
+		this.transcript.refreshReplies();
+		this.redrawHistory();
+	}
+
+	/**
+	 * After the blocks that change were invalidated: the row budget is counted in their new form (only what is
+	 * kept is rendered), and the history is printed again.
+	 */
+	private redrawHistory(): void {
+		this.transcript.trimHistory();
+		this.tui.requestRender(true);
 	}
 
 	applyUiSettings(): void {

@@ -1,11 +1,12 @@
 // Compaction and branch summaries in the transcript: a one-line label while collapsed, the summary as markdown
 // when tool output is expanded.
 import { CachedComponent, Markdown } from "@agent/tui";
-import { type DisplayState, keyHint } from "../display-state.js";
+import { BlockExpansion, type DisplayState, type ExpandableBlock, keyHint } from "../display-state.js";
 import { boxLines, formatTokenCount } from "./render-utils.js";
 
-export class SummaryMessageComponent extends CachedComponent {
+export class SummaryMessageComponent extends CachedComponent implements ExpandableBlock {
 	private markdown: Markdown | undefined;
+	private readonly expansion: BlockExpansion;
 
 	constructor(
 		private readonly state: DisplayState,
@@ -14,6 +15,12 @@ export class SummaryMessageComponent extends CachedComponent {
 		private readonly tokensBefore?: number,
 	) {
 		super();
+		this.expansion = new BlockExpansion(state);
+	}
+
+	toggleExpanded(): void {
+		this.expansion.toggle();
+		this.markChanged();
 	}
 
 	override invalidate(): void {
@@ -28,7 +35,7 @@ export class SummaryMessageComponent extends CachedComponent {
 				? `[compaction] Compacted from ${formatTokenCount(this.tokensBefore ?? 0)} tokens`
 				: "[branch summary] Summary of the branch left behind";
 		const header = theme.bold(theme.fg("customMessageLabel", label));
-		if (!this.state.toolsExpanded) {
+		if (!this.expansion.isExpanded) {
 			const hint = theme.fg("muted", ` (${keyHint(this.state, "expandTools")} to expand)`);
 			return [
 				"",

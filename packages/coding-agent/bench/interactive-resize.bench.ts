@@ -1,0 +1,182 @@
+// Issue 22: what drawing the whole history again costs. A resize (or Ctrl+O) re-renders the transcript and, in
+// the inline mode, clears the scrollback and prints it again. Measured on a 2,000-message history built the way
+// a long live session builds it (every message's component in the transcript: questions, replies with lists and
+// highlighted code, `read` calls with highlighted file contents, `bash` calls) and on the same session resumed.
+import type { AgentMessage } from "@agent/agent-core";
+import type { AssistantMessage, ToolResultMessage } from "@agent/ai";
+import type { Terminal } from "@agent/tui";
+import { describe, expect, it } from "vitest";
+import { median, reportBenchmark } from "../../../scripts/bench-report.js";
+import { SessionManager } from "../src/core/session/session-manager.js";
+import { InteractiveMode } from "../src/modes/interactive/interactive-mode.js";
+import { createRuntimeHarness } from "../test/helpers/runtime-harness.js";
+import { assistantMessage, userMessage } from "../test/helpers/session-fixtures.js";
+
+const MESSAGES = 2_000;
+const RESIZES = 12;
+const TARGET_MS = 100;
+
+/** A terminal that only counts what is written, with a size the benchmark changes. */
+class CountingTerminal implements Terminal {
+	bytes = 0;
+	readonly kittyProtocolActive = false;
+	private onResize: (() => void) | undefined;
+	constructor(
+		public columns = 120,
+		public rows = 40,
+	) {}
+	start(_onInput: (data: string) => void, onResize: () => void): void {
+		this.onResize = onResize;
+	}
+	stop(): void {}
+	async drainInput(): Promise<void> {}
+	write(data: string): void {
+		this.bytes += Buffer.byteLength(data, "utf8");
+	}
+	resize(columns: number): void {
+		this.columns = columns;
+		this.onResize?.();
+	}
+	moveBy(): void {}
+	hideCursor(): void {}
+	showCursor(): void {}
+	clearLine(): void {}
+	clearFromCursor(): void {}
+	clearScreen(): void {}
+	setTitle(): void {}
+}
+
+const FILE = Array.from(
+	{ length: 24 },
+	(_, i) =>
+		`export function step${i}(input: number[]): number {\n\treturn input.reduce((sum, value) => sum + value * ${i}, 0);\n}`,
+).join("\n");
+
+function toolCallMessage(index: number, name: string, args: Record<string, unknown>): AssistantMessage {
+	const message = assistantMessage(`Let me look at part ${index}.`);
+	message.content.push({ type: "toolCall", id: `call_${index}`, name, arguments: args });
+	message.stopReason = "toolUse";
+	return message;
+}
+
+function toolResult(index: number, name: string, text: string): ToolResultMessage {
+	return {
+		role: "toolResult",
+		toolCallId: `call_${index}`,
+		toolName: name,
+		content: [{ type: "text", text }],
+		isError: false,
+		timestamp: 0,
+	};
+}
+
+/** `count` messages in exchanges of four: question, tool call, its result, answer. */
+function history(count: number): AgentMessage[] {
+	const messages: AgentMessage[] = [];
+	for (let i = 0; messages.length < count; i++) {
+		messages.push(userMessage(`Question ${i}: how does the parser handle nested blocks in file ${i}.ts?`));
+		if (i % 2 === 0) {
+			messages.push(toolCallMessage(i, "read", { path: `src/parser-${i}.ts` }));
+			messages.push(toolResult(i, "read", FILE));
+		} else {
+			messages.push(toolCallMessage(i, "bash", { command: `npm test -- parser-${i}` }));
+			messages.push(
+				toolResult(i, "bash", Array.from({ length: 30 }, (_, k) => `ok ${k} - parses case ${k}`).join("\n")),
+			);
+		}
+		messages.push(
+			assistantMessage(
+				`The parser in \`src/parser-${i}.ts\` walks the tokens once.\n\n- it keeps a **stack** of open blocks\n- it closes them on dedent\n\n\`\`\`ts\nfunction parse(tokens: Token[]) {\n  return walk(tokens, 0);\n}\n\`\`\``,
+			),
+		);
+	}
+	return messages.slice(0, count);
+}
+
+interface Figures {
+	firstResizeMs: number;
+	resizeMs: number;
+	resizeBytes: number;
+	expandMs: number;
+	collapseMs: number;
+	linesBefore: number;
+	linesAfter: number;
+}
+
+/** Times a frame: `change` then one render, as the TUI does after a resize or a key. */
+function timeFrame(mode: InteractiveMode, change: () => void): number {
+	const start = performance.now();
+	change();
+	mode.tui.renderNow();
+	return performance.now() - start;
+}
+
+async function measure(kind: "live" | "resumed"): Promise<Figures> {
+	const manager = SessionManager.inMemory("/tmp/bench-project");
+	const messages = history(MESSAGES);
+	if (kind === "resumed") for (const message of messages) manager.appendMessage(message);
+	const runtime = await createRuntimeHarness({ sessionManager: manager, persist: false });
+	const terminal = new CountingTerminal();
+	const mode = new InteractiveMode(runtime.session, { agentDir: runtime.agentDir, env: {}, terminal });
+	const exit = mode.run();
+	if (kind === "live") {
+		// As a long session leaves it: every message's components were appended as it arrived.
+		const results = new Map<string, ToolResultMessage>();
+		for (const message of messages) if (message.role === "toolResult") results.set(message.toolCallId, message);
+		for (const message of messages)
+			if (message.role !== "toolResult") mode.transcript.appendMessage(message, results);
+	}
+	mode.tui.renderNow();
+	const linesBefore = mode.tui.render(terminal.columns).length;
+
+	const firstResizeMs = timeFrame(mode, () => terminal.resize(100));
+	const times: number[] = [];
+	const bytes: number[] = [];
+	for (let i = 0; i < RESIZES; i++) {
+		const before = terminal.bytes;
+		times.push(timeFrame(mode, () => terminal.resize(i % 2 === 0 ? 120 : 100)));
+		bytes.push(terminal.bytes - before);
+	}
+	const expandMs = timeFrame(mode, () => mode.setToolsExpanded(true));
+	const collapseMs = timeFrame(mode, () => mode.setToolsExpanded(false));
+	const linesAfter = mode.tui.render(terminal.columns).length;
+	await mode.quit(0);
+	await exit;
+	runtime.dispose();
+	return {
+		firstResizeMs,
+		resizeMs: median(times),
+		resizeBytes: median(bytes),
+		expandMs,
+		collapseMs,
+		linesBefore,
+		linesAfter,
+	};
+}
+
+describe("drawing the history again", () => {
+	it(`re-renders a ${MESSAGES.toLocaleString("en")}-message history on resize in under ${TARGET_MS} ms`, async () => {
+		const live = await measure("live");
+		const resumed = await measure("resumed");
+		const target = { max: TARGET_MS };
+		reportBenchmark("interactive-resize", [
+			{
+				name: "first resize of a live 2,000-message transcript",
+				value: live.firstResizeMs,
+				unit: "ms",
+				target,
+				note: `${live.linesBefore} lines before; older messages beyond the row budget are summed up in one line, ${live.linesAfter} lines after`,
+			},
+			{ name: "resize, live 2,000-message transcript (median)", value: live.resizeMs, unit: "ms", target },
+			{
+				name: "bytes written per resize (screen and scrollback cleared, every line printed)",
+				value: live.resizeBytes,
+				unit: "B",
+			},
+			{ name: "Ctrl+O expand, live 2,000-message transcript", value: live.expandMs, unit: "ms", target },
+			{ name: "Ctrl+O collapse", value: live.collapseMs, unit: "ms", target },
+			{ name: "resize, resumed 2,000-message session (median)", value: resumed.resizeMs, unit: "ms", target },
+		]);
+		expect(live.linesAfter).toBeGreaterThan(1000);
+	});
+});

@@ -32,7 +32,7 @@ export { Input } from "./components/input.js";
 export { CancellableLoader, Loader, type RenderRequester, SPINNER_FRAMES } from "./components/loader.js";
 export { ScrollLayout, type ScrollLayoutOptions, type ScrollLayoutTheme } from "./components/scroll-layout.js";
 export { type SelectItem, SelectList } from "./components/select-list.js";
-export { type SettingItem, SettingsList } from "./components/settings-list.js";
+export { type SettingItem, SettingsList, type SettingsListOptions } from "./components/settings-list.js";
 export { Spacer } from "./components/spacer.js";
 export { Text } from "./components/text.js";
 export { TruncatedText } from "./components/truncated-text.js";

@@ -1,6 +1,7 @@
 // Command-line arguments (cli.md §2, §3): one left-to-right scan, run twice — once before extensions load and
 // once with the flags they registered. Pure: no I/O, so it is cheap enough for `--version`.
 import type { ThinkingLevel } from "@agent/agent-core";
+import { TUI_MODES, type TuiMode } from "../core/config/settings-schema.js";
 
 export type OutputMode = "text" | "json" | "rpc" | "acp";
 
@@ -62,6 +63,8 @@ export interface Args {
 	listModels?: string | true;
 	verbose: boolean;
 	offline: boolean;
+	/** `--tui-mode`: overrides the `tuiMode` setting for this run. */
+	tuiMode?: TuiMode;
 	/** A lone `-`: read the prompt from stdin even when it is a terminal. */
 	readStdin: boolean;
 	/** Positional words, each one message, in order. */
@@ -92,7 +95,8 @@ type ValueTarget =
 	| "theme"
 	| "systemPrompt"
 	| "appendSystemPrompt"
-	| "export";
+	| "export"
+	| "tuiMode";
 
 type BooleanTarget =
 	| "help"
@@ -128,6 +132,7 @@ const VALUE_FLAGS: Readonly<Record<string, ValueTarget>> = {
 	"--system-prompt": "systemPrompt",
 	"--append-system-prompt": "appendSystemPrompt",
 	"--export": "export",
+	"--tui-mode": "tuiMode",
 };
 
 const BOOLEAN_FLAGS: Readonly<Record<string, BooleanTarget>> = {
@@ -233,6 +238,10 @@ function applyValue(args: Args, flag: string, target: ValueTarget, value: string
 		}
 		case "models":
 			args.models = splitList(value);
+			return;
+		case "tuiMode":
+			if ((TUI_MODES as readonly string[]).includes(value)) args.tuiMode = value as TuiMode;
+			else args.errors.push(`Invalid value for ${flag}: "${value}". Valid values: ${TUI_MODES.join(", ")}`);
 			return;
 		case "extension":
 			args.extensions.push(value);

@@ -8,6 +8,7 @@ import {
 	type Container,
 	type EditorComponent,
 	ProcessTerminal,
+	type ScrollLayoutTheme,
 	type SlashCommand,
 	setEditorKeybindings,
 	TUI,
@@ -15,6 +16,7 @@ import {
 import { APP_NAME, VERSION } from "../../config.js";
 import type { AgentSession } from "../../core/agent-session.js";
 import { getAgentDir } from "../../core/config/paths.js";
+import type { TuiMode } from "../../core/config/settings-schema.js";
 import { extensionPathsToLoad } from "../../core/extensions/trust.js";
 import type { AppKeybindings } from "../../core/keybindings.js";
 import { loadKeybindings } from "../../core/keybindings-file.js";
@@ -27,7 +29,7 @@ import { FooterComponent } from "./components/footer.js";
 import { PendingMessagesComponent } from "./components/pending-messages.js";
 import { StartupHeaderComponent } from "./components/startup-header.js";
 import { StatusArea } from "./components/status-area.js";
-import { type DisplayState, formatKeyLabel, keyHint } from "./display-state.js";
+import { type DisplayState, formatKeyLabel, isExpandableBlock, keyHint } from "./display-state.js";
 import { SessionEventRenderer } from "./event-renderer.js";
 import { bindExtensionRunner, type ExtensionBinding } from "./extension-binding.js";
 import type { ExtensionUiHost } from "./extension-ui.js";
@@ -111,9 +113,11 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			showImages: settings.getShowImages(),
 		};
 
+		const screenMode = options.tuiMode ?? settings.getTuiMode();
 		this.tui = new TUI(options.terminal ?? new ProcessTerminal(), {
 			showHardwareCursor: settings.getShowHardwareCursor(),
 			clearOnShrink: settings.getClearOnShrink(),
+			screenMode,
 			env: this.env,
 		});
 		this.transcript = new Transcript(this.state);
@@ -124,7 +128,19 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		});
 		this.currentGitBranch = readGitBranch(session.cwd);
 		this.footer = new FooterComponent(this.state, collectFooterData(session, this.currentGitBranch, []));
-		this.layout = new ScreenLayout(this.tui, this.transcript, this.status, this.editor, this.footer);
+		this.layout = new ScreenLayout(this.tui, this.transcript, this.status, this.editor, this.footer, {
+			mode: screenMode,
+			scrollTheme: () => this.scrollTheme(),
+			onClick: (path) => {
+				// A click on a tool call, `!` output or summary expands or collapses that block alone.
+				for (const component of path) {
+					if (!isExpandableBlock(component)) continue;
+					component.toggleExpanded();
+					return true;
+				}
+				return false;
+			},
+		});
 		this.pendingView = new PendingMessagesComponent(this.state);
 		this.layout.pending.addChild(this.pendingView);
 
@@ -143,7 +159,11 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			onIdle: () => this.onIdle(),
 		});
 
-		this.editor.onSubmit = (text) => this.input.submit(text);
+		this.editor.onSubmit = (text) => {
+			// Full screen: what is sent is shown, whatever part of the transcript was in view.
+			this.layout.scroller?.scrollToBottom();
+			this.input.submit(text);
+		};
 		this.editor.onChange = () => this.refreshEditorBorder();
 		this.editor.onAction = (action) => this.keys.handle(action);
 		// Esc cancels a compaction or branch summary whatever has focus (the tree stays open while summarizing).
@@ -231,6 +251,13 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	notify(level: NoticeLevel, text: string): void {
 		this.transcript.showNotice(level, text);
 		this.requestRender();
+	}
+
+	notifyPromptFailure(error: unknown): void {
+		const message = error instanceof Error ? error.message : String(error);
+		this.notify("error", `Error: ${message}`);
+		const hint = this.options.describeFailure?.(message);
+		if (hint) this.notify("warning", hint);
 	}
 
 	requestRender(): void {
@@ -403,6 +430,26 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		if (edited !== undefined) this.editor.setText(edited);
 	}
 
+	scrollTranscript(direction: -1 | 1): boolean {
+		const scroller = this.layout.scroller;
+		if (!scroller) return false;
+		scroller.scrollPage(direction);
+		return true;
+	}
+
+	openTranscriptSearch(): boolean {
+		const scroller = this.layout.scroller;
+		if (!scroller) return false;
+		scroller.openSearch();
+		return true;
+	}
+
+	setTuiMode(mode: TuiMode): void {
+		this.session.settingsManager.setTuiMode(mode);
+		this.layout.setMode(mode);
+		this.startupHeader?.invalidate();
+	}
+
 	// ---- ExtensionUiHost ------------------------------------------------------------------------------------
 
 	get widgetsAbove(): Container {
@@ -471,6 +518,19 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		return new ThemeRegistry(files, detectColorMode(this.env));
 	}
 
+	/** Read at each use, so a theme change applies to the scrollbar and the search too. */
+	private scrollTheme(): ScrollLayoutTheme {
+		const theme = () => this.state.theme;
+		return {
+			scrollbarThumb: (text) => theme().fg("accent", text),
+			scrollbarTrack: (text) => theme().fg("borderMuted", text),
+			match: (text) => theme().underline(theme().fg("warning", text)),
+			currentMatch: (text) => theme().inverse(theme().fg("warning", text)),
+			searchLabel: (text) => theme().bold(theme().fg("accent", text)),
+			searchHint: (text) => theme().fg("dim", text),
+		};
+	}
+
 	private workingMessage(): string {
 		return this.workingMessageOverride ?? `Working... (${keyHint(this.state, "interrupt")} to interrupt)`;
 	}
@@ -513,6 +573,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 					this.session.settingsManager.isProjectTrusted(),
 				),
 				...(modelScope ? { modelScope } : {}),
+				isFullscreen: () => this.layout.screenMode === "fullscreen",
 			},
 			quiet,
 		);
@@ -575,7 +636,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			try {
 				await this.session.prompt(message.text, message.images ? { images: message.images } : {});
 			} catch (error) {
-				this.notify("error", `Error: ${error instanceof Error ? error.message : String(error)}`);
+				this.notifyPromptFailure(error);
 			}
 		}
 	}

@@ -171,7 +171,8 @@ describe("other transcript entries", () => {
 		const all = text(lines);
 		expect(all).toContain("Error: boom");
 		expect(all).toContain("careful");
-		expect(all).toContain("[compaction] Compacted from 45k tokens");
+		// As the reference draws it: the label, a blank line, the token count with thousands separators.
+		expect(all).toMatch(/\[compaction\]\s*\n\s*\n\s*Compacted from 45,000 tokens \(Ctrl\+O to expand\)/);
 		expect(all).not.toContain("Ship it");
 	});
 

@@ -12,6 +12,7 @@ import {
 	NOTHING_TO_COMPACT_TEXT,
 } from "../../../core/session-runtime/compaction-controller.js";
 import { copyToClipboard } from "../clipboard.js";
+import { SummaryMessageComponent } from "../components/summary-message.js";
 import { keyHint } from "../display-state.js";
 import type { ModeHost } from "../mode-host.js";
 import { SelectPanel } from "../selectors/select-panel.js";
@@ -148,8 +149,13 @@ export async function runCompact(host: ModeHost, instructions: string): Promise<
 	}
 	host.status.show(`Compacting context... (${keyHint(host.state, "interrupt")} to cancel)`);
 	try {
-		await session.compact(instructions || undefined);
+		const result = await session.compact(instructions || undefined);
+		// The transcript becomes what the model now sees (the summary, then what was kept), printed again; the
+		// summary is also added at the end, where the user is looking (as the reference shows it).
 		host.rebuildTranscript();
+		host.transcript.addChild(
+			new SummaryMessageComponent(host.state, "compaction", result.summary, result.tokensBefore),
+		);
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
 		// Nothing to do is not a failure.

@@ -93,6 +93,8 @@ export class BashExecutionComponent extends CachedComponent implements Expandabl
 		const output = trimTrailingEmpty(textLines(this.output));
 		const outputLines = output.length === 1 && output[0] === "" ? [] : output;
 		const expandKey = keyHint(this.state, "expandTools");
+		// As the reference draws it: the command, a blank line, the output, a blank line, all indented by one.
+		if (outputLines.length > 0) lines.push("");
 		if (!this.expansion.isExpanded && outputLines.length > COLLAPSED_LINES) {
 			const hidden = outputLines.length - COLLAPSED_LINES;
 			lines.push(
@@ -104,7 +106,9 @@ export class BashExecutionComponent extends CachedComponent implements Expandabl
 		}
 		const status = this.statusLine();
 		if (status) lines.push(status);
-		const body = wrapLines(lines, width).map((line) => truncateToWidth(line, width, ""));
+		lines.push("");
+		const inner = Math.max(1, width - 1);
+		const body = wrapLines(lines, inner).map((line) => (line === "" ? "" : ` ${truncateToWidth(line, inner, "")}`));
 		return ["", rule, ...body, rule];
 	}
 

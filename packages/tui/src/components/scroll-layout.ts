@@ -300,7 +300,14 @@ export class ScrollLayout implements Component {
 				this.scrollBy(Math.round(ratio * this.view.maxTop) - (this.isFollowing ? this.view.maxTop : this.top));
 			} else {
 				const anchor = this.anchorAt(this.top + event.row);
-				if (anchor && this.options.onClick?.(anchor.path)) this.tui.requestRender();
+				if (anchor && this.options.onClick?.(anchor.path)) {
+					// What was clicked stays where it is (a block expanding at the end would push it off the view).
+					if (this.isFollowing) {
+						this.isFollowing = false;
+						this.anchor = this.anchorAt(this.top);
+					}
+					this.tui.requestRender();
+				}
 			}
 		}
 		return true;

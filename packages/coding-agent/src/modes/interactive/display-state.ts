@@ -66,27 +66,29 @@ export function keyHint(state: DisplayState, action: Parameters<AppKeybindings["
 /** A block that expands or collapses on its own (a click on it in the full-screen mode). */
 export interface ExpandableBlock {
 	toggleExpanded(): void;
+	/** Back to the global Ctrl+O state (Ctrl+O applies to every block). */
+	resetExpanded(): void;
 }
 
 export function isExpandableBlock(component: unknown): component is ExpandableBlock {
 	return typeof (component as Partial<ExpandableBlock> | undefined)?.toggleExpanded === "function";
 }
 
-/**
- * Whether one block shows its full content: the global Ctrl+O state, unless the block was toggled on its own
- * since the last Ctrl+O (which applies to every block again).
- */
+/** Whether one block shows its full content: its own state once toggled, else the global Ctrl+O state. */
 export class BlockExpansion {
-	private override: { expanded: boolean; global: boolean } | undefined;
+	private override: boolean | undefined;
 
 	constructor(private readonly state: DisplayState) {}
 
 	get isExpanded(): boolean {
-		const override = this.override;
-		return override && override.global === this.state.toolsExpanded ? override.expanded : this.state.toolsExpanded;
+		return this.override ?? this.state.toolsExpanded;
 	}
 
 	toggle(): void {
-		this.override = { expanded: !this.isExpanded, global: this.state.toolsExpanded };
+		this.override = !this.isExpanded;
+	}
+
+	reset(): void {
+		this.override = undefined;
 	}
 }

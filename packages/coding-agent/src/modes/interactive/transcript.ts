@@ -143,7 +143,8 @@ export class Transcript extends Container {
 	 */
 	refreshExpandable(): void {
 		for (const child of this.children) {
-			if (isExpandableBlock(child) || child instanceof CustomMessageComponent) child.invalidate();
+			if (isExpandableBlock(child)) child.resetExpanded();
+			else if (child instanceof CustomMessageComponent) child.invalidate();
 		}
 	}
 

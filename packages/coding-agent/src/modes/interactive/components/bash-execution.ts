@@ -32,6 +32,11 @@ export class BashExecutionComponent extends CachedComponent implements Expandabl
 		this.markChanged();
 	}
 
+	resetExpanded(): void {
+		this.expansion.reset();
+		this.markChanged();
+	}
+
 	static fromMessage(state: DisplayState, message: BashExecutionMessage): BashExecutionComponent {
 		const component = new BashExecutionComponent(state, message.command, message.excludeFromContext === true);
 		component.finish(message);

@@ -24,6 +24,11 @@ export class SummaryMessageComponent extends CachedComponent implements Expandab
 		this.markChanged();
 	}
 
+	resetExpanded(): void {
+		this.expansion.reset();
+		this.markChanged();
+	}
+
 	override invalidate(): void {
 		this.markdown = undefined;
 		super.invalidate();

@@ -50,6 +50,11 @@ export class ToolExecutionComponent extends CachedComponent implements Expandabl
 		this.markChanged();
 	}
 
+	resetExpanded(): void {
+		this.expansion.reset();
+		this.markChanged();
+	}
+
 	get currentStatus(): ToolStatus {
 		return this.status;
 	}

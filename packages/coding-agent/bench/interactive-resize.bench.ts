@@ -2,8 +2,7 @@
 // the inline mode, clears the scrollback and prints it again. Measured on a 2,000-message history built the way
 // a long live session builds it (every message's component in the transcript: questions, replies with lists and
 // highlighted code, `read` calls with highlighted file contents, `bash` calls) and on the same session resumed.
-import type { AgentMessage } from "@agent/agent-core";
-import type { AssistantMessage, ToolResultMessage } from "@agent/ai";
+import type { AssistantMessage, Message, ToolResultMessage } from "@agent/ai";
 import type { Terminal } from "@agent/tui";
 import { describe, expect, it } from "vitest";
 import { median, reportBenchmark } from "../../../scripts/bench-report.js";
@@ -71,8 +70,8 @@ function toolResult(index: number, name: string, text: string): ToolResultMessag
 }
 
 /** `count` messages in exchanges of four: question, tool call, its result, answer. */
-function history(count: number): AgentMessage[] {
-	const messages: AgentMessage[] = [];
+function history(count: number): Message[] {
+	const messages: Message[] = [];
 	for (let i = 0; messages.length < count; i++) {
 		messages.push(userMessage(`Question ${i}: how does the parser handle nested blocks in file ${i}.ts?`));
 		if (i % 2 === 0) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TreeFilterMode } from "../../src/core/config/settings-schema.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
-import { buildTreeRows, searchTreeRows } from "../../src/modes/interactive/selectors/tree-model.js";
+import { buildTreeRows, describeToolCall, searchTreeRows } from "../../src/modes/interactive/selectors/tree-model.js";
 import { TreeSelector } from "../../src/modes/interactive/selectors/tree-selector.js";
 import { createDisplayState } from "../helpers/interactive-display.js";
 import { renderComponents } from "../helpers/interactive-terminal.js";
@@ -36,6 +36,23 @@ function rows(manager: SessionManager, filter: TreeFilterMode = "default", folde
 		folded: new Set(folded),
 	});
 }
+
+describe("tool results in the tree", () => {
+	it("are named by their call, as the reference names them", () => {
+		const call = (name: string, args: Record<string, unknown>) => describeToolCall({ name, arguments: args });
+		expect(call("bash", { command: "ls -la" })).toBe("[bash: ls -la]");
+		expect(call("bash", { command: `echo ${"x".repeat(60)}\nnext` })).toBe(`[bash: echo ${"x".repeat(45)}...]`);
+		expect(call("read", { path: "src/a.ts", offset: 10, limit: 20 })).toBe("[read: src/a.ts:10-29]");
+		expect(call("read", { path: "src/a.ts" })).toBe("[read: src/a.ts]");
+		expect(call("edit", { path: "calc.py", oldText: "a", newText: "b" })).toBe("[edit: calc.py]");
+		expect(call("grep", { pattern: "TODO", path: "src" })).toBe("[grep: /TODO/ in src]");
+		expect(call("find", { pattern: "*.ts" })).toBe("[find: *.ts in .]");
+		expect(call("ls", {})).toBe("[ls: .]");
+		expect(call("deploy", { target: "staging", dryRun: true, note: "a long note here" })).toBe(
+			'[deploy: {"target":"staging","dryRun":true,"note"...]',
+		);
+	});
+});
 
 describe("tree rows", () => {
 	it("keep a chain at one indent and draw each branch of a fork with ├─ / └─", () => {

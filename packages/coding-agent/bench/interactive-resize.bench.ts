@@ -2,6 +2,7 @@
 // the inline mode, clears the scrollback and prints it again. Measured on a 2,000-message history built the way
 // a long live session builds it (every message's component in the transcript: questions, replies with lists and
 // highlighted code, `read` calls with highlighted file contents, `bash` calls) and on the same session resumed.
+import { readFileSync } from "node:fs";
 import type { AssistantMessage, Message, ToolResultMessage } from "@agent/ai";
 import type { Terminal } from "@agent/tui";
 import { describe, expect, it } from "vitest";
@@ -95,11 +96,21 @@ function history(count: number): Message[] {
 interface Figures {
 	firstResizeMs: number;
 	resizeMs: number;
+	/** CPU time of the process for the same frames (less sensitive to other jobs on the machine). */
+	resizeCpuMs: number;
 	resizeBytes: number;
 	expandMs: number;
 	collapseMs: number;
 	linesBefore: number;
 	linesAfter: number;
+}
+
+function loadAverage(): string {
+	try {
+		return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+	} catch {
+		return "unknown";
+	}
 }
 
 /** Times a frame: `change` then one render, as the TUI does after a resize or a key. */
@@ -130,10 +141,14 @@ async function measure(kind: "live" | "resumed"): Promise<Figures> {
 
 	const firstResizeMs = timeFrame(mode, () => terminal.resize(100));
 	const times: number[] = [];
+	const cpu: number[] = [];
 	const bytes: number[] = [];
 	for (let i = 0; i < RESIZES; i++) {
 		const before = terminal.bytes;
+		const cpuBefore = process.cpuUsage();
 		times.push(timeFrame(mode, () => terminal.resize(i % 2 === 0 ? 120 : 100)));
+		const used = process.cpuUsage(cpuBefore);
+		cpu.push((used.user + used.system) / 1000);
 		bytes.push(terminal.bytes - before);
 	}
 	const expandMs = timeFrame(mode, () => mode.setToolsExpanded(true));
@@ -145,6 +160,7 @@ async function measure(kind: "live" | "resumed"): Promise<Figures> {
 	return {
 		firstResizeMs,
 		resizeMs: median(times),
+		resizeCpuMs: median(cpu),
 		resizeBytes: median(bytes),
 		expandMs,
 		collapseMs,
@@ -167,6 +183,12 @@ describe("drawing the history again", () => {
 				note: `${live.linesBefore} lines before; older messages beyond the row budget are summed up in one line, ${live.linesAfter} lines after`,
 			},
 			{ name: "resize, live 2,000-message transcript (median)", value: live.resizeMs, unit: "ms", target },
+			{
+				name: "CPU per resize, live 2,000-message transcript (median)",
+				value: live.resizeCpuMs,
+				unit: "ms",
+				note: `load average ${loadAverage()}`,
+			},
 			{
 				name: "bytes written per resize (screen and scrollback cleared, every line printed)",
 				value: live.resizeBytes,

@@ -202,7 +202,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		}
 		this.showStartupHeader();
 		if (this.session.messages.length > 0)
-			this.transcript.showMessages(this.session.messages, this.tui.terminal.columns);
+			this.transcript.showMessages(this.session.messages, this.transcriptWidth());
 		for (const warning of this.startupWarnings) this.notify("warning", warning);
 		for (const warning of this.options.warnings ?? []) this.notify("warning", warning);
 		this.reportModelsJsonError();
@@ -279,7 +279,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 
 	rebuildTranscript(): void {
 		this.renderer.reset();
-		this.transcript.showMessages(this.session.messages, this.tui.terminal.columns);
+		this.transcript.showMessages(this.session.messages, this.transcriptWidth());
 		this.refreshPending();
 		// The history above changed whole: print it again (in the inline mode the scrollback still held the old).
 		this.tui.requestRender(true);
@@ -516,6 +516,12 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			definition: theme.definition,
 		}));
 		return new ThemeRegistry(files, detectColorMode(this.env));
+	}
+
+	/** The width the transcript is drawn at (the full-screen mode keeps the last column for the scrollbar). */
+	private transcriptWidth(): number {
+		const columns = this.tui.terminal.columns;
+		return this.layout.screenMode === "fullscreen" ? Math.max(1, columns - 1) : columns;
 	}
 
 	/** Read at each use, so a theme change applies to the scrollbar and the search too. */

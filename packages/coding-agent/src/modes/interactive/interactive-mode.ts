@@ -8,7 +8,6 @@ import {
 	type Container,
 	type EditorComponent,
 	ProcessTerminal,
-	type ScrollLayoutTheme,
 	type SlashCommand,
 	setEditorKeybindings,
 	TUI,
@@ -24,7 +23,7 @@ import { getDocsPath } from "../../core/resources/package-docs.js";
 import { AppEditor } from "./app-editor.js";
 import { builtinSlashCommands } from "./commands/builtin-commands.js";
 import { BUILTIN_COMMANDS } from "./commands/command-table.js";
-import { loadSessionsFor } from "./commands/session-commands.js";
+import { pickSessionAtStartup } from "./commands/session-commands.js";
 import { FooterComponent } from "./components/footer.js";
 import { PendingMessagesComponent } from "./components/pending-messages.js";
 import { StartupHeaderComponent } from "./components/startup-header.js";
@@ -39,8 +38,7 @@ import { InputController } from "./input-controller.js";
 import { KeyActions } from "./key-actions.js";
 import type { InteractiveModeOptions, ModeHost, NoticeLevel, SelectorHandle } from "./mode-host.js";
 import { ModelsJsonErrorTracker } from "./models-json-error.js";
-import { ScreenLayout } from "./screen-layout.js";
-import { SessionPicker } from "./selectors/session-picker.js";
+import { ScreenLayout, scrollLayoutTheme } from "./screen-layout.js";
 import { detectColorMode } from "./theme/theme.js";
 import { ThemeRegistry } from "./theme/theme-registry.js";
 import { checkTmuxKeys } from "./tmux-check.js";
@@ -130,7 +128,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		this.footer = new FooterComponent(this.state, collectFooterData(session, this.currentGitBranch, []));
 		this.layout = new ScreenLayout(this.tui, this.transcript, this.status, this.editor, this.footer, {
 			mode: screenMode,
-			scrollTheme: () => this.scrollTheme(),
+			scrollTheme: () => scrollLayoutTheme(this.state),
 			onClick: (path) => {
 				// A click on a tool call, `!` output or summary expands or collapses that block alone.
 				for (const component of path) {
@@ -201,8 +199,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			this.editor.onShortcut = (data) => binding.handleShortcut(data);
 		}
 		this.showStartupHeader();
-		if (this.session.messages.length > 0)
-			this.transcript.showMessages(this.session.messages, this.transcriptWidth());
+		if (this.session.messages.length > 0) this.transcript.showMessages(this.session.messages, this.transcriptWidth());
 		for (const warning of this.startupWarnings) this.notify("warning", warning);
 		for (const warning of this.options.warnings ?? []) this.notify("warning", warning);
 		this.reportModelsJsonError();
@@ -524,19 +521,6 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		return this.layout.screenMode === "fullscreen" ? Math.max(1, columns - 1) : columns;
 	}
 
-	/** Read at each use, so a theme change applies to the scrollbar and the search too. */
-	private scrollTheme(): ScrollLayoutTheme {
-		const theme = () => this.state.theme;
-		return {
-			scrollbarThumb: (text) => theme().fg("accent", text),
-			scrollbarTrack: (text) => theme().fg("borderMuted", text),
-			match: (text) => theme().underline(theme().fg("warning", text)),
-			currentMatch: (text) => theme().inverse(theme().fg("warning", text)),
-			searchLabel: (text) => theme().bold(theme().fg("accent", text)),
-			searchHint: (text) => theme().fg("dim", text),
-		};
-	}
-
 	private workingMessage(): string {
 		return this.workingMessageOverride ?? `Working... (${keyHint(this.state, "interrupt")} to interrupt)`;
 	}
@@ -588,39 +572,13 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 
 	/** `agent -r`: the session picker before anything else; cancelling leaves with `No session selected`. */
 	private pickSessionThenStart(): void {
-		const handle = this.showSelector(
-			new SessionPicker({
-				state: this.state,
-				keybindings: this.keybindings,
-				loadSessions: (scope) => loadSessionsFor(this, scope),
-				onSelect: (info) => {
-					handle.close();
-					void this.session.switchSession(info.path).then(
-						() => {
-							this.rebuildTranscript();
-							this.updateTitle();
-							this.refreshFooter();
-							this.refreshEditorBorder();
-							void this.startSession();
-						},
-						(error: unknown) => this.notify("error", error instanceof Error ? error.message : String(error)),
-					);
-				},
-				onCancel: () => {
-					handle.close();
-					this.exitMessage = NO_SESSION_SELECTED_TEXT;
-					void this.quit(0);
-				},
-				rename: async () => {
-					throw new Error("Open the session first to rename it.");
-				},
-				remove: async () => {
-					throw new Error("Open the session first to delete others.");
-				},
-				requestRender: () => this.requestRender(),
-				maxVisible: Math.max(5, Math.floor(this.tui.terminal.rows / 2) - 4),
-			}),
-		);
+		pickSessionAtStartup(this, {
+			onOpened: () => void this.startSession(),
+			onCancelled: () => {
+				this.exitMessage = NO_SESSION_SELECTED_TEXT;
+				void this.quit(0);
+			},
+		});
 	}
 
 	/** Extensions see the session once the UI is up; then the messages from the command line are sent. */

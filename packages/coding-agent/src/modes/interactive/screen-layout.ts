@@ -5,7 +5,20 @@
 // In the inline mode these are the TUI's children, drawn in the terminal's normal screen. In the full-screen
 // mode header and transcript scroll in a ScrollLayout above the rest, which stays at the bottom of the screen.
 import { type Component, Container, type ScreenMode, ScrollLayout, type ScrollLayoutTheme, type TUI } from "@agent/tui";
+import type { DisplayState } from "./display-state.js";
 import type { SelectorHandle } from "./mode-host.js";
+
+/** The scrollbar's and the search's colours, read from the theme at each use (a theme change applies at once). */
+export function scrollLayoutTheme(state: Pick<DisplayState, "theme">): ScrollLayoutTheme {
+	return {
+		scrollbarThumb: (text) => state.theme.fg("accent", text),
+		scrollbarTrack: (text) => state.theme.fg("borderMuted", text),
+		match: (text) => state.theme.underline(state.theme.fg("warning", text)),
+		currentMatch: (text) => state.theme.inverse(state.theme.fg("warning", text)),
+		searchLabel: (text) => state.theme.bold(state.theme.fg("accent", text)),
+		searchHint: (text) => state.theme.fg("dim", text),
+	};
+}
 
 export interface ScreenLayoutOptions {
 	mode: ScreenMode;

@@ -256,6 +256,45 @@ export function runResume(host: ModeHost): void {
 	);
 }
 
+/**
+ * `agent -r`: the picker before anything else. Opening a session rebuilds the screen for it, then `onOpened`;
+ * cancelling calls `onCancelled` (the caller quits with `No session selected`).
+ */
+export function pickSessionAtStartup(host: ModeHost, on: { onOpened(): void; onCancelled(): void }): void {
+	const handle = host.showSelector(
+		new SessionPicker({
+			state: host.state,
+			keybindings: host.keybindings,
+			loadSessions: (scope) => loadSessionsFor(host, scope),
+			onSelect: (info) => {
+				handle.close();
+				void host.session.switchSession(info.path).then(
+					() => {
+						host.rebuildTranscript();
+						host.updateTitle();
+						host.refreshFooter();
+						host.refreshEditorBorder();
+						on.onOpened();
+					},
+					(error: unknown) => host.notify("error", error instanceof Error ? error.message : String(error)),
+				);
+			},
+			onCancel: () => {
+				handle.close();
+				on.onCancelled();
+			},
+			rename: async () => {
+				throw new Error("Open the session first to rename it.");
+			},
+			remove: async () => {
+				throw new Error("Open the session first to delete others.");
+			},
+			requestRender: () => host.requestRender(),
+			maxVisible: Math.max(5, Math.floor(host.tui.terminal.rows / 2) - 4),
+		}),
+	);
+}
+
 async function resumeSession(host: ModeHost, path: string): Promise<void> {
 	try {
 		const switched = await host.session.switchSession(path);

@@ -201,7 +201,8 @@ export class ToolExecutionComponent extends CachedComponent implements Expandabl
 
 	/** Images in the result, drawn inline below the box on terminals that can (`terminal.showImages`). */
 	private imageLines(width: number): string[] {
-		if (!this.state.showImages || !this.result || this.status !== "done" || !detectImageProtocol()) return [];
+		if (!this.state.showImages || !this.result || this.status !== "done") return [];
+		if (!this.result.content.some((block) => block.type === "image") || !detectImageProtocol()) return [];
 		const lines: string[] = [];
 		for (const block of this.result.content) {
 			if (block.type !== "image") continue;

@@ -63,9 +63,10 @@ interface OverlayEntry {
 }
 
 /**
- * The root of the UI: a container whose children fill the terminal's normal screen (not the alternate
- * screen, so the transcript stays in the scrollback). It renders on request, composites overlays,
- * and writes only what changed since the previous frame.
+ * The root of the UI: a container whose children fill the terminal's normal screen (inline mode: the
+ * transcript stays in the scrollback) or the alternate screen (full-screen mode: a frame is at most the
+ * screen; see ScrollLayout). It renders on request, composites overlays, and writes only what changed since
+ * the previous frame.
  */
 export class TUI extends Container {
 	readonly terminal: Terminal;

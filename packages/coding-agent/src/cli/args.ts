@@ -1,7 +1,7 @@
 // Command-line arguments (cli.md §2, §3): one left-to-right scan, run twice — once before extensions load and
 // once with the flags they registered. Pure: no I/O, so it is cheap enough for `--version`.
 import type { ThinkingLevel } from "@agent/agent-core";
-import { TUI_MODES, type TuiMode } from "../core/config/settings-schema.js";
+import type { TuiMode } from "../core/config/settings-schema.js";
 
 export type OutputMode = "text" | "json" | "rpc" | "acp";
 
@@ -198,6 +198,16 @@ function emptyArgs(): Args {
 	};
 }
 
+/**
+ * `--tui-mode` values. A record over the setting's type, so the compiler keeps it complete without this module
+ * loading the settings schema (`--version` loads the command-line front only).
+ */
+const TUI_MODE_VALUES: Readonly<Record<TuiMode, true>> = { inline: true, fullscreen: true };
+
+function isTuiMode(value: string): value is TuiMode {
+	return Object.hasOwn(TUI_MODE_VALUES, value);
+}
+
 function isThinkingLevel(value: string): value is ThinkingLevel {
 	return (THINKING_LEVELS as readonly string[]).includes(value);
 }
@@ -240,8 +250,11 @@ function applyValue(args: Args, flag: string, target: ValueTarget, value: string
 			args.models = splitList(value);
 			return;
 		case "tuiMode":
-			if ((TUI_MODES as readonly string[]).includes(value)) args.tuiMode = value as TuiMode;
-			else args.errors.push(`Invalid value for ${flag}: "${value}". Valid values: ${TUI_MODES.join(", ")}`);
+			if (isTuiMode(value)) args.tuiMode = value;
+			else
+				args.errors.push(
+					`Invalid value for ${flag}: "${value}". Valid values: ${Object.keys(TUI_MODE_VALUES).join(", ")}`,
+				);
 			return;
 		case "extension":
 			args.extensions.push(value);

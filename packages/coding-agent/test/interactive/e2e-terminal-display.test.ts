@@ -65,6 +65,14 @@ function count(haystack: string, needle: string | RegExp): number {
 	return haystack.split(needle).length - 1;
 }
 
+/**
+ * Whether a reprint of the whole history has finished: the footer (the model's name) is the last row again. A
+ * capture can fall in the middle of a reprint, so a test waits for this together with what it checks.
+ */
+function isSettled(capture: string, footer = "fake-model"): boolean {
+	return rowsOf(capture).at(-1)?.includes(footer) ?? false;
+}
+
 /** The rows after the last row matching `marker` (up to the editor's top border). */
 function rowsAfter(capture: string, marker: string): string[] {
 	const rows = rowsOf(capture);
@@ -95,8 +103,13 @@ describe.skipIf(!hasTmux)("the transcript in a terminal", () => {
 		expect(collapsed).toContain("... (55 earlier lines, Ctrl+O to expand)");
 		expect(rowsOf(collapsed)).not.toContain(" 1");
 
+		const hasAllSixty = (screen: string) => {
+			const rows = rowsOf(screen);
+			const first = rows.indexOf(" 1");
+			return first !== -1 && rows.slice(first, first + 60).join("\n") === SEQ_60.map((n) => ` ${n}`).join("\n");
+		};
 		session.press("C-o");
-		const expanded = await session.waitFor((screen) => rowsOf(screen).includes(" 1"));
+		const expanded = await session.waitFor((screen) => hasAllSixty(screen) && isSettled(screen));
 		const rows = rowsOf(expanded);
 		const first = rows.indexOf(" 1");
 		expect(rows.slice(first, first + 60)).toEqual(SEQ_60.map((n) => ` ${n}`));
@@ -107,7 +120,7 @@ describe.skipIf(!hasTmux)("the transcript in a terminal", () => {
 		expect(expanded).not.toContain("earlier lines");
 
 		session.press("C-o");
-		const again = await session.waitFor((screen) => screen.includes("55 earlier lines"));
+		const again = await session.waitFor((screen) => screen.includes("55 earlier lines") && isSettled(screen));
 		expect(rowsOf(again)).not.toContain(" 1");
 		expect(count(again, "count to sixty")).toBe(1);
 		session.submit("/quit");
@@ -125,8 +138,8 @@ describe.skipIf(!hasTmux)("the transcript in a terminal", () => {
 		await session.waitFor("Second answer.");
 
 		session.resize(60, 20);
-		const narrow = await session.waitFor((screen) =>
-			screen.includes(" The renderer keeps a model of the screen and writes"),
+		const narrow = await session.waitFor(
+			(screen) => screen.includes(" The renderer keeps a model of the screen and writes") && isSettled(screen),
 		);
 		const rows = rowsOf(narrow);
 		for (const row of rows) expect([...row].length, row).toBeLessThanOrEqual(60);
@@ -139,7 +152,7 @@ describe.skipIf(!hasTmux)("the transcript in a terminal", () => {
 		expect(count(narrow, "agent v")).toBe(1);
 
 		session.resize(120, 30);
-		const wide = await session.waitFor((screen) => screen.includes(paragraph.slice(0, 110)));
+		const wide = await session.waitFor((screen) => screen.includes(paragraph.slice(0, 110)) && isSettled(screen));
 		expect(count(wide, "how does it draw?")).toBe(1);
 		session.submit("/quit");
 		expect(await session.waitForExit()).toBe(0);
@@ -153,7 +166,10 @@ describe.skipIf(!hasTmux)("the transcript in a terminal", () => {
 		session.submit("second question");
 		await session.waitFor("Second answer.");
 		session.submit("/compact");
-		const screen = await session.waitFor(/Compacted from [\d,]+ tokens \(Ctrl\+O to expand\)/, { history: false });
+		const screen = await session.waitFor(
+			(capture) => /Compacted from [\d,]+ tokens \(Ctrl\+O to expand\)/.test(capture) && isSettled(capture),
+			{ history: false },
+		);
 		const rows = rowsOf(screen);
 		const editorTop = rows.findLastIndex(
 			(row, index) => row.startsWith("────") && rows[index + 2]?.startsWith("────"),
@@ -208,9 +224,11 @@ describe.skipIf(!hasTmux)("the transcript in a terminal", () => {
 		session.press("Enter");
 		await session.waitFor("Summarize branch?");
 		await session.waitFor("↑↓ to move · Enter to select · Esc to go back to the tree");
+		// Each Esc waits for its effect: two ESC bytes read at once would be Alt+Esc.
 		session.press("Escape");
-		await session.waitFor("Session tree");
+		await session.waitFor("Session tree", { history: false });
 		session.press("Escape");
+		await session.waitFor((screen) => !screen.includes("Session tree"), { history: false });
 		session.submit("/quit");
 		expect(await session.waitForExit()).toBe(0);
 	});
@@ -270,14 +288,18 @@ describe.skipIf(!hasTmux)("the transcript in a terminal", () => {
 		session.submit("/model");
 		await session.waitFor("Only models with a configured API key are listed");
 		session.press("Escape");
+		await session.waitFor((screen) => !screen.includes("Select model"), { history: false });
 		session.submit("/settings");
 		await session.waitFor("Type to search");
 		session.type("shrink");
 		await session.waitFor((screen) => screen.includes("> shrink") && screen.includes("Clear on shrink"));
 		const rows = rowsOf(session.capture());
 		expect(rows.some((row) => row.includes("Auto-compact"))).toBe(false);
+		// Esc clears the search, a second Esc closes the panel (each waits for its effect).
 		session.press("Escape");
+		await session.waitFor((screen) => !screen.includes("> shrink"), { history: false });
 		session.press("Escape");
+		await session.waitFor((screen) => !screen.includes("Type to search"), { history: false });
 		session.submit("/quit");
 		expect(await session.waitForExit()).toBe(0);
 	});
@@ -363,8 +385,12 @@ describe.skipIf(!hasTmux)("the full-screen mode", () => {
 		await session.waitFor(/TUI mode\s+inline/);
 		expect(session.isAlternateScreen()).toBe(false);
 		session.press("Escape");
+		await session.waitFor((screen) => !screen.includes("> tuimode"), { history: false });
 		session.press("Escape");
-		const history = await session.waitFor("An answer before switching.");
+		await session.waitFor((screen) => !screen.includes("Type to search"), { history: false });
+		const history = await session.waitFor(
+			(screen) => screen.includes("An answer before switching.") && isSettled(screen),
+		);
 		expect(count(history, "An answer before switching.")).toBe(1);
 		session.submit("/quit");
 		expect(await session.waitForExit()).toBe(0);

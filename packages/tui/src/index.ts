@@ -30,8 +30,9 @@ export { Image, type ImageOptions } from "./components/image/image.js";
 export { type ImageDimensions, readImageDimensions } from "./components/image/image-dimensions.js";
 export { Input } from "./components/input.js";
 export { CancellableLoader, Loader, type RenderRequester, SPINNER_FRAMES } from "./components/loader.js";
+export { ScrollLayout, type ScrollLayoutOptions, type ScrollLayoutTheme } from "./components/scroll-layout.js";
 export { type SelectItem, SelectList } from "./components/select-list.js";
-export { type SettingItem, SettingsList } from "./components/settings-list.js";
+export { type SettingItem, SettingsList, type SettingsListOptions } from "./components/settings-list.js";
 export { Spacer } from "./components/spacer.js";
 export { Text } from "./components/text.js";
 export { TruncatedText } from "./components/truncated-text.js";
@@ -53,6 +54,7 @@ export {
 	setEditorKeybindings,
 } from "./keys/keybindings.js";
 export { isKittyProtocolActive, setKittyProtocolActive } from "./keys/kitty-state.js";
+export { isMouseEvent, type MouseEvent, parseMouseEvent } from "./keys/mouse.js";
 export { Markdown } from "./markdown/markdown.js";
 export { createSyntaxHighlighter, highlightCode, type SyntaxTheme } from "./markdown/syntax-highlight.js";
 export type {
@@ -101,4 +103,4 @@ export type {
 	SelectListTheme,
 	SettingsListTheme,
 } from "./theme/themes.js";
-export { type InputListener, TUI, type TUIOptions } from "./tui.js";
+export { type InputListener, type ScreenMode, TUI, type TUIOptions } from "./tui.js";

@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { type Component, isFocusable } from "./component.js";
 import { Container } from "./container.js";
 import { isKeyRelease, matchesKey } from "./keys/key-matching.js";
+import { isMouseEvent, MOUSE_REPORTING_OFF, MOUSE_REPORTING_ON } from "./keys/mouse.js";
 import { DifferentialRenderer, type FullRedrawReason } from "./rendering/differential-renderer.js";
 import { extractCursor, type Frame } from "./rendering/frame.js";
 import {
@@ -22,6 +23,17 @@ import { visibleWidth } from "./text/width.js";
 /** An input listener may consume the input or replace it before it reaches the focused component. */
 export type InputListener = (data: string) => { consume?: boolean; data?: string } | undefined;
 
+/**
+ * `inline`: the UI is drawn in the terminal's normal screen, below the shell's output, and what scrolls off
+ * its top goes to the terminal's scrollback. `fullscreen`: the alternate screen, every frame exactly as tall as
+ * the terminal, with mouse reports on; the application scrolls its own content (see ScrollLayout).
+ */
+export type ScreenMode = "inline" | "fullscreen";
+
+/** Switches to the alternate screen (saving the cursor) and clears it. */
+const ENTER_ALTERNATE_SCREEN = "\x1b[?1049h\x1b[H\x1b[2J";
+const LEAVE_ALTERNATE_SCREEN = "\x1b[?1049l";
+
 export interface TUIOptions {
 	/** Show the terminal cursor at the focused component's cursor marker (env AGENT_HARDWARE_CURSOR=1). */
 	showHardwareCursor?: boolean;
@@ -36,6 +48,8 @@ export interface TUIOptions {
 	crashLogPath?: string;
 	/** Called with non-fatal rendering problems (an overlong line that was cut). */
 	onWarning?: (message: string) => void;
+	/** Default `inline`. */
+	screenMode?: ScreenMode;
 	env?: Record<string, string | undefined>;
 }
 
@@ -49,9 +63,10 @@ interface OverlayEntry {
 }
 
 /**
- * The root of the UI: a container whose children fill the terminal's normal screen (not the alternate
- * screen, so the transcript stays in the scrollback). It renders on request, composites overlays,
- * and writes only what changed since the previous frame.
+ * The root of the UI: a container whose children fill the terminal's normal screen (inline mode: the
+ * transcript stays in the scrollback) or the alternate screen (full-screen mode: a frame is at most the
+ * screen; see ScrollLayout). It renders on request, composites overlays, and writes only what changed since
+ * the previous frame.
  */
 export class TUI extends Container {
 	readonly terminal: Terminal;
@@ -68,6 +83,7 @@ export class TUI extends Container {
 	private isStarted = false;
 	private readonly debugFrameDir: string | undefined;
 	private frameCount = 0;
+	private mode: ScreenMode;
 
 	constructor(terminal: Terminal, options: boolean | TUIOptions = {}) {
 		super();
@@ -78,6 +94,7 @@ export class TUI extends Container {
 		this.debugFrameDir = env.AGENT_TUI_DEBUG === "1" ? join(tmpdir(), "tui") : undefined;
 		const redrawLog = env.AGENT_DEBUG_REDRAW === "1" ? join(tmpdir(), "agent-tui-redraw.log") : undefined;
 		const strict = resolved.strictLineWidth ?? env.AGENT_TUI_STRICT_WIDTH === "1";
+		this.mode = resolved.screenMode ?? "inline";
 		this.renderer = new DifferentialRenderer({
 			showHardwareCursor: resolved.showHardwareCursor ?? env.AGENT_HARDWARE_CURSOR === "1",
 			clearOnShrink: resolved.clearOnShrink ?? env.AGENT_CLEAR_ON_SHRINK === "1",
@@ -97,6 +114,10 @@ export class TUI extends Container {
 		return this.focusedComponent;
 	}
 
+	get screenMode(): ScreenMode {
+		return this.mode;
+	}
+
 	start(): void {
 		if (this.isStarted) return;
 		this.isStarted = true;
@@ -107,6 +128,7 @@ export class TUI extends Container {
 		this.terminal.hideCursor();
 		this.renderer.setCursorVisible(false);
 		if (detectImageProtocol(this.options.env ?? process.env)) this.terminal.write(TerminalSequences.cellSizeQuery);
+		if (this.mode === "fullscreen") this.enterFullscreen();
 		// Started again after stop() (e.g. resumed from Ctrl+Z): the shell wrote to the screen meanwhile.
 		this.requestRender(this.renderer.fullRedraws > 0);
 	}
@@ -114,14 +136,40 @@ export class TUI extends Container {
 	stop(): void {
 		if (!this.isStarted) return;
 		this.isStarted = false;
-		this.terminal.write(this.renderer.moveBelowContent());
+		if (this.mode === "fullscreen") this.leaveFullscreen();
+		else this.terminal.write(this.renderer.moveBelowContent());
 		this.terminal.showCursor();
 		this.terminal.stop();
 	}
 
 	/**
-	 * Schedules a render on the next tick (several requests coalesce). `force` forgets the previous frame
-	 * and repaints the visible screen; unlike the reference it does not clear and reprint the scrollback.
+	 * Switches between the inline and the full-screen mode while running. Leaving the full screen returns to the
+	 * normal screen as it was, then prints the whole content again (it changed meanwhile).
+	 */
+	setScreenMode(mode: ScreenMode): void {
+		if (mode === this.mode) return;
+		if (this.isStarted && this.mode === "fullscreen") this.leaveFullscreen();
+		this.mode = mode;
+		if (this.isStarted && mode === "fullscreen") this.enterFullscreen();
+		this.requestRender(true);
+	}
+
+	private enterFullscreen(): void {
+		this.terminal.write(ENTER_ALTERNATE_SCREEN + MOUSE_REPORTING_ON);
+		this.renderer.reset();
+		this.renderer.setKeepsScrollback(false);
+	}
+
+	private leaveFullscreen(): void {
+		this.terminal.write(MOUSE_REPORTING_OFF + LEAVE_ALTERNATE_SCREEN);
+		this.renderer.setKeepsScrollback(true);
+	}
+
+	/**
+	 * Schedules a render on the next tick (several requests coalesce). `force` forgets the previous frame: in the
+	 * inline mode the screen and the scrollback are cleared and every line is printed again (use it when lines
+	 * that scrolled off changed: a block expanded, the theme changed); in the full-screen mode the screen is
+	 * repainted.
 	 */
 	requestRender(force = false): void {
 		if (force) this.isForceRequested = true;
@@ -267,6 +315,8 @@ export class TUI extends Container {
 		}
 		const focusedOverlay = this.overlays.find((entry) => entry.component === this.focusedComponent);
 		if (focusedOverlay && !this.isOverlayVisible(focusedOverlay)) this.restoreFocusAfter(focusedOverlay);
+		// Mouse reports nobody consumed are not keys (a listener such as ScrollLayout takes the ones it uses).
+		if (isMouseEvent(data)) return;
 		const target = this.focusedComponent;
 		if (!target?.handleInput) return;
 		if (isKeyRelease(data) && !target.wantsKeyRelease) return;
@@ -280,7 +330,13 @@ export class TUI extends Container {
 		const force = this.isForceRequested;
 		this.isForceRequested = false;
 		const update = this.renderUpdate(width);
-		const base = update.lines;
+		let base = update.lines;
+		let unchangedBefore = update.firstChanged;
+		if (this.mode === "fullscreen" && base.length > rows) {
+			// The alternate screen has no scrollback: a frame is at most the screen, its last rows.
+			base = base.slice(base.length - rows);
+			unchangedBefore = 0;
+		}
 		const visibleOverlays = this.overlays
 			.filter((entry) => this.isOverlayVisible(entry))
 			.sort((a, b) => a.focusOrder - b.focusOrder);
@@ -304,7 +360,7 @@ export class TUI extends Container {
 			}
 		}
 		const cursor = extractCursor(tail, tailStart);
-		const frame: Frame = { length, base, tailStart, tail, unchangedBefore: update.firstChanged, cursor };
+		const frame: Frame = { length, base, tailStart, tail, unchangedBefore, cursor };
 		const output = this.renderer.render(frame, width, rows, { force, hasOverlays: rendered.length > 0 });
 		if (output.length > 0) this.terminal.write(output);
 		if (this.debugFrameDir) this.dumpFrame(frame);

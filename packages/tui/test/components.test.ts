@@ -134,7 +134,7 @@ describe("Input", () => {
 });
 
 describe("SettingsList", () => {
-	function settings() {
+	function settings(options: { enableSearch?: boolean } = {}) {
 		const changes: [string, string][] = [];
 		let cancelled = false;
 		const items: SettingItem[] = [
@@ -158,9 +158,36 @@ describe("SettingsList", () => {
 			() => {
 				cancelled = true;
 			},
+			options,
 		);
 		return { list, changes, isCancelled: () => cancelled };
 	}
+
+	it("with search, typing filters by label; Space still changes; Esc clears the search, then closes", () => {
+		const { list, changes, isCancelled } = settings({ enableSearch: true });
+		for (const key of "mod") list.handleInput(key);
+		expect(list.render(60).map(stripAnsi)).toEqual([
+			"  > mod ",
+			"→ Model  a",
+			"",
+			"  Type to search · Enter/Space to change · Esc to close",
+		]);
+		list.handleInput("x");
+		expect(list.render(40).map(stripAnsi).slice(1, 2)).toEqual(["  No matching settings"]);
+		list.handleInput("\x7f");
+		list.handleInput("\x7f");
+		list.handleInput("\x7f");
+		list.handleInput("\x7f");
+		expect(stripAnsi(list.render(40)[1] as string)).toBe("→ Theme  dark");
+		list.handleInput("th");
+		list.handleInput(" ");
+		expect(changes).toEqual([["theme", "light"]]);
+		list.handleInput("\x1b");
+		expect(isCancelled()).toBe(false);
+		expect(stripAnsi(list.render(40)[0] as string)).toBe("  >  ");
+		list.handleInput("\x1b");
+		expect(isCancelled()).toBe(true);
+	});
 
 	it("shows labels, values, the selected description and a hint", () => {
 		const { list } = settings();

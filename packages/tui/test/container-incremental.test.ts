@@ -108,6 +108,39 @@ describe("change propagation", () => {
 	});
 });
 
+describe("children by line", () => {
+	it("finds the child drawn on a line and the line a child starts on", () => {
+		const container = new Container();
+		const a = new Text("a1\na2", 0, 0);
+		const empty = new Text("", 0, 0);
+		const b = new Text("b1", 0, 0);
+		for (const child of [a, empty, b]) container.addChild(child);
+		container.render(20);
+		expect(container.childAtLine(1)).toEqual({ component: a, start: 0 });
+		expect(container.childAtLine(2)).toEqual({ component: b, start: 2 });
+		expect(container.childAtLine(3)).toBeUndefined();
+		expect(container.lineOfChild(b)).toBe(2);
+		expect(container.lineOfChild(new Text("x"))).toBeUndefined();
+	});
+
+	it("removes a run of children at once and reports the first changed line", () => {
+		const container = new Container();
+		const children = Array.from({ length: 6 }, (_, i) => new Text(`c${i}\nmore ${i}`, 0, 0));
+		for (const child of children) container.addChild(child);
+		container.renderUpdate(20);
+		container.removeChildren(1, 3);
+		expect(container.children).toEqual([children[0], children[4], children[5]]);
+		expect(container.renderUpdate(20)).toMatchObject({
+			lines: ["c0", "more 0", "c4", "more 4", "c5", "more 5"],
+			firstChanged: 2,
+		});
+		expect(container.lineOfChild(children[5] as Text)).toBe(4);
+		// Removed children no longer make the container render again.
+		(children[2] as Text).setText("changed");
+		expect(container.renderUpdate(20).firstChanged).toBe(6);
+	});
+});
+
 describe("Box", () => {
 	it("pads its children and paints the background across the width", () => {
 		const box = new Box(2, 1, (s) => `\x1b[44m${s}\x1b[49m`);

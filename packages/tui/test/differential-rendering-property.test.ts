@@ -43,6 +43,7 @@ describe("differential rendering under random edits", () => {
 				const texts: Text[] = [];
 				let serial = 0;
 				const block = (lines: number) => Array.from({ length: lines }, () => `L${serial++}`).join("\n");
+				let widthChanged = false;
 				for (const s of steps) {
 					if (s.kind === "insert") {
 						const text = new Text(block(s.lines), 0, 0);
@@ -55,6 +56,7 @@ describe("differential rendering under random edits", () => {
 					} else if (s.kind === "edit" && texts.length > 0) {
 						texts[s.at % texts.length].setText(block(s.lines));
 					} else if (s.kind === "resize") {
+						widthChanged = s.columns !== ui.terminal.columns;
 						ui.terminal.resize(s.columns, s.rows);
 					}
 					await ui.update();
@@ -64,6 +66,15 @@ describe("differential rendering under random edits", () => {
 					// What is on screen is exactly the last lines of the frame, in order.
 					expect(visible).toEqual(frame.slice(frame.length - visible.length));
 					if (frame.length > 0) expect(visible.length).toBeGreaterThan(0);
+					if (widthChanged) {
+						// A width change prints the whole history again: scrollback and screen are the frame.
+						const all = ui.terminal.getScrollBuffer();
+						while (all.length > 0 && all[all.length - 1] === "") all.pop();
+						const trimmed = [...frame];
+						while (trimmed.length > 0 && trimmed[trimmed.length - 1] === "") trimmed.pop();
+						expect(all).toEqual(trimmed);
+						widthChanged = false;
+					}
 				}
 			}),
 			{ numRuns: 150 },

@@ -178,6 +178,21 @@ describe("changes above the visible screen", () => {
 		expect(ui.tui.fullRedraws).toBe(2);
 	});
 
+	it("a forced render clears the scrollback and prints every line again, so changes up there show", async () => {
+		const ui = await transcriptUI(100, 40, 10);
+		ui.messages[5].setText("message 5 (expanded)\nwith a second line");
+		ui.tui.requestRender(true);
+		const written = await ui.update();
+		expect(written).toContain(`\x1b[2J\x1b[H${CLEAR_SCROLLBACK}`);
+		const rows = ui.terminal.getScrollBuffer();
+		while (rows.at(-1) === "") rows.pop();
+		expect(rows).toEqual(ui.tui.render(40));
+		expect(rows.slice(4, 8)).toEqual(["message 4", "message 5 (expanded)", "with a second line", "message 6"]);
+		// Once: the history is not appended below the old one.
+		expect(rows.filter((row) => row === "message 50")).toHaveLength(1);
+		expect(ui.tui.fullRedraws).toBe(2);
+	});
+
 	it("collapsing a long block far above keeps the end of the content on screen", async () => {
 		const ui = await transcriptUI(20, 40, 10);
 		const long = new Text(Array.from({ length: 50 }, (_, i) => `detail ${i}`).join("\n"), 0, 0);

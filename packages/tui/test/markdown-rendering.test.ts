@@ -132,6 +132,28 @@ describe("code blocks", () => {
 	});
 });
 
+describe("code blocks across widths", () => {
+	it("highlights a block once: a new width only wraps it again", () => {
+		let calls = 0;
+		const theme = {
+			...defaultMarkdownTheme(),
+			highlightCode: (code: string) => {
+				calls++;
+				return code.split("\n").map((line) => `\x1b[33m${line}\x1b[39m`);
+			},
+		};
+		const markdown = new Markdown("Text\n\n```ts\nconst value = 1;\n```\n\nmore", 0, 0, theme);
+		markdown.render(40);
+		markdown.render(12);
+		markdown.render(40);
+		expect(calls).toBe(1);
+		expect(stripAnsi(markdown.render(12).join("\n"))).toContain("  const\n  value = 1;");
+		markdown.invalidate();
+		markdown.render(40);
+		expect(calls).toBe(2);
+	});
+});
+
 describe("tables", () => {
 	it("draws box borders and aligned cells", async () => {
 		const { rows } = await renderMarkdown("| Name | Qty |\n|:--|--:|\n| apple | 3 |\n| kiwi | 12 |");

@@ -14,37 +14,62 @@ async function wrappedTranscript(columns: number, rows: number) {
 	return ui;
 }
 
+/** Every row the terminal holds (scrollback and screen), trailing empty rows dropped. */
+function allRows(ui: { terminal: { getScrollBuffer(): string[] } }): string[] {
+	const rows = ui.terminal.getScrollBuffer();
+	while (rows.length > 0 && rows[rows.length - 1] === "") rows.pop();
+	return rows;
+}
+
 describe("width change", () => {
 	it("re-wraps the content and repaints the screen without leftovers", async () => {
 		const ui = await wrappedTranscript(60, 10);
 		ui.terminal.resize(30, 10);
-		const written = await ui.update();
+		await ui.update();
 		const viewport = ui.terminal.getViewport();
 		expect(viewport.at(-1)).toBe("> prompt");
 		expect(viewport.at(-3)).toBe("message 29 with some words");
 		expect(viewport.at(-2)).toBe("that wrap when narrow");
 		// Every visible row is a line of the new layout: nothing of the old wide layout remains.
 		for (const row of viewport) expect(row.length).toBeLessThanOrEqual(30);
-		expect(written).not.toContain(CLEAR_SCROLLBACK);
 		expect(ui.tui.fullRedraws).toBe(2);
 	});
 
-	it("widening joins lines again", async () => {
+	it("prints the whole history again at the new width: the scrollback is the new layout, once", async () => {
+		const ui = await wrappedTranscript(60, 10);
+		ui.terminal.resize(30, 10);
+		const written = await ui.update();
+		expect(written).toContain(CLEAR_SCROLLBACK);
+		const rows = allRows(ui);
+		expect(rows).toEqual(ui.tui.render(30));
+		expect(rows.slice(0, 2)).toEqual(["message 0 with some words that", "wrap when narrow"]);
+		expect(rows.filter((row) => row.startsWith("message 7 "))).toHaveLength(1);
+	});
+
+	it("widening joins lines again, in the scrollback too", async () => {
 		const ui = await wrappedTranscript(30, 10);
 		ui.terminal.resize(70, 10);
 		await ui.update();
 		const viewport = ui.terminal.getViewport();
 		expect(viewport.at(-2)).toBe("message 29 with some words that wrap when narrow");
 		expect(viewport.at(-3)).toBe("message 28 with some words that wrap when narrow");
+		expect(allRows(ui)).toEqual([
+			...Array.from({ length: 30 }, (_, i) => `message ${i} with some words that wrap when narrow`),
+			"> prompt",
+		]);
 	});
 
-	it("keeps the scrollback", async () => {
+	it("later updates after a width change still write only the changed line", async () => {
 		const ui = await wrappedTranscript(60, 10);
-		const scrollbackBefore = ui.terminal.getScrollBuffer().length;
-		ui.terminal.resize(50, 10);
+		ui.terminal.resize(70, 10);
 		await ui.update();
-		expect(ui.terminal.getScrollBuffer().length).toBeGreaterThanOrEqual(scrollbackBefore - 10);
-		expect(ui.terminal.getScrollBuffer()[0]).toBe("message 0 with some words that wrap when narrow");
+		const prompt = ui.tui.children[1] as Text;
+		prompt.setText("> prompt edited");
+		const written = await ui.update();
+		expect(written).not.toContain(CLEAR_SCROLLBACK);
+		expect(written.split("\x1b[2K").length - 1).toBe(1);
+		expect(allRows(ui).at(-1)).toBe("> prompt edited");
+		expect(allRows(ui)).toHaveLength(31);
 	});
 });
 
@@ -65,6 +90,17 @@ describe("height change", () => {
 		await ui.update();
 		expect(ui.terminal.getViewport().at(-1)).toBe("> prompt");
 		expect(ui.terminal.getViewport()[0]).toBe("message 19 with some words that wrap when narrow");
+	});
+
+	it("keeps the scrollback as it is (the width did not change)", async () => {
+		const ui = await wrappedTranscript(60, 10);
+		ui.terminal.resize(60, 6);
+		const written = await ui.update();
+		expect(written).not.toContain(CLEAR_SCROLLBACK);
+		expect(allRows(ui)).toEqual([
+			...Array.from({ length: 30 }, (_, i) => `message ${i} with some words that wrap when narrow`),
+			"> prompt",
+		]);
 	});
 
 	it("later updates after a resize still write only the changed line", async () => {

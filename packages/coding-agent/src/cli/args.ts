@@ -1,6 +1,7 @@
 // Command-line arguments (cli.md §2, §3): one left-to-right scan, run twice — once before extensions load and
 // once with the flags they registered. Pure: no I/O, so it is cheap enough for `--version`.
 import type { ThinkingLevel } from "@agent/agent-core";
+import type { TuiMode } from "../core/config/settings-schema.js";
 
 export type OutputMode = "text" | "json" | "rpc" | "acp";
 
@@ -62,6 +63,8 @@ export interface Args {
 	listModels?: string | true;
 	verbose: boolean;
 	offline: boolean;
+	/** `--tui-mode`: overrides the `tuiMode` setting for this run. */
+	tuiMode?: TuiMode;
 	/** A lone `-`: read the prompt from stdin even when it is a terminal. */
 	readStdin: boolean;
 	/** Positional words, each one message, in order. */
@@ -92,7 +95,8 @@ type ValueTarget =
 	| "theme"
 	| "systemPrompt"
 	| "appendSystemPrompt"
-	| "export";
+	| "export"
+	| "tuiMode";
 
 type BooleanTarget =
 	| "help"
@@ -128,6 +132,7 @@ const VALUE_FLAGS: Readonly<Record<string, ValueTarget>> = {
 	"--system-prompt": "systemPrompt",
 	"--append-system-prompt": "appendSystemPrompt",
 	"--export": "export",
+	"--tui-mode": "tuiMode",
 };
 
 const BOOLEAN_FLAGS: Readonly<Record<string, BooleanTarget>> = {
@@ -193,6 +198,16 @@ function emptyArgs(): Args {
 	};
 }
 
+/**
+ * `--tui-mode` values. A record over the setting's type, so the compiler keeps it complete without this module
+ * loading the settings schema (`--version` loads the command-line front only).
+ */
+const TUI_MODE_VALUES: Readonly<Record<TuiMode, true>> = { inline: true, fullscreen: true };
+
+function isTuiMode(value: string): value is TuiMode {
+	return Object.hasOwn(TUI_MODE_VALUES, value);
+}
+
 function isThinkingLevel(value: string): value is ThinkingLevel {
 	return (THINKING_LEVELS as readonly string[]).includes(value);
 }
@@ -233,6 +248,13 @@ function applyValue(args: Args, flag: string, target: ValueTarget, value: string
 		}
 		case "models":
 			args.models = splitList(value);
+			return;
+		case "tuiMode":
+			if (isTuiMode(value)) args.tuiMode = value;
+			else
+				args.errors.push(
+					`Invalid value for ${flag}: "${value}". Valid values: ${Object.keys(TUI_MODE_VALUES).join(", ")}`,
+				);
 			return;
 		case "extension":
 			args.extensions.push(value);

@@ -22,8 +22,30 @@ export interface FileArgumentOptions {
 	autoResizeImages?: boolean;
 }
 
-function errorMessage(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
+/**
+ * Why a file could not be read, in words: `it is a directory …`, `permission denied`. Node's own text
+ * (`EISDIR: illegal operation on a directory, read`) names the system call, not the problem.
+ */
+export function describeReadFailure(error: unknown, path: string): string {
+	const code = (error as NodeJS.ErrnoException | undefined)?.code;
+	switch (code) {
+		case "EISDIR":
+			return `it is a directory. Attach the files in it (@${path}/<file>), or ask about it in the message`;
+		case "EACCES":
+		case "EPERM":
+			return "permission denied";
+		case "ENOTDIR":
+			return "a part of the path is not a directory";
+		case "ELOOP":
+			return "too many symbolic links";
+		case "ENAMETOOLONG":
+			return "the path is too long";
+		default: {
+			const message = error instanceof Error ? error.message : String(error);
+			// `EIO: i/o error, read` → `i/o error`
+			return message.replace(/^[A-Z0-9]+: /, "").replace(/, [a-z]+( '.*')?$/, "");
+		}
+	}
 }
 
 /** Reads every `@path` in order. Empty files are skipped; a missing or unreadable file throws. */
@@ -37,11 +59,13 @@ export async function processFileArguments(
 		const absolute = resolveReadPath(path, options.cwd);
 		let size: number;
 		try {
-			size = (await stat(absolute)).size;
+			const stats = await stat(absolute);
+			if (stats.isDirectory()) throw Object.assign(new Error("EISDIR"), { code: "EISDIR" });
+			size = stats.size;
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code === "ENOENT")
 				throw new FileArgumentError(`File not found: ${absolute}`);
-			throw new FileArgumentError(`Could not read file ${absolute}: ${errorMessage(error)}`);
+			throw new FileArgumentError(`Could not read file ${absolute}: ${describeReadFailure(error, absolute)}`);
 		}
 		if (size === 0) continue;
 
@@ -49,7 +73,7 @@ export async function processFileArguments(
 		try {
 			content = await readFile(absolute);
 		} catch (error) {
-			throw new FileArgumentError(`Could not read file ${absolute}: ${errorMessage(error)}`);
+			throw new FileArgumentError(`Could not read file ${absolute}: ${describeReadFailure(error, absolute)}`);
 		}
 
 		const mimeType = sniffImageMimeType(content);

@@ -94,6 +94,8 @@ export function formatHelp(version: string, extensionFlags: readonly ExtensionFl
 		"Other:",
 		"  --offline                 no network at startup (same as AGENT_OFFLINE=1)",
 		"  --verbose                 always show the startup header",
+		"  --tui-mode <mode>         inline (default: in the terminal's scrollback) or fullscreen",
+		"                            (alternate screen, own scrolling, mouse wheel, search)",
 		"  -h, --help                show this help",
 		"  -v, --version             print the version",
 		"",

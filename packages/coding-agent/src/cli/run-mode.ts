@@ -1,6 +1,7 @@
 // Starts the chosen mode. Each mode is imported on demand, so print and RPC runs never load the terminal UI.
 import { PROVIDER_ENV_VARS } from "@agent/ai";
 import type { AgentSession } from "../core/agent-session.js";
+import type { TuiMode } from "../core/config/settings-schema.js";
 import type { ExtensionRunner } from "../core/extensions/runner.js";
 import type { InitialInput } from "./initial-input.js";
 import { formatAuthEntryHint } from "./setup-hints.js";
@@ -15,6 +16,8 @@ export interface RunModeOptions {
 	/** `--resume`: the interactive mode shows the session picker first. */
 	resume: boolean;
 	verbose: boolean;
+	/** `--tui-mode`: overrides the `tuiMode` setting for this run. */
+	tuiMode?: TuiMode;
 	/** Shown by the interactive mode above the editor (other modes printed them to stderr already). */
 	startupWarnings: string[];
 	modelFallbackMessage?: string;
@@ -68,6 +71,8 @@ export async function runMode(options: RunModeOptions): Promise<number> {
 				messages: input.messages,
 				resume: options.resume,
 				verbose: options.verbose,
+				...(options.tuiMode ? { tuiMode: options.tuiMode } : {}),
+				describeFailure: (message: string) => describePromptFailure(session, message),
 				warnings: options.startupWarnings,
 				...(extensions ? { extensions } : {}),
 				...(options.modelFallbackMessage ? { modelFallbackMessage: options.modelFallbackMessage } : {}),

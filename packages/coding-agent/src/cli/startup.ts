@@ -285,6 +285,7 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		...(extensions.runner ? { extensions: extensions.runner } : {}),
 		resume: args.resume,
 		verbose: args.verbose,
+		...(args.tuiMode ? { tuiMode: args.tuiMode } : {}),
 		startupWarnings: startupWarnings.filter((warning) => warning !== modelsWarning),
 		...(modelFallbackMessage ? { modelFallbackMessage } : {}),
 	});

@@ -30,7 +30,10 @@ export type AppAction =
 	| "newSession"
 	| "tree"
 	| "fork"
-	| "resume";
+	| "resume"
+	| "scrollUp"
+	| "scrollDown"
+	| "searchTranscript";
 
 export type KeybindingAction = AppAction | EditorAction;
 
@@ -54,6 +57,9 @@ export const APP_ACTIONS: readonly AppAction[] = [
 	"tree",
 	"fork",
 	"resume",
+	"scrollUp",
+	"scrollDown",
+	"searchTranscript",
 ];
 
 /** The application defaults for a platform (Alt+V pastes images on Windows, where Ctrl+V is the terminal's). */
@@ -78,6 +84,10 @@ export function defaultAppKeybindingsFor(platform: NodeJS.Platform = process.pla
 		tree: [],
 		fork: [],
 		resume: [],
+		// Ours: the full-screen mode scrolls its own transcript (in the inline mode these keys reach the editor).
+		scrollUp: ["pageUp"],
+		scrollDown: ["pageDown"],
+		searchTranscript: ["ctrl+s"],
 	};
 }
 

@@ -142,6 +142,14 @@ describe("mistakes are reported, never silently ignored", () => {
 		]);
 	});
 
+	it("takes --tui-mode inline|fullscreen and rejects anything else", () => {
+		expect(parseArgs(["--tui-mode", "fullscreen"]).tuiMode).toBe("fullscreen");
+		expect(parseArgs(["--tui-mode=inline"]).tuiMode).toBe("inline");
+		expect(parseArgs(["--tui-mode", "alt"]).errors).toEqual([
+			'Invalid value for --tui-mode: "alt". Valid values: inline, fullscreen',
+		]);
+	});
+
 	it("rejects an invalid thinking level with the valid values", () => {
 		const args = parseArgs(["--thinking", "hgih"]);
 		expect(args.thinking).toBeUndefined();

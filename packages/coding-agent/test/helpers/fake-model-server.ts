@@ -15,6 +15,8 @@ export type FakeModelReply =
 	/** A streamed answer: optional text, then optional tool calls. */
 	| {
 			kind: "reply";
+			/** Streamed first as `reasoning_content` (a thinking block). */
+			reasoning?: string;
 			text?: string;
 			toolCalls?: FakeToolCall[];
 			usage?: { prompt_tokens: number; completion_tokens: number };
@@ -230,6 +232,7 @@ export class FakeModelServer {
 		};
 		await write(chunk({ role: "assistant", content: "" }));
 		if (reply.gate) await reply.gate;
+		if (reply.reasoning) await write(chunk({ reasoning_content: reply.reasoning }));
 		if (reply.text) {
 			// Two pieces, so the agent sees real deltas.
 			const middle = Math.ceil(reply.text.length / 2);

@@ -92,6 +92,16 @@ export class TmuxSession {
 		this.press("Enter");
 	}
 
+	/** Resizes the window, as a user resizing the terminal would. */
+	resize(columns: number, rows: number): void {
+		this.tmux(["resize-window", "-t", this.name, "-x", String(columns), "-y", String(rows)]);
+	}
+
+	/** Whether the program switched the pane to the alternate screen. */
+	isAlternateScreen(): boolean {
+		return this.tmux(["display-message", "-p", "-t", this.name, "#{alternate_on}"]).trim() === "1";
+	}
+
 	/** The visible screen, or with `history` also the scrollback. */
 	capture(options: { history?: boolean } = {}): string {
 		if (this.isClosed) return "";

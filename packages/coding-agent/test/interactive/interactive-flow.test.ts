@@ -274,7 +274,7 @@ describe("slash commands", () => {
 		await harness.submit("another question");
 		await harness.waitForText("an answer");
 		await harness.submit("/compact");
-		await harness.waitForText("[compaction] Compacted from");
+		await harness.waitForText(/Compacted from [\d,]+ tokens/);
 		expect(harness.runtime.sessionManager.getEntries().at(-1)).toMatchObject({
 			type: "compaction",
 			summary: "## Goal\nThe summary",

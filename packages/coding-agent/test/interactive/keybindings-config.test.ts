@@ -37,6 +37,10 @@ describe("default key bindings", () => {
 			tree: [],
 			fork: [],
 			resume: [],
+			// Ours: the full-screen mode's scrolling and search.
+			scrollUp: ["pageUp"],
+			scrollDown: ["pageDown"],
+			searchTranscript: ["ctrl+s"],
 		});
 	});
 

@@ -3,6 +3,7 @@ import { AssistantMessageComponent } from "../../src/modes/interactive/component
 import { BashExecutionComponent } from "../../src/modes/interactive/components/bash-execution.js";
 import { NoticeComponent } from "../../src/modes/interactive/components/notice.js";
 import { PendingMessagesComponent } from "../../src/modes/interactive/components/pending-messages.js";
+import { layoutHints, StartupHeaderComponent } from "../../src/modes/interactive/components/startup-header.js";
 import { SummaryMessageComponent } from "../../src/modes/interactive/components/summary-message.js";
 import { ToolExecutionComponent } from "../../src/modes/interactive/components/tool-execution.js";
 import { UserMessageComponent } from "../../src/modes/interactive/components/user-message.js";
@@ -34,6 +35,17 @@ describe("user and assistant messages", () => {
 		expect(all).toContain("- one");
 	});
 
+	it("puts a blank line between the thinking and the answer", async () => {
+		const state = createDisplayState();
+		const message = assistantMessage([
+			{ type: "thinking", thinking: "Let me look" },
+			{ type: "text", text: "The answer" },
+		]);
+		const { lines } = await renderComponents([new AssistantMessageComponent(state, message)]);
+		const at = lines.indexOf(" Let me look");
+		expect(lines.slice(at, at + 3)).toEqual([" Let me look", "", " The answer"]);
+	});
+
 	it("collapses thinking to a label when thinking is hidden", async () => {
 		const state = createDisplayState({ hideThinking: true });
 		const message = assistantMessage([
@@ -58,6 +70,9 @@ describe("user and assistant messages", () => {
 		const { lines } = await renderComponents([aborted, failed]);
 		expect(text(lines)).toContain("Operation aborted");
 		expect(text(lines)).toContain("Error: HTTP 500");
+		// Not glued to the text above it.
+		const at = lines.indexOf(" Operation aborted");
+		expect(lines.slice(at - 2, at + 1)).toEqual([" partial", "", " Operation aborted"]);
 	});
 
 	it("re-renders only the block that grew while streaming", async () => {
@@ -69,6 +84,65 @@ describe("user and assistant messages", () => {
 		const after = component.render(80);
 		expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
 		expect(after.join("\n")).toContain("second part");
+	});
+});
+
+describe("start-up header", () => {
+	it("wraps the key hints between hints, every row under the one-space indent", () => {
+		expect(layoutHints(["Esc to interrupt", "Ctrl+C to clear", "/ for commands"], " • ", 36)).toEqual([
+			" Esc to interrupt • Ctrl+C to clear",
+			" / for commands",
+		]);
+		// A hint wider than the line wraps under the indent too.
+		expect(layoutHints(["one two three four five"], " • ", 12)).toEqual([" one two", " three four", " five"]);
+	});
+
+	it("lists !!, Alt+Enter, Ctrl+L, Ctrl+T, Ctrl+G, and in the full-screen mode its keys", async () => {
+		const state = createDisplayState({ mode: "none" });
+		const info = {
+			appName: "agent",
+			version: "1.0.0",
+			contextFiles: [],
+			skills: [],
+			promptTemplates: [],
+			extensions: [],
+		};
+		const inline = text(new StartupHeaderComponent(state, info, false).render(200));
+		for (const key of ["!! to run bash", "Alt+Enter", "Ctrl+L", "Ctrl+T", "Ctrl+G"]) expect(inline).toContain(key);
+		expect(inline).not.toContain("PgUp");
+		const fullscreen = text(
+			new StartupHeaderComponent(state, { ...info, isFullscreen: () => true }, false).render(200),
+		);
+		expect(fullscreen).toContain("PgUp/PgDn or the wheel to scroll");
+		expect(fullscreen).toContain("Ctrl+S to search");
+	});
+});
+
+describe("a block on its own", () => {
+	it("expands and collapses with a click until the next Ctrl+O, which applies to every block again", () => {
+		const state = createDisplayState();
+		const tool = new ToolExecutionComponent(state, "t1", "bash", { command: "seq 1 12" });
+		const output = Array.from({ length: 12 }, (_, i) => String(i + 1)).join("\n");
+		tool.setResult({ content: [{ type: "text", text: output }], details: undefined }, false);
+		const shown = () => tool.render(60).join("\n");
+		expect(shown()).toContain("to expand");
+		tool.toggleExpanded();
+		expect(shown()).not.toContain("to expand");
+		// Ctrl+O (expand all, then collapse all) resets it.
+		state.toolsExpanded = true;
+		tool.resetExpanded();
+		expect(shown()).not.toContain("to expand");
+		state.toolsExpanded = false;
+		tool.resetExpanded();
+		expect(shown()).toContain("to expand");
+	});
+
+	it("draws !cmd output indented, between blank lines, as the reference does", async () => {
+		const state = createDisplayState();
+		const bash = new BashExecutionComponent(state, "echo hi", false);
+		bash.finish({ output: "hi\n", exitCode: 0, cancelled: false, truncated: false });
+		const { lines } = await renderComponents([bash], { columns: 40 });
+		expect(lines.slice(2, 6)).toEqual([" $ echo hi", "", " hi", ""]);
 	});
 });
 
@@ -101,10 +175,13 @@ describe("tool calls", () => {
 		const state = createDisplayState();
 		const tool = new ToolExecutionComponent(state, "t2", "edit", { path: "/work/project/a.ts" });
 		const diff = [" 1 const a = 1;", "-2 const b = 2;", "+2 const b = 3;", " 3 const c = 4;"].join("\n");
-		tool.setResult({ content: [{ type: "text", text: "Successfully replaced text" }], details: { diff } }, false);
+		tool.setResult(
+			{ content: [{ type: "text", text: "Successfully replaced text" }], details: { diff, firstChangedLine: 2 } },
+			false,
+		);
 		const { lines, raw } = await renderComponents([tool]);
 		const all = text(lines);
-		expect(all).toContain("edit a.ts");
+		expect(all).toContain("edit a.ts:2");
 		expect(all).toContain("-2 const b = 2;");
 		expect(all).toContain("+2 const b = 3;");
 		expect(all).toContain(" 1 const a = 1;");
@@ -171,7 +248,8 @@ describe("other transcript entries", () => {
 		const all = text(lines);
 		expect(all).toContain("Error: boom");
 		expect(all).toContain("careful");
-		expect(all).toContain("[compaction] Compacted from 45k tokens");
+		// As the reference draws it: the label, a blank line, the token count with thousands separators.
+		expect(all).toMatch(/\[compaction\]\s*\n\s*\n\s*Compacted from 45,000 tokens \(Ctrl\+O to expand\)/);
 		expect(all).not.toContain("Ship it");
 	});
 

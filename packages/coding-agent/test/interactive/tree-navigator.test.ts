@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { TreeFilterMode } from "../../src/core/config/settings-schema.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
-import { buildTreeRows, searchTreeRows } from "../../src/modes/interactive/selectors/tree-model.js";
+import { buildTreeRows, describeToolCall, searchTreeRows } from "../../src/modes/interactive/selectors/tree-model.js";
 import { TreeSelector } from "../../src/modes/interactive/selectors/tree-selector.js";
 import { createDisplayState } from "../helpers/interactive-display.js";
 import { renderComponents } from "../helpers/interactive-terminal.js";
 import { assistantMessage, toolResultMessage, userMessage } from "../helpers/session-fixtures.js";
 
 /**
- * u1 → a1 → u2 → a2 (tool result t1 between) → leaf, and a second branch from a1: u3 → a3.
+ * u1 → a1 → u2 → a2 (a bash call `ls -la` and its result between) → leaf, and a second branch from a1: u3 → a3.
  */
 function forkedSession() {
 	const manager = SessionManager.inMemory("/work/project");
@@ -16,7 +16,10 @@ function forkedSession() {
 	const u1 = manager.appendMessage(userMessage("first question"));
 	const a1 = manager.appendMessage(assistantMessage("first answer"));
 	const u2 = manager.appendMessage(userMessage("second question"));
-	manager.appendMessage(toolResultMessage("tool output"));
+	const call = assistantMessage("");
+	call.content = [{ type: "toolCall", id: "call_1", name: "bash", arguments: { command: "ls -la" } }];
+	manager.appendMessage(call);
+	manager.appendMessage(toolResultMessage("total 36\ndrwxr-xr-x tool output"));
 	const a2 = manager.appendMessage(assistantMessage("second answer"));
 	manager.branch(a1);
 	const u3 = manager.appendMessage(userMessage("other direction"));
@@ -34,6 +37,23 @@ function rows(manager: SessionManager, filter: TreeFilterMode = "default", folde
 	});
 }
 
+describe("tool results in the tree", () => {
+	it("are named by their call, as the reference names them", () => {
+		const call = (name: string, args: Record<string, unknown>) => describeToolCall({ name, arguments: args });
+		expect(call("bash", { command: "ls -la" })).toBe("[bash: ls -la]");
+		expect(call("bash", { command: `echo ${"x".repeat(60)}\nnext` })).toBe(`[bash: echo ${"x".repeat(45)}...]`);
+		expect(call("read", { path: "src/a.ts", offset: 10, limit: 20 })).toBe("[read: src/a.ts:10-29]");
+		expect(call("read", { path: "src/a.ts" })).toBe("[read: src/a.ts]");
+		expect(call("edit", { path: "calc.py", oldText: "a", newText: "b" })).toBe("[edit: calc.py]");
+		expect(call("grep", { pattern: "TODO", path: "src" })).toBe("[grep: /TODO/ in src]");
+		expect(call("find", { pattern: "*.ts" })).toBe("[find: *.ts in .]");
+		expect(call("ls", {})).toBe("[ls: .]");
+		expect(call("deploy", { target: "staging", dryRun: true, note: "a long note here" })).toBe(
+			'[deploy: {"target":"staging","dryRun":true,"note"...]',
+		);
+	});
+});
+
 describe("tree rows", () => {
 	it("keep a chain at one indent and draw each branch of a fork with ├─ / └─", () => {
 		const { manager } = forkedSession();
@@ -42,7 +62,7 @@ describe("tree rows", () => {
 			"user: first question",
 			"assistant: first answer",
 			"├─ user: second question",
-			"│  [bash] tool output",
+			"│  [bash: ls -la]",
 			"│  assistant: second answer",
 			"└─ user: other direction",
 			"   assistant: other answer",
@@ -59,7 +79,7 @@ describe("tree rows", () => {
 
 	it("filter by kind: no-tools drops tool results, user-only keeps user messages, all shows model changes", () => {
 		const { manager } = forkedSession();
-		expect(rows(manager, "no-tools").some((row) => row.text.startsWith("[bash]"))).toBe(false);
+		expect(rows(manager, "no-tools").some((row) => row.text.startsWith("[bash"))).toBe(false);
 		expect(rows(manager, "user-only").map((row) => row.prefix + row.text)).toEqual([
 			"user: first question",
 			"├─ user: second question",
@@ -130,7 +150,7 @@ describe("tree selector", () => {
 		component.handleInput("\x1b[A");
 		component.handleInput("\x1b[A");
 		const row = component.getRows().find((candidate) => candidate.entry === component.getSelectedEntry());
-		expect(row?.text).toBe("[bash] tool output");
+		expect(row?.text).toBe("[bash: ls -la]");
 	});
 
 	it("cycles filters with Ctrl+O and sets them directly with Ctrl+U / Ctrl+A", () => {

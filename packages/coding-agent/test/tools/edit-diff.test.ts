@@ -53,6 +53,25 @@ describe("generateDiffString", () => {
 		expect(diff).not.toContain(" 7 l7");
 	});
 
+	it("ends at the file's last line: a final newline is not one more line, so no stray `...` follows", () => {
+		const before = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n";
+		const after = before.replace("a - b", "a + b");
+		expect(generateDiffString(before, after)).toEqual({
+			diff: [
+				" 1 def add(a, b):",
+				"-2     return a - b",
+				"+2     return a + b",
+				" 3 ",
+				" 4 ",
+				" 5 def mul(a, b):",
+				" 6     return a * b",
+			].join("\n"),
+			firstChangedLine: 2,
+		});
+		// A file that gains its final newline still shows it as a change.
+		expect(generateDiffString("a\nb", "a\nb\n").diff).toBe(" 1 a\n 2 b\n+3 ");
+	});
+
 	it("returns an empty diff for identical content", () => {
 		expect(generateDiffString("same\n", "same\n")).toEqual({ diff: "", firstChangedLine: undefined });
 	});
@@ -62,7 +81,7 @@ describe("computeEditDiff (preview for UIs)", () => {
 	it("returns the diff an edit would make without writing", async () => {
 		writeFileSync(join(tempDir(), "a.txt"), "one\ntwo\n");
 		expect(await computeEditDiff("a.txt", "two", "2", tempDir())).toEqual({
-			diff: " 1 one\n-2 two\n+2 2\n 3 ",
+			diff: " 1 one\n-2 two\n+2 2",
 			firstChangedLine: 2,
 		});
 	});
@@ -81,11 +100,15 @@ describe("computeEditDiff (preview for UIs)", () => {
 	});
 });
 
-/** The straightforward diff: split both texts, trim equal lines at both ends, diff the middle. */
+/**
+ * The straightforward diff: split both texts (less a final newline both end with), trim equal lines at both
+ * ends, diff the middle.
+ */
 function naiveDiff(oldText: string, newText: string, context: number): { diff: string; firstChangedLine?: number } {
-	const oldLines = oldText.split("\n");
-	const newLines = newText.split("\n");
 	if (oldText === newText) return { diff: "", firstChangedLine: undefined };
+	const bothEndInNewline = oldText.endsWith("\n") && newText.endsWith("\n");
+	const oldLines = (bothEndInNewline ? oldText.slice(0, -1) : oldText).split("\n");
+	const newLines = (bothEndInNewline ? newText.slice(0, -1) : newText).split("\n");
 	const width = String(Math.max(oldLines.length, newLines.length)).length;
 	const pad = (n: number) => String(n).padStart(width, " ");
 	let prefix = 0;

@@ -1,3 +1,4 @@
+import { fuzzyFilter } from "../autocomplete/fuzzy.js";
 import type { Component } from "../component.js";
 import { matchesKey } from "../keys/key-matching.js";
 import { getEditorKeybindings } from "../keys/keybindings.js";
@@ -5,6 +6,7 @@ import { truncateToWidth } from "../text/truncate.js";
 import { visibleWidth } from "../text/width.js";
 import { wrapTextWithAnsi } from "../text/wrap.js";
 import type { SettingsListTheme } from "../theme/themes.js";
+import { printableText } from "./input.js";
 
 export interface SettingItem {
 	id: string;
@@ -18,6 +20,12 @@ export interface SettingItem {
 }
 
 const HINT = "Enter/Space to change · Esc to close";
+const SEARCH_HINT = "Type to search · Enter/Space to change · Esc to close";
+
+export interface SettingsListOptions {
+	/** Typing filters the settings by label (fuzzy); Esc clears the search before it closes the list. */
+	enableSearch?: boolean;
+}
 
 /**
  * A list of settings with their current values. Enter or Space cycles through an item's values or
@@ -27,6 +35,8 @@ const HINT = "Enter/Space to change · Esc to close";
 export class SettingsList implements Component {
 	private selectedIndex = 0;
 	private submenu: Component | undefined;
+	private query = "";
+	private shownItems: SettingItem[];
 
 	constructor(
 		private readonly items: SettingItem[],
@@ -34,7 +44,10 @@ export class SettingsList implements Component {
 		private readonly theme: SettingsListTheme,
 		private readonly onChange: (id: string, newValue: string) => void,
 		private readonly onCancel: () => void,
-	) {}
+		private readonly options: SettingsListOptions = {},
+	) {
+		this.shownItems = items;
+	}
 
 	updateValue(id: string, value: string): void {
 		const item = this.items.find((candidate) => candidate.id === id);
@@ -55,7 +68,8 @@ export class SettingsList implements Component {
 			return;
 		}
 		const keys = getEditorKeybindings();
-		const count = this.items.length;
+		if (this.options.enableSearch && this.handleSearchKey(data)) return;
+		const count = this.shownItems.length;
 		if (count === 0) {
 			if (keys.matches(data, "selectCancel")) this.onCancel();
 			return;
@@ -67,8 +81,32 @@ export class SettingsList implements Component {
 		else if (keys.matches(data, "selectPageDown"))
 			this.selectedIndex = Math.min(count - 1, this.selectedIndex + this.maxVisible);
 		else if (keys.matches(data, "selectConfirm") || matchesKey(data, "space"))
-			this.activate(this.items[this.selectedIndex]);
+			this.activate(this.shownItems[this.selectedIndex] as SettingItem);
 		else if (keys.matches(data, "selectCancel")) this.onCancel();
+	}
+
+	/** Typing, Backspace, and Esc while a search is typed; true when the key was the search's. */
+	private handleSearchKey(data: string): boolean {
+		const keys = getEditorKeybindings();
+		if (this.query !== "" && (keys.matches(data, "selectCancel") || keys.matches(data, "deleteToLineStart"))) {
+			this.setQuery("");
+			return true;
+		}
+		if (keys.matches(data, "deleteCharBackward")) {
+			this.setQuery([...this.query].slice(0, -1).join(""));
+			return true;
+		}
+		// Space changes the selected value, as without search.
+		const text = data === " " ? undefined : printableText(data);
+		if (text === undefined || text.trim() === "") return false;
+		this.setQuery(this.query + text.replace(/\s+/g, ""));
+		return true;
+	}
+
+	private setQuery(query: string): void {
+		this.query = query;
+		this.shownItems = query === "" ? this.items : fuzzyFilter(this.items, query, (item) => item.label);
+		this.selectedIndex = 0;
 	}
 
 	private activate(item: SettingItem): void {
@@ -89,24 +127,35 @@ export class SettingsList implements Component {
 	}
 
 	private renderList(width: number): string[] {
-		const visibleCount = Math.max(1, Math.min(this.maxVisible, this.items.length));
+		const items = this.shownItems;
+		const lines: string[] = [];
+		if (this.options.enableSearch) {
+			lines.push(truncateToWidth(`${this.theme.hint("  >")} ${this.query}\x1b[7m \x1b[27m`, width));
+		}
+		if (items.length === 0) {
+			lines.push(truncateToWidth(this.theme.hint("  No matching settings"), width));
+			lines.push("");
+			lines.push(truncateToWidth(this.theme.hint(`  ${SEARCH_HINT}`), width));
+			return lines;
+		}
+		const visibleCount = Math.max(1, Math.min(this.maxVisible, items.length));
 		const first = Math.max(
 			0,
-			Math.min(this.selectedIndex - Math.floor(visibleCount / 2), this.items.length - visibleCount),
+			Math.min(this.selectedIndex - Math.floor(visibleCount / 2), items.length - visibleCount),
 		);
-		const shown = this.items.slice(first, first + visibleCount);
+		const shown = items.slice(first, first + visibleCount);
 		const labelWidth = Math.min(32, Math.max(0, ...shown.map((item) => visibleWidth(item.label))));
 		const blankCursor = " ".repeat(visibleWidth(this.theme.cursor));
-		const lines = shown.map((item, offset) => {
+		for (const [offset, item] of shown.entries()) {
 			const isSelected = first + offset === this.selectedIndex;
 			const label = this.theme.label(truncateToWidth(item.label, labelWidth, "…", true), isSelected);
 			const value = this.theme.value(item.currentValue, isSelected);
-			return truncateToWidth(`${isSelected ? this.theme.cursor : blankCursor}${label}  ${value}`, width);
-		});
-		if (this.items.length > visibleCount) {
-			lines.push(truncateToWidth(this.theme.hint(`  (${this.selectedIndex + 1}/${this.items.length})`), width));
+			lines.push(truncateToWidth(`${isSelected ? this.theme.cursor : blankCursor}${label}  ${value}`, width));
 		}
-		const selected = this.items[this.selectedIndex];
+		if (items.length > visibleCount) {
+			lines.push(truncateToWidth(this.theme.hint(`  (${this.selectedIndex + 1}/${items.length})`), width));
+		}
+		const selected = items[this.selectedIndex];
 		if (selected?.description) {
 			lines.push("");
 			for (const line of wrapTextWithAnsi(selected.description, Math.max(1, width - 2))) {
@@ -114,7 +163,7 @@ export class SettingsList implements Component {
 			}
 		}
 		lines.push("");
-		lines.push(truncateToWidth(this.theme.hint(`  ${HINT}`), width));
+		lines.push(truncateToWidth(this.theme.hint(`  ${this.options.enableSearch ? SEARCH_HINT : HINT}`), width));
 		return lines;
 	}
 }

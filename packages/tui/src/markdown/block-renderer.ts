@@ -9,6 +9,8 @@ export interface BlockContext {
 	theme: MarkdownTheme;
 	/** Style of plain text runs (the component's default text style). */
 	base: StyleFn;
+	/** Highlighted lines of a code block; default `theme.highlightCode` (a caller may cache it across widths). */
+	highlight?: (code: string, lang: string | undefined) => string[];
 }
 
 const HR_MAX_WIDTH = 80;
@@ -60,7 +62,7 @@ export function renderBlock(token: Token, width: number, context: BlockContext):
 			return wrapTextWithAnsi(text, width);
 		}
 		case "code":
-			return renderCodeBlock(token as Tokens.Code, width, theme);
+			return renderCodeBlock(token as Tokens.Code, width, context);
 		case "list":
 			return renderList(token as Tokens.List, width, context);
 		case "table":
@@ -86,13 +88,16 @@ export function renderBlock(token: Token, width: number, context: BlockContext):
 	}
 }
 
-function renderCodeBlock(code: Tokens.Code, width: number, theme: MarkdownTheme): string[] {
+function renderCodeBlock(code: Tokens.Code, width: number, context: BlockContext): string[] {
+	const { theme } = context;
 	const indent = theme.codeBlockIndent ?? "  ";
 	const lang = code.lang?.trim().split(/\s+/)[0] || undefined;
 	const body = code.text.replace(/\n$/, "");
-	const highlighted = theme.highlightCode
-		? theme.highlightCode(body, lang)
-		: body.split("\n").map((line) => theme.codeBlock(line));
+	const highlighted = context.highlight
+		? context.highlight(body, lang)
+		: theme.highlightCode
+			? theme.highlightCode(body, lang)
+			: body.split("\n").map((line) => theme.codeBlock(line));
 	const contentWidth = Math.max(1, width - indent.length);
 	const lines = [theme.codeBlockBorder(`\`\`\`${lang ?? ""}`)];
 	for (const line of highlighted) {

@@ -27,13 +27,17 @@ function composeTextStyle(style: DefaultTextStyle | undefined, theme: MarkdownTh
  *
  * Rendering is cached per top-level block: when the text grows (a streamed reply), only the last block
  * is lexed and rendered again, and unchanged blocks keep their exact line strings, so a token appended
- * to a long reply costs about as much as one appended to a short one.
+ * to a long reply costs about as much as one appended to a short one. The tokens and the highlighted lines
+ * of code blocks do not depend on the width and are kept across widths: a resize only wraps again (syntax
+ * highlighting was most of the cost of re-rendering a transcript at a new width).
  */
 export class Markdown extends CachedComponent {
 	private text = "";
 	private readonly lexer = new IncrementalLexer();
-	private blockCache = new Map<string, string[]>();
+	private blockCache = new Map<string, RenderedBlock>();
 	private blockCacheWidth = -1;
+	/** Highlighted code blocks by language and text, for any width; pruned to the blocks of the last render. */
+	private highlightCache = new Map<string, string[]>();
 	private readonly baseStyle: StyleFn;
 
 	constructor(
@@ -61,6 +65,7 @@ export class Markdown extends CachedComponent {
 
 	override invalidate(): void {
 		this.blockCache.clear();
+		this.highlightCache.clear();
 		super.invalidate();
 	}
 
@@ -72,10 +77,23 @@ export class Markdown extends CachedComponent {
 			this.blockCache.clear();
 			this.blockCacheWidth = width;
 		}
+		const highlightCode = this.theme.highlightCode;
+		const nextHighlights = new Map<string, string[]>();
+		let blockHighlights: string[] = [];
 		const context: BlockContext = { theme: this.theme, base: this.baseStyle };
+		if (highlightCode) {
+			context.highlight = (code, lang) => {
+				const key = `${lang ?? ""}\u0000${code}`;
+				let highlighted = nextHighlights.get(key) ?? this.highlightCache.get(key);
+				if (!highlighted) highlighted = highlightCode(code, lang);
+				nextHighlights.set(key, highlighted);
+				blockHighlights.push(key);
+				return highlighted;
+			};
+		}
 		const margin = " ".repeat(paddingX);
 		const blank = this.finishLine("", width);
-		const nextCache = new Map<string, string[]>();
+		const nextCache = new Map<string, RenderedBlock>();
 		const lines: string[] = [];
 		for (let i = 0; i < this.paddingY; i++) lines.push(blank);
 		let previous: Token | undefined;
@@ -88,17 +106,28 @@ export class Markdown extends CachedComponent {
 			if (token.type === "def") continue;
 			if (previous && isBlankLineBetween(previous, token, hadBlankLine)) lines.push(blank);
 			const key = `${token.type}\u0000${token.raw}`;
-			let blockLines = nextCache.get(key) ?? this.blockCache.get(key);
-			if (!blockLines) {
-				blockLines = renderBlock(token, contentWidth, context).map((line) => this.finishLine(margin + line, width));
+			let block = nextCache.get(key) ?? this.blockCache.get(key);
+			if (block) {
+				// Served from the line cache: its code blocks stay highlighted for the next width.
+				for (const highlightKey of block.highlights) {
+					const highlighted = this.highlightCache.get(highlightKey);
+					if (highlighted) nextHighlights.set(highlightKey, highlighted);
+				}
+			} else {
+				blockHighlights = [];
+				const blockLines = renderBlock(token, contentWidth, context).map((line) =>
+					this.finishLine(margin + line, width),
+				);
+				block = { lines: blockLines, highlights: blockHighlights };
 			}
-			nextCache.set(key, blockLines);
-			for (const line of blockLines) lines.push(line);
+			nextCache.set(key, block);
+			for (const line of block.lines) lines.push(line);
 			previous = token;
 			hadBlankLine = false;
 		}
 		for (let i = 0; i < this.paddingY; i++) lines.push(blank);
 		this.blockCache = nextCache;
+		this.highlightCache = nextHighlights;
 		return lines;
 	}
 
@@ -106,6 +135,12 @@ export class Markdown extends CachedComponent {
 		const background = this.defaultTextStyle?.bgColor;
 		return background ? applyBackground(line, width, background) : line;
 	}
+}
+
+interface RenderedBlock {
+	lines: string[];
+	/** Keys of the highlighted code in the block (in `highlightCache`). */
+	highlights: string[];
 }
 
 function normalize(text: string): string {

@@ -15,9 +15,13 @@ const CONTROL_CHARACTERS = /[\x00-\x08\x0a-\x1a\x1c-\x1f\x7f]/g;
 export type FullRedrawReason =
 	| "first frame"
 	| "terminal resized"
+	| "terminal width changed"
 	| "forced"
 	| "content shrank"
 	| "lines added or removed above the screen";
+
+/** Clears the screen, moves home and clears the scrollback: the whole history is printed again after it. */
+export const CLEAR_ALL = "\x1b[2J\x1b[H\x1b[3J";
 
 export interface DifferentialRendererOptions {
 	showHardwareCursor: boolean;
@@ -39,10 +43,15 @@ export interface DifferentialRendererOptions {
  * have scrolled into the scrollback and can no longer be edited.
  *
  * Only lines that differ from the screen are written, each after a relative cursor move, and each
- * frame is wrapped in synchronized output. The scrollback is never cleared: a frame that must be
- * redrawn whole (resize, force) repaints the visible screen only. The reference renderer instead
- * clears the screen and the scrollback (CSI 2J CSI H CSI 3J) and re-prints the entire transcript on
- * every resize or change above the viewport, which flickers and costs O(transcript).
+ * frame is wrapped in synchronized output.
+ *
+ * The whole history is printed again (screen and scrollback cleared with CSI 2J CSI H CSI 3J, then every
+ * line) only when the scrollback itself is out of date: the width changed (the terminal's own reflow breaks
+ * styled and padded lines apart) or the caller forces it (a block expanded or collapsed, the theme changed,
+ * the transcript was rebuilt). That costs one flash. Everything else leaves the scrollback alone: a height
+ * change repaints the visible screen, and lines that changed above the screen while the agent works (a
+ * streamed block re-wrapping far up) repaint the screen at most. The reference clears and reprints on every
+ * such change too, which flickers while it streams.
  */
 export class DifferentialRenderer {
 	private screen: string[] = [];
@@ -56,9 +65,15 @@ export class DifferentialRenderer {
 	private previousTailStart = 0;
 	private hasRendered = false;
 	private output = "";
+	/** False on the alternate screen: a whole redraw repaints the screen, with nothing to clear above it. */
+	private keepsScrollback = true;
 	fullRedraws = 0;
 
 	constructor(private readonly options: DifferentialRendererOptions) {}
+
+	setKeepsScrollback(keeps: boolean): void {
+		this.keepsScrollback = keeps;
+	}
 
 	setShowHardwareCursor(show: boolean): void {
 		this.options.showHardwareCursor = show;
@@ -86,10 +101,14 @@ export class DifferentialRenderer {
 	/** Returns the bytes that bring the terminal from the previous frame to `frame` ("" if none). */
 	render(frame: Frame, width: number, rows: number, options: { force?: boolean; hasOverlays?: boolean } = {}): string {
 		this.output = "";
-		if (!this.hasRendered) {
+		const isWholeRedraw = width !== this.width || options.force === true;
+		if (!this.hasRendered && !options.force) {
 			this.writeWholeFrame(frame, width, rows);
 			this.finishFullRedraw("first frame");
-		} else if (width !== this.width || rows !== this.rows || options.force) {
+		} else if (isWholeRedraw && this.keepsScrollback) {
+			this.reprintAll(frame, width, rows);
+			this.finishFullRedraw(options.force ? "forced" : "terminal width changed");
+		} else if (isWholeRedraw || rows !== this.rows) {
 			this.repaintScreen(frame, width, rows);
 			this.finishFullRedraw(options.force ? "forced" : "terminal resized");
 		} else if (this.options.clearOnShrink && frame.length < this.workingHeight && !options.hasOverlays) {
@@ -129,6 +148,16 @@ export class DifferentialRenderer {
 			if (i > 0) this.output += "\r\n";
 			this.output += this.formatLine(frameLine(frame, i), i);
 		}
+		this.endWholeFrame(frame);
+	}
+
+	/** Clears the screen and the scrollback and prints every line of the frame again. */
+	private reprintAll(frame: Frame, width: number, rows: number): void {
+		this.width = width;
+		this.rows = rows;
+		const lines: string[] = new Array(frame.length);
+		for (let i = 0; i < frame.length; i++) lines[i] = this.formatLine(frameLine(frame, i), i);
+		this.output += SYNC_BEGIN + CLEAR_ALL + lines.join("\r\n");
 		this.endWholeFrame(frame);
 	}
 

@@ -12,6 +12,7 @@ import type {
 	Settings,
 	ThinkingBudgetsSettings,
 	TreeFilterMode,
+	TuiMode,
 } from "./settings-schema.js";
 import {
 	FileSettingsStorage,
@@ -300,6 +301,12 @@ export class SettingsManager {
 	}
 	setShowHardwareCursor(show: boolean): void {
 		this.store.set("global", "showHardwareCursor", show);
+	}
+	getTuiMode(): TuiMode {
+		return this.settings.tuiMode ?? "inline";
+	}
+	setTuiMode(mode: TuiMode): void {
+		this.store.set("global", "tuiMode", mode);
 	}
 	getShowImages(): boolean {
 		return this.settings.terminal?.showImages ?? true;

@@ -88,6 +88,12 @@ export interface MarkdownSettings {
 export type QueueMode = "all" | "one-at-a-time";
 export type DoubleEscapeAction = "tree" | "fork" | "none";
 export type TreeFilterMode = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
+/**
+ * Ours: the terminal UI in the normal screen (`inline`, the transcript in the terminal's scrollback) or on the
+ * alternate screen (`fullscreen`: own scrolling with a scrollbar, mouse wheel, search). `--tui-mode` overrides it.
+ */
+export const TUI_MODES = ["inline", "fullscreen"] as const;
+export type TuiMode = (typeof TUI_MODES)[number];
 
 /** The contents of a settings.json file (user or project). Every key is optional; defaults live in the manager. */
 export interface Settings {
@@ -108,6 +114,7 @@ export interface Settings {
 	editorPaddingX?: number;
 	autocompleteMaxVisible?: number;
 	showHardwareCursor?: boolean;
+	tuiMode?: TuiMode;
 	compaction?: CompactionSettings;
 	branchSummary?: BranchSummarySettings;
 	retry?: RetrySettings;
@@ -236,6 +243,7 @@ const TOP_LEVEL_CHECKS: Record<string, ValueCheck> = {
 	editorPaddingX: aCount,
 	autocompleteMaxVisible: aCount,
 	showHardwareCursor: aBoolean,
+	tuiMode: oneOf(...TUI_MODES),
 	shellPath: aString,
 	shellCommandPrefix: aString,
 	npmCommand: aStringList,

@@ -181,7 +181,12 @@ export function generateDiffString(
 	contextLines = 4,
 ): { diff: string; firstChangedLine: number | undefined } {
 	if (oldContent === newContent) return { diff: "", firstChangedLine: undefined };
-	const parts = diffParts(oldContent, newContent, contextLines);
+	// A newline both files end with ends their last line; it does not start one more (the reference drops it
+	// too). Without this, every diff near the end of a file closed with a `...` for the empty "line" after it.
+	const bothEndInNewline = oldContent.endsWith("\n") && newContent.endsWith("\n");
+	const parts = bothEndInNewline
+		? diffParts(oldContent.slice(0, -1), newContent.slice(0, -1), contextLines)
+		: diffParts(oldContent, newContent, contextLines);
 	let oldLineCount = 0;
 	let newLineCount = 0;
 	for (const part of parts) {

@@ -62,3 +62,33 @@ export function keyHint(state: DisplayState, action: Parameters<AppKeybindings["
 	const keys = state.keybindings.getKeys(action);
 	return keys.length > 0 ? keys.map(formatKeyLabel).join("/") : action;
 }
+
+/** A block that expands or collapses on its own (a click on it in the full-screen mode). */
+export interface ExpandableBlock {
+	toggleExpanded(): void;
+	/** Back to the global Ctrl+O state (Ctrl+O applies to every block). */
+	resetExpanded(): void;
+}
+
+export function isExpandableBlock(component: unknown): component is ExpandableBlock {
+	return typeof (component as Partial<ExpandableBlock> | undefined)?.toggleExpanded === "function";
+}
+
+/** Whether one block shows its full content: its own state once toggled, else the global Ctrl+O state. */
+export class BlockExpansion {
+	private override: boolean | undefined;
+
+	constructor(private readonly state: DisplayState) {}
+
+	get isExpanded(): boolean {
+		return this.override ?? this.state.toolsExpanded;
+	}
+
+	toggle(): void {
+		this.override = !this.isExpanded;
+	}
+
+	reset(): void {
+		this.override = undefined;
+	}
+}

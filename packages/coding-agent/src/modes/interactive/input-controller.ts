@@ -124,7 +124,7 @@ export class InputController {
 		try {
 			await host.session.prompt(text, { streamingBehavior: delivery, ...(images ? { images } : {}) });
 		} catch (error) {
-			host.notify("error", `Error: ${errorText(error)}`);
+			host.notifyPromptFailure(error);
 		}
 		host.refreshPending();
 		host.requestRender();
@@ -135,7 +135,7 @@ export class InputController {
 		try {
 			await host.session.prompt(text, images ? { images } : {});
 		} catch (error) {
-			host.notify("error", `Error: ${errorText(error)}`);
+			host.notifyPromptFailure(error);
 		}
 		if (!host.session.isStreaming) host.status.hide();
 		host.refreshFooter();

@@ -15,6 +15,7 @@ import {
 import { APP_NAME, VERSION } from "../../config.js";
 import type { AgentSession } from "../../core/agent-session.js";
 import { getAgentDir } from "../../core/config/paths.js";
+import type { TuiMode } from "../../core/config/settings-schema.js";
 import { extensionPathsToLoad } from "../../core/extensions/trust.js";
 import type { AppKeybindings } from "../../core/keybindings.js";
 import { loadKeybindings } from "../../core/keybindings-file.js";
@@ -22,12 +23,12 @@ import { getDocsPath } from "../../core/resources/package-docs.js";
 import { AppEditor } from "./app-editor.js";
 import { builtinSlashCommands } from "./commands/builtin-commands.js";
 import { BUILTIN_COMMANDS } from "./commands/command-table.js";
-import { loadSessionsFor } from "./commands/session-commands.js";
+import { pickSessionAtStartup } from "./commands/session-commands.js";
 import { FooterComponent } from "./components/footer.js";
 import { PendingMessagesComponent } from "./components/pending-messages.js";
 import { StartupHeaderComponent } from "./components/startup-header.js";
 import { StatusArea } from "./components/status-area.js";
-import { type DisplayState, formatKeyLabel, keyHint } from "./display-state.js";
+import { type DisplayState, formatKeyLabel, isExpandableBlock, keyHint } from "./display-state.js";
 import { SessionEventRenderer } from "./event-renderer.js";
 import { bindExtensionRunner, type ExtensionBinding } from "./extension-binding.js";
 import { wireCustomEditor } from "./extension-kit/wire-custom-editor.js";
@@ -38,8 +39,7 @@ import { InputController } from "./input-controller.js";
 import { KeyActions } from "./key-actions.js";
 import type { InteractiveModeOptions, ModeHost, NoticeLevel, SelectorHandle } from "./mode-host.js";
 import { ModelsJsonErrorTracker } from "./models-json-error.js";
-import { ScreenLayout } from "./screen-layout.js";
-import { SessionPicker } from "./selectors/session-picker.js";
+import { ScreenLayout, scrollLayoutTheme } from "./screen-layout.js";
 import { setCurrentTheme } from "./theme/current-theme.js";
 import { detectColorMode } from "./theme/theme.js";
 import { ThemeRegistry } from "./theme/theme-registry.js";
@@ -115,9 +115,11 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			showImages: settings.getShowImages(),
 		};
 
+		const screenMode = options.tuiMode ?? settings.getTuiMode();
 		this.tui = new TUI(options.terminal ?? new ProcessTerminal(), {
 			showHardwareCursor: settings.getShowHardwareCursor(),
 			clearOnShrink: settings.getClearOnShrink(),
+			screenMode,
 			env: this.env,
 		});
 		this.transcript = new Transcript(this.state);
@@ -128,7 +130,19 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		});
 		this.currentGitBranch = readGitBranch(session.cwd);
 		this.footer = new FooterComponent(this.state, collectFooterData(session, this.currentGitBranch, []));
-		this.layout = new ScreenLayout(this.tui, this.transcript, this.status, this.editor, this.footer);
+		this.layout = new ScreenLayout(this.tui, this.transcript, this.status, this.editor, this.footer, {
+			mode: screenMode,
+			scrollTheme: () => scrollLayoutTheme(this.state),
+			onClick: (path) => {
+				// A click on a tool call, `!` output or summary expands or collapses that block alone.
+				for (const component of path) {
+					if (!isExpandableBlock(component)) continue;
+					component.toggleExpanded();
+					return true;
+				}
+				return false;
+			},
+		});
 		this.pendingView = new PendingMessagesComponent(this.state);
 		this.layout.pending.addChild(this.pendingView);
 
@@ -147,7 +161,11 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			onIdle: () => this.onIdle(),
 		});
 
-		this.editor.onSubmit = (text) => this.input.submit(text);
+		this.editor.onSubmit = (text) => {
+			// Full screen: what is sent is shown, whatever part of the transcript was in view.
+			this.layout.scroller?.scrollToBottom();
+			this.input.submit(text);
+		};
 		this.editor.onChange = () => this.refreshEditorBorder();
 		this.editor.onAction = (action) => this.keys.handle(action);
 		// Esc cancels a compaction or branch summary whatever has focus (the tree stays open while summarizing).
@@ -185,8 +203,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			this.editor.onShortcut = (data) => binding.handleShortcut(data);
 		}
 		this.showStartupHeader();
-		if (this.session.messages.length > 0)
-			this.transcript.showMessages(this.session.messages, this.tui.terminal.columns);
+		if (this.session.messages.length > 0) this.transcript.showMessages(this.session.messages, this.transcriptWidth());
 		for (const warning of this.startupWarnings) this.notify("warning", warning);
 		for (const warning of this.options.warnings ?? []) this.notify("warning", warning);
 		this.reportModelsJsonError();
@@ -237,6 +254,13 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		this.requestRender();
 	}
 
+	notifyPromptFailure(error: unknown): void {
+		const message = error instanceof Error ? error.message : String(error);
+		this.notify("error", `Error: ${message}`);
+		const hint = this.options.describeFailure?.(message);
+		if (hint) this.notify("warning", hint);
+	}
+
 	requestRender(): void {
 		this.tui.requestRender();
 	}
@@ -256,9 +280,10 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 
 	rebuildTranscript(): void {
 		this.renderer.reset();
-		this.transcript.showMessages(this.session.messages, this.tui.terminal.columns);
+		this.transcript.showMessages(this.session.messages, this.transcriptWidth());
 		this.refreshPending();
-		this.requestRender();
+		// The history above changed whole: print it again (in the inline mode the scrollback still held the old).
+		this.tui.requestRender(true);
 	}
 
 	refreshFooter(): void {
@@ -314,27 +339,38 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		if (!options.preview) this.session.settingsManager.setTheme(name);
 		this.editor.borderColor = theme.fgStyle("borderMuted");
 		this.refreshEditorBorder();
-		this.transcript.trimHistory(this.tui.terminal.columns);
 		this.tui.invalidate();
+		this.transcript.trimHistory();
 		this.tui.requestRender(true);
 		return true;
 	}
 
+	/**
+	 * Ctrl+O. Every block changes, also those that scrolled off: the history is drawn again whole (in the inline
+	 * mode the scrollback is cleared and reprinted, so a long result can be read in full by scrolling up).
+	 */
 	setToolsExpanded(expanded: boolean): void {
 		if (this.state.toolsExpanded === expanded) return;
 		this.state.toolsExpanded = expanded;
-		this.transcript.trimHistory(this.tui.terminal.columns);
-		this.transcript.invalidate();
+		this.transcript.refreshExpandable();
 		this.layout.pending.invalidate();
-		this.requestRender();
+		this.redrawHistory();
 	}
 
 	setHideThinking(hidden: boolean): void {
 		this.state.hideThinking = hidden;
 		this.session.settingsManager.setHideThinkingBlock(hidden);
-		this.transcript.trimHistory(this.tui.terminal.columns);
-		this.transcript.invalidate();
-		this.requestRender();
+		this.transcript.refreshReplies();
+		this.redrawHistory();
+	}
+
+	/**
+	 * After the blocks that change were invalidated: the row budget is counted in their new form (only what is
+	 * kept is rendered), and the history is printed again.
+	 */
+	private redrawHistory(): void {
+		this.transcript.trimHistory();
+		this.tui.requestRender(true);
 	}
 
 	applyUiSettings(): void {
@@ -397,6 +433,26 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			this.tui.requestRender(true);
 		}
 		if (edited !== undefined) this.editor.setText(edited);
+	}
+
+	scrollTranscript(direction: -1 | 1): boolean {
+		const scroller = this.layout.scroller;
+		if (!scroller) return false;
+		scroller.scrollPage(direction);
+		return true;
+	}
+
+	openTranscriptSearch(): boolean {
+		const scroller = this.layout.scroller;
+		if (!scroller) return false;
+		scroller.openSearch();
+		return true;
+	}
+
+	setTuiMode(mode: TuiMode): void {
+		this.session.settingsManager.setTuiMode(mode);
+		this.layout.setMode(mode);
+		this.startupHeader?.invalidate();
 	}
 
 	// ---- ExtensionUiHost ------------------------------------------------------------------------------------
@@ -479,6 +535,12 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		return new ThemeRegistry(files, detectColorMode(this.env));
 	}
 
+	/** The width the transcript is drawn at (the full-screen mode keeps the last column for the scrollbar). */
+	private transcriptWidth(): number {
+		const columns = this.tui.terminal.columns;
+		return this.layout.screenMode === "fullscreen" ? Math.max(1, columns - 1) : columns;
+	}
+
 	private workingMessage(): string {
 		return this.workingMessageOverride ?? `Working... (${keyHint(this.state, "interrupt")} to interrupt)`;
 	}
@@ -521,6 +583,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 					this.session.settingsManager.isProjectTrusted(),
 				),
 				...(modelScope ? { modelScope } : {}),
+				isFullscreen: () => this.layout.screenMode === "fullscreen",
 			},
 			quiet,
 		);
@@ -529,39 +592,13 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 
 	/** `agent -r`: the session picker before anything else; cancelling leaves with `No session selected`. */
 	private pickSessionThenStart(): void {
-		const handle = this.showSelector(
-			new SessionPicker({
-				state: this.state,
-				keybindings: this.keybindings,
-				loadSessions: (scope) => loadSessionsFor(this, scope),
-				onSelect: (info) => {
-					handle.close();
-					void this.session.switchSession(info.path).then(
-						() => {
-							this.rebuildTranscript();
-							this.updateTitle();
-							this.refreshFooter();
-							this.refreshEditorBorder();
-							void this.startSession();
-						},
-						(error: unknown) => this.notify("error", error instanceof Error ? error.message : String(error)),
-					);
-				},
-				onCancel: () => {
-					handle.close();
-					this.exitMessage = NO_SESSION_SELECTED_TEXT;
-					void this.quit(0);
-				},
-				rename: async () => {
-					throw new Error("Open the session first to rename it.");
-				},
-				remove: async () => {
-					throw new Error("Open the session first to delete others.");
-				},
-				requestRender: () => this.requestRender(),
-				maxVisible: Math.max(5, Math.floor(this.tui.terminal.rows / 2) - 4),
-			}),
-		);
+		pickSessionAtStartup(this, {
+			onOpened: () => void this.startSession(),
+			onCancelled: () => {
+				this.exitMessage = NO_SESSION_SELECTED_TEXT;
+				void this.quit(0);
+			},
+		});
 	}
 
 	/** Extensions see the session once the UI is up; then the messages from the command line are sent. */
@@ -583,7 +620,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			try {
 				await this.session.prompt(message.text, message.images ? { images: message.images } : {});
 			} catch (error) {
-				this.notify("error", `Error: ${error instanceof Error ? error.message : String(error)}`);
+				this.notifyPromptFailure(error);
 			}
 		}
 	}

@@ -87,6 +87,12 @@ export class KeyActions {
 			case "resume":
 				runResume(host);
 				return true;
+			case "scrollUp":
+				return host.scrollTranscript(-1);
+			case "scrollDown":
+				return host.scrollTranscript(1);
+			case "searchTranscript":
+				return host.openTranscriptSearch();
 			case "toggleSessionNamedFilter":
 				return false;
 			default:

@@ -4,6 +4,7 @@
 import type { ImageContent } from "@agent/ai";
 import type { Component, Terminal, TUI } from "@agent/tui";
 import type { AgentSession } from "../../core/agent-session.js";
+import type { TuiMode } from "../../core/config/settings-schema.js";
 import type { ExtensionRunner } from "../../core/extensions/runner.js";
 import type { AppKeybindings } from "../../core/keybindings.js";
 import type { AppEditor } from "./app-editor.js";
@@ -23,6 +24,13 @@ export interface InteractiveModeOptions {
 	resume?: boolean;
 	/** `--verbose`: show the startup header even with `quietStartup`. */
 	verbose?: boolean;
+	/** `--tui-mode`: the screen mode for this run, over the `tuiMode` setting. */
+	tuiMode?: TuiMode;
+	/**
+	 * What to add under a prompt's failure (e.g. for `No API key found for <provider>.`: the variable to set); the
+	 * failure itself is shown as the core words it.
+	 */
+	describeFailure?: (message: string) => string | undefined;
 	/** Warnings from startup (settings, models, resources), shown above the editor. */
 	warnings?: string[];
 	/** Why the session's recorded model could not be restored. */
@@ -64,6 +72,11 @@ export interface ModeHost {
 	readonly options: InteractiveModeOptions;
 
 	notify(level: NoticeLevel, text: string): void;
+	/**
+	 * A prompt that failed before the model was called: `Error: <the core's message>`, then what to do about it
+	 * when the CLI knows (for a missing key: the environment variable to set).
+	 */
+	notifyPromptFailure(error: unknown): void;
 	requestRender(): void;
 	/** Shows the model registry's models.json error (`models.json error: …`) unless it is the one last shown. */
 	reportModelsJsonError(): void;
@@ -100,6 +113,12 @@ export interface ModeHost {
 	suspend(): void;
 	/** Ctrl+G: edits the prompt in $VISUAL / $EDITOR. */
 	openExternalEditor(): void;
+	/** The full-screen mode's PageUp / PageDown; false in the inline mode (the editor gets the key). */
+	scrollTranscript(direction: -1 | 1): boolean;
+	/** The full-screen mode's search bar; false in the inline mode. */
+	openTranscriptSearch(): boolean;
+	/** Switches between the inline and the full-screen mode (and saves it as `tuiMode`). */
+	setTuiMode(mode: TuiMode): void;
 	/** Leaves the mode: `session_shutdown`, terminal restored, `exitCode` returned by `runInteractiveMode`. */
 	quit(exitCode?: number): Promise<void>;
 }

@@ -3,7 +3,7 @@
 // SessionEventRenderer, which appends to it.
 import type { AgentMessage } from "@agent/agent-core";
 import type { AssistantMessage, ToolResultMessage } from "@agent/ai";
-import { type Component, Container } from "@agent/tui";
+import { type Component, Container, type RenderUpdate } from "@agent/tui";
 import { AssistantMessageComponent } from "./components/assistant-message.js";
 import { BashExecutionComponent } from "./components/bash-execution.js";
 import { CustomMessageComponent } from "./components/custom-message.js";
@@ -11,15 +11,16 @@ import { NoticeComponent, type NoticeKind } from "./components/notice.js";
 import { SummaryMessageComponent } from "./components/summary-message.js";
 import { ToolExecutionComponent } from "./components/tool-execution.js";
 import { imageCount, UserMessageComponent, userContentText } from "./components/user-message.js";
-import type { DisplayState } from "./display-state.js";
+import { type DisplayState, isExpandableBlock } from "./display-state.js";
 
 export const TOOL_NOT_EXECUTED_TEXT = "Tool call was not executed.";
 
 /**
- * Rows of history drawn when a transcript is rebuilt (resume, /tree, theme or expansion changes). Terminals keep
- * a few thousand rows of scrollback (tmux and kitty 2,000, xterm 1,024); drawing a 5,000-message session's
- * 50,000 rows would cost seconds for the part the terminal throws away. Older messages are summed up in one
- * line; /tree still shows every entry.
+ * Rows of history drawn when the transcript is drawn whole again: rebuilt (resume, /tree, /compact), or
+ * re-rendered for a new width, theme or expansion state (the inline mode then reprints the scrollback).
+ * Terminals keep a few thousand rows of scrollback (tmux and kitty 2,000, xterm 1,024); drawing a 5,000-message
+ * session's 50,000 rows would cost seconds for the part the terminal throws away. Older messages are summed up
+ * in one line; /tree still shows every entry.
  */
 export const HISTORY_ROW_BUDGET = 2500;
 /** The last messages are always drawn, however tall. */
@@ -32,9 +33,28 @@ export function omittedHistoryText(count: number): string {
 export class Transcript extends Container {
 	/** The last status notice, replaced in place by the next one when nothing came in between. */
 	private lastStatus: NoticeComponent | undefined;
+	/** The width of the last render (-1 before the first). */
+	private width = -1;
 
 	constructor(private readonly state: DisplayState) {
 		super();
+	}
+
+	override render(width: number): string[] {
+		this.trimForWidth(width);
+		return super.render(width);
+	}
+
+	override renderUpdate(width: number): RenderUpdate {
+		this.trimForWidth(width);
+		return super.renderUpdate(width);
+	}
+
+	/** A new width re-renders every component: first the history beyond the row budget is dropped. */
+	private trimForWidth(width: number): void {
+		if (width === this.width) return;
+		if (this.width !== -1) this.trimHistory(width);
+		this.width = width;
 	}
 
 	override addChild(component: Component): void {
@@ -93,10 +113,12 @@ export class Transcript extends Container {
 	}
 
 	/**
-	 * Before everything is drawn again (theme, expansion): drops the oldest components beyond the row budget, so
-	 * a session that grew long redraws in the time of a short one.
+	 * Before everything is drawn again (theme, expansion, width): drops the oldest components beyond the row
+	 * budget, so a session that grew long redraws in the time of a short one. `width` defaults to the width of
+	 * the last render (where the components' lines are cached).
 	 */
-	trimHistory(width: number): void {
+	trimHistory(width: number = this.width): void {
+		if (width <= 0) return;
 		const children = this.children;
 		let rows = 0;
 		let keep = children.length;
@@ -109,11 +131,26 @@ export class Transcript extends Container {
 		const previousNotice =
 			dropped[0] instanceof NoticeComponent ? /^↑ ([\d,]+) earlier/.exec(dropped[0].getText()) : null;
 		let count = previousNotice ? Number((previousNotice[1] as string).replaceAll(",", "")) : 0;
-		for (const component of dropped) {
-			if (!(component instanceof NoticeComponent)) count++;
-			this.removeChild(component);
-		}
+		for (const component of dropped) if (!(component instanceof NoticeComponent)) count++;
+		if (dropped.includes(this.lastStatus as Component)) this.lastStatus = undefined;
+		this.removeChildren(0, keep);
 		this.insertChild(0, new NoticeComponent(this.state, "info", omittedHistoryText(count)));
+	}
+
+	/**
+	 * Ctrl+O: the blocks whose form depends on the expansion state are drawn again (tool calls, `!` output,
+	 * summaries, extension messages); replies and prompts keep their cached lines.
+	 */
+	refreshExpandable(): void {
+		for (const child of this.children) {
+			if (isExpandableBlock(child)) child.resetExpanded();
+			else if (child instanceof CustomMessageComponent) child.invalidate();
+		}
+	}
+
+	/** Ctrl+T: the replies are drawn again with thinking shown or hidden. */
+	refreshReplies(): void {
+		for (const child of this.children) if (child instanceof AssistantMessageComponent) child.invalidate();
 	}
 
 	/** Appends the components of one finished message; tool calls take their results from `results`. */

@@ -1,7 +1,7 @@
 // /hotkeys, /changelog, /login, /logout and /reload.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Markdown } from "@agent/tui";
+import { Markdown, Spacer } from "@agent/tui";
 import { getAuthPath, getModelsPath } from "../../../core/config/paths.js";
 import { APP_ACTIONS, type KeybindingAction } from "../../../core/keybindings.js";
 import { getPackageRoot } from "../../../core/resources/package-docs.js";
@@ -34,6 +34,9 @@ const ACTION_DESCRIPTIONS: Partial<Record<KeybindingAction, string>> = {
 	tree: "Session tree",
 	fork: "Fork from a message",
 	resume: "Resume a session",
+	scrollUp: "Scroll the transcript up a page (full-screen mode)",
+	scrollDown: "Scroll the transcript down a page (full-screen mode)",
+	searchTranscript: "Search the transcript (full-screen mode)",
 	submit: "Send the message (steer while the agent works)",
 	newLine: "New line",
 	cursorWordLeft: "Word left",
@@ -75,7 +78,9 @@ export function hotkeysMarkdown(host: ModeHost): string {
 }
 
 function showMarkdown(host: ModeHost, text: string): void {
-	host.transcript.addChild(new Markdown(`\n${text}`, 1, 0, host.state.theme.getMarkdownTheme()));
+	// A blank line first: the title must not touch the notice or block above it.
+	host.transcript.addChild(new Spacer(1));
+	host.transcript.addChild(new Markdown(text, 1, 0, host.state.theme.getMarkdownTheme()));
 	host.requestRender();
 }
 

@@ -12,6 +12,7 @@ import {
 	NOTHING_TO_COMPACT_TEXT,
 } from "../../../core/session-runtime/compaction-controller.js";
 import { copyToClipboard } from "../clipboard.js";
+import { SummaryMessageComponent } from "../components/summary-message.js";
 import { keyHint } from "../display-state.js";
 import type { ModeHost } from "../mode-host.js";
 import { SelectPanel } from "../selectors/select-panel.js";
@@ -148,8 +149,13 @@ export async function runCompact(host: ModeHost, instructions: string): Promise<
 	}
 	host.status.show(`Compacting context... (${keyHint(host.state, "interrupt")} to cancel)`);
 	try {
-		await session.compact(instructions || undefined);
+		const result = await session.compact(instructions || undefined);
+		// The transcript becomes what the model now sees (the summary, then what was kept), printed again; the
+		// summary is also added at the end, where the user is looking (as the reference shows it).
 		host.rebuildTranscript();
+		host.transcript.addChild(
+			new SummaryMessageComponent(host.state, "compaction", result.summary, result.tokensBefore),
+		);
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
 		// Nothing to do is not a failure.
@@ -244,6 +250,45 @@ export function runResume(host: ModeHost): void {
 			onCancel: () => handle.close(),
 			rename: (info, name) => renameSession(host, info, name),
 			remove: (info) => deleteSession(info),
+			requestRender: () => host.requestRender(),
+			maxVisible: Math.max(5, Math.floor(host.tui.terminal.rows / 2) - 4),
+		}),
+	);
+}
+
+/**
+ * `agent -r`: the picker before anything else. Opening a session rebuilds the screen for it, then `onOpened`;
+ * cancelling calls `onCancelled` (the caller quits with `No session selected`).
+ */
+export function pickSessionAtStartup(host: ModeHost, on: { onOpened(): void; onCancelled(): void }): void {
+	const handle = host.showSelector(
+		new SessionPicker({
+			state: host.state,
+			keybindings: host.keybindings,
+			loadSessions: (scope) => loadSessionsFor(host, scope),
+			onSelect: (info) => {
+				handle.close();
+				void host.session.switchSession(info.path).then(
+					() => {
+						host.rebuildTranscript();
+						host.updateTitle();
+						host.refreshFooter();
+						host.refreshEditorBorder();
+						on.onOpened();
+					},
+					(error: unknown) => host.notify("error", error instanceof Error ? error.message : String(error)),
+				);
+			},
+			onCancel: () => {
+				handle.close();
+				on.onCancelled();
+			},
+			rename: async () => {
+				throw new Error("Open the session first to rename it.");
+			},
+			remove: async () => {
+				throw new Error("Open the session first to delete others.");
+			},
 			requestRender: () => host.requestRender(),
 			maxVisible: Math.max(5, Math.floor(host.tui.terminal.rows / 2) - 4),
 		}),

@@ -3,7 +3,13 @@
 import type { ThinkingLevel } from "@agent/agent-core";
 import type { Transport } from "@agent/ai";
 import { type Component, type SettingItem, SettingsList } from "@agent/tui";
-import type { DoubleEscapeAction, TreeFilterMode } from "../../../core/config/settings-schema.js";
+import {
+	type DoubleEscapeAction,
+	type TreeFilterMode,
+	TUI_MODES,
+	type TuiMode,
+} from "../../../core/config/settings-schema.js";
+import { keyHint } from "../display-state.js";
 import type { ModeHost } from "../mode-host.js";
 import { FramedPanel } from "../selectors/framed-panel.js";
 import { SelectPanel } from "../selectors/select-panel.js";
@@ -251,6 +257,16 @@ export function settingDefinitions(host: ModeHost): SettingDefinition[] {
 		},
 		{
 			item: {
+				id: "tui-mode",
+				label: "TUI mode",
+				currentValue: host.tui.screenMode,
+				values: [...TUI_MODES],
+				description: `inline: the transcript goes to the terminal's scrollback. fullscreen: the alternate screen, with its own scrolling (${keyHint(host.state, "scrollUp")}/${keyHint(host.state, "scrollDown")}, mouse wheel), search (${keyHint(host.state, "searchTranscript")}) and a click to expand a block`,
+			},
+			apply: (value) => host.setTuiMode(value as TuiMode),
+		},
+		{
+			item: {
 				id: "clear-on-shrink",
 				label: "Clear on shrink",
 				currentValue: String(settings.getClearOnShrink()),
@@ -278,6 +294,7 @@ export function openSettings(host: ModeHost): void {
 			host.requestRender();
 		},
 		() => handle.close(),
+		{ enableSearch: true },
 	);
 	const handle = host.showSelector(new FramedPanel(host.state, "Settings", list));
 }

@@ -11,13 +11,16 @@ export const NO_SUMMARY = "No summary";
 export const SUMMARIZE = "Summarize";
 export const SUMMARIZE_CUSTOM = "Summarize with custom prompt";
 export const CUSTOM_INSTRUCTIONS_TITLE = "Custom summarization instructions";
+export const SUMMARIZE_BRANCH_HINT = "↑↓ to move · Enter to select · Esc to go back to the tree";
 
 type SummaryChoice = { summarize: false } | { summarize: true; customInstructions?: string };
 
 /** Asks whether to summarize the branch left behind; undefined = back to the tree. */
 async function askForSummary(host: ModeHost): Promise<SummaryChoice | undefined> {
 	for (;;) {
-		const choice = await selectDialog(host, SUMMARIZE_BRANCH_TITLE, [NO_SUMMARY, SUMMARIZE, SUMMARIZE_CUSTOM]);
+		const choice = await selectDialog(host, SUMMARIZE_BRANCH_TITLE, [NO_SUMMARY, SUMMARIZE, SUMMARIZE_CUSTOM], {
+			hint: SUMMARIZE_BRANCH_HINT,
+		});
 		if (choice === undefined) return undefined;
 		if (choice === NO_SUMMARY) return { summarize: false };
 		if (choice === SUMMARIZE) return { summarize: true };

@@ -26,6 +26,8 @@ interface BlockSlot {
 	kind: BlockKind;
 	component: Markdown | Text;
 	text: string;
+	/** The blank line above every block but the first (thinking and the answer must not touch). */
+	spacer: Spacer | undefined;
 }
 
 export class AssistantMessageComponent extends Container {
@@ -33,6 +35,8 @@ export class AssistantMessageComponent extends Container {
 	private readonly spacer = new Spacer(1);
 	private blocks: BlockSlot[] = [];
 	private footerLine: Text | undefined;
+	/** The blank line between the blocks and the abort or error line. */
+	private footerSpacer: Spacer | undefined;
 	private footerText = "";
 	/** Replaces "Operation aborted" (e.g. "Aborted after 2 retry attempts"). */
 	private abortText: string | undefined;
@@ -78,10 +82,12 @@ export class AssistantMessageComponent extends Container {
 
 	override invalidate(): void {
 		// Theme or thinking visibility changed: rebuild the blocks with the current state.
-		for (const slot of this.blocks) this.removeChild(slot.component);
+		for (const slot of this.blocks) this.removeSlot(slot);
 		this.blocks = [];
 		if (this.footerLine) this.removeChild(this.footerLine);
+		if (this.footerSpacer) this.removeChild(this.footerSpacer);
 		this.footerLine = undefined;
+		this.footerSpacer = undefined;
 		this.footerText = "";
 		if (this.children.includes(this.spacer)) this.removeChild(this.spacer);
 		if (this.message) this.update(this.message);
@@ -107,14 +113,35 @@ export class AssistantMessageComponent extends Container {
 				}
 				continue;
 			}
-			if (slot) this.removeChild(slot.component);
+			if (slot) this.removeSlot(slot);
 			const component = this.createBlock(want);
-			this.blocks[i] = { kind: want.kind, component, text: want.text };
-			this.insertChild(this.indexAfterBlock(i - 1), component);
+			const spacer = i > 0 ? new Spacer(1) : undefined;
+			this.blocks[i] = { kind: want.kind, component, text: want.text, spacer };
+			const at = this.indexAfterBlock(i - 1);
+			if (spacer) this.insertChild(at, spacer);
+			this.insertChild(spacer ? at + 1 : at, component);
 		}
 		while (this.blocks.length > wanted.length) {
 			const slot = this.blocks.pop();
-			if (slot) this.removeChild(slot.component);
+			if (slot) this.removeSlot(slot);
+		}
+		this.syncFooterSpacer();
+	}
+
+	private removeSlot(slot: BlockSlot): void {
+		if (slot.spacer) this.removeChild(slot.spacer);
+		this.removeChild(slot.component);
+	}
+
+	/** A blank line above the abort or error line when a block is drawn above it. */
+	private syncFooterSpacer(): void {
+		const wanted = this.footerLine !== undefined && this.blocks.length > 0;
+		if (wanted && !this.footerSpacer && this.footerLine) {
+			this.footerSpacer = new Spacer(1);
+			this.insertChild(this.children.indexOf(this.footerLine), this.footerSpacer);
+		} else if (!wanted && this.footerSpacer) {
+			this.removeChild(this.footerSpacer);
+			this.footerSpacer = undefined;
 		}
 	}
 
@@ -146,6 +173,7 @@ export class AssistantMessageComponent extends Container {
 		if (!text) {
 			if (this.footerLine) this.removeChild(this.footerLine);
 			this.footerLine = undefined;
+			this.syncFooterSpacer();
 			return;
 		}
 		if (!this.children.includes(this.spacer)) this.insertChild(0, this.spacer);
@@ -154,5 +182,6 @@ export class AssistantMessageComponent extends Container {
 			this.footerLine = new Text(text, 1, 0);
 			this.addChild(this.footerLine);
 		}
+		this.syncFooterSpacer();
 	}
 }

@@ -3,17 +3,18 @@
 import { CachedComponent, truncateToWidth } from "@agent/tui";
 import { DEFAULT_BASH_MEMORY_BYTES } from "../../../core/config/settings-manager.js";
 import type { BashExecutionMessage } from "../../../core/messages.js";
-import { type DisplayState, keyHint } from "../display-state.js";
+import { BlockExpansion, type DisplayState, type ExpandableBlock, keyHint } from "../display-state.js";
 import { textLines, wrapLines } from "./render-utils.js";
 import { trimTrailingEmpty } from "./tool-renderers/types.js";
 
 const COLLAPSED_LINES = 10;
 
-export class BashExecutionComponent extends CachedComponent {
+export class BashExecutionComponent extends CachedComponent implements ExpandableBlock {
 	/** While running: the newest output, at most `maxOutputChars` in all (oldest chunks dropped first). */
 	private chunks: string[] = [];
 	private chunkChars = 0;
 	private finished: Omit<BashExecutionMessage, "role" | "command" | "timestamp" | "output"> | undefined;
+	private readonly expansion: BlockExpansion;
 
 	constructor(
 		private readonly state: DisplayState,
@@ -23,6 +24,17 @@ export class BashExecutionComponent extends CachedComponent {
 		private readonly maxOutputChars: number = DEFAULT_BASH_MEMORY_BYTES,
 	) {
 		super();
+		this.expansion = new BlockExpansion(state);
+	}
+
+	toggleExpanded(): void {
+		this.expansion.toggle();
+		this.markChanged();
+	}
+
+	resetExpanded(): void {
+		this.expansion.reset();
+		this.markChanged();
 	}
 
 	static fromMessage(state: DisplayState, message: BashExecutionMessage): BashExecutionComponent {
@@ -86,7 +98,9 @@ export class BashExecutionComponent extends CachedComponent {
 		const output = trimTrailingEmpty(textLines(this.output));
 		const outputLines = output.length === 1 && output[0] === "" ? [] : output;
 		const expandKey = keyHint(this.state, "expandTools");
-		if (!this.state.toolsExpanded && outputLines.length > COLLAPSED_LINES) {
+		// As the reference draws it: the command, a blank line, the output, a blank line, all indented by one.
+		if (outputLines.length > 0) lines.push("");
+		if (!this.expansion.isExpanded && outputLines.length > COLLAPSED_LINES) {
 			const hidden = outputLines.length - COLLAPSED_LINES;
 			lines.push(
 				theme.fg("muted", `... (${hidden} earlier line${hidden === 1 ? "" : "s"}, ${expandKey} to expand)`),
@@ -97,7 +111,9 @@ export class BashExecutionComponent extends CachedComponent {
 		}
 		const status = this.statusLine();
 		if (status) lines.push(status);
-		const body = wrapLines(lines, width).map((line) => truncateToWidth(line, width, ""));
+		lines.push("");
+		const inner = Math.max(1, width - 1);
+		const body = wrapLines(lines, inner).map((line) => (line === "" ? "" : ` ${truncateToWidth(line, inner, "")}`));
 		return ["", rule, ...body, rule];
 	}
 

@@ -1,11 +1,13 @@
-// Compaction and branch summaries in the transcript: a one-line label while collapsed, the summary as markdown
-// when tool output is expanded.
+// Compaction and branch summaries in the transcript, on the custom-message background: the label (`[compaction]`,
+// `[branch]`), a blank line, then `Compacted from 1,050 tokens (Ctrl+O to expand)` while collapsed or the summary
+// as markdown when expanded (Ctrl+O, or a click on it in the full-screen mode).
 import { CachedComponent, Markdown } from "@agent/tui";
-import { type DisplayState, keyHint } from "../display-state.js";
-import { boxLines, formatTokenCount } from "./render-utils.js";
+import { BlockExpansion, type DisplayState, type ExpandableBlock, keyHint } from "../display-state.js";
+import { boxLines, wrapLines } from "./render-utils.js";
 
-export class SummaryMessageComponent extends CachedComponent {
+export class SummaryMessageComponent extends CachedComponent implements ExpandableBlock {
 	private markdown: Markdown | undefined;
+	private readonly expansion: BlockExpansion;
 
 	constructor(
 		private readonly state: DisplayState,
@@ -14,6 +16,17 @@ export class SummaryMessageComponent extends CachedComponent {
 		private readonly tokensBefore?: number,
 	) {
 		super();
+		this.expansion = new BlockExpansion(state);
+	}
+
+	toggleExpanded(): void {
+		this.expansion.toggle();
+		this.markChanged();
+	}
+
+	resetExpanded(): void {
+		this.expansion.reset();
+		this.markChanged();
 	}
 
 	override invalidate(): void {
@@ -23,33 +36,31 @@ export class SummaryMessageComponent extends CachedComponent {
 
 	protected renderLines(width: number): string[] {
 		const { theme } = this.state;
-		const label =
-			this.kind === "compaction"
-				? `[compaction] Compacted from ${formatTokenCount(this.tokensBefore ?? 0)} tokens`
-				: "[branch summary] Summary of the branch left behind";
-		const header = theme.bold(theme.fg("customMessageLabel", label));
-		if (!this.state.toolsExpanded) {
-			const hint = theme.fg("muted", ` (${keyHint(this.state, "expandTools")} to expand)`);
-			return [
-				"",
-				...boxLines(width, () => [header + hint], {
-					paddingX: 1,
-					paddingY: 1,
-					background: theme.bgStyle("customMessageBg"),
-				}),
-			];
-		}
-		this.markdown ??= new Markdown(this.summary, 0, 0, theme.getMarkdownTheme(), {
-			color: theme.fgStyle("customMessageText"),
-		});
-		const markdown = this.markdown;
-		return [
+		const label = theme.bold(
+			theme.fg("customMessageLabel", this.kind === "compaction" ? "[compaction]" : "[branch]"),
+		);
+		// `1,050` as the reference writes it (en-US grouping whatever the locale, so tests and docs agree).
+		const tokens = (this.tokensBefore ?? 0).toLocaleString("en-US");
+		const subject = this.kind === "compaction" ? `Compacted from ${tokens} tokens` : "Branch summary";
+		const box = (content: (inner: number) => string[]) => [
 			"",
-			...boxLines(width, (inner) => [header, "", ...markdown.render(inner)], {
-				paddingX: 1,
-				paddingY: 1,
-				background: theme.bgStyle("customMessageBg"),
-			}),
+			...boxLines(width, content, { paddingX: 1, paddingY: 1, background: theme.bgStyle("customMessageBg") }),
 		];
+		if (!this.expansion.isExpanded) {
+			const line =
+				theme.fg("customMessageText", `${subject} (`) +
+				theme.fg("dim", keyHint(this.state, "expandTools")) +
+				theme.fg("customMessageText", " to expand)");
+			return box((inner) => [label, "", ...wrapLines([line], inner)]);
+		}
+		this.markdown ??= new Markdown(
+			this.kind === "compaction" ? `**${subject}**\n\n${this.summary}` : this.summary,
+			0,
+			0,
+			theme.getMarkdownTheme(),
+			{ color: theme.fgStyle("customMessageText") },
+		);
+		const markdown = this.markdown;
+		return box((inner) => [label, "", ...markdown.render(inner)]);
 	}
 }

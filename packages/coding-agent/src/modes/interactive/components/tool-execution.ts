@@ -3,9 +3,11 @@
 // this box.
 import type { AgentToolResult } from "@agent/agent-core";
 import { CachedComponent, type Component, detectImageProtocol, Image } from "@agent/tui";
-import { type DisplayState, keyHint } from "../display-state.js";
+import { BlockExpansion, type DisplayState, type ExpandableBlock, keyHint } from "../display-state.js";
+import type { Theme } from "../theme/theme.js";
 import { boxLines, wrapLines } from "./render-utils.js";
 import { getToolRenderer, type ToolView } from "./tool-renderers/index.js";
+import { highlightLines } from "./tool-renderers/read.js";
 
 export type ToolStatus = "pending" | "running" | "done";
 
@@ -15,7 +17,7 @@ export type ToolStatus = "pending" | "running" | "done";
  */
 export const STREAMED_ARGS_REFRESH_MS = 100;
 
-export class ToolExecutionComponent extends CachedComponent {
+export class ToolExecutionComponent extends CachedComponent implements ExpandableBlock {
 	private args: Record<string, unknown>;
 	private argsComplete = false;
 	private result: AgentToolResult<unknown> | undefined;
@@ -25,6 +27,12 @@ export class ToolExecutionComponent extends CachedComponent {
 	private argsSource: (() => Record<string, unknown>) | undefined;
 	private lastArgsRead = 0;
 	private argsTimer: ReturnType<typeof setTimeout> | undefined;
+	/** Header and body of the last render; they do not depend on the width (a resize only wraps them again). */
+	private drawn: { expanded: boolean; header: string | Component; body: string[] | Component } | undefined;
+	private readonly expansion: BlockExpansion;
+	/** Highlighted code by language and text (collapsed and expanded forms), for `highlightedTheme`. */
+	private readonly highlighted = new Map<string, string[]>();
+	private highlightedTheme: Theme | undefined;
 
 	constructor(
 		private readonly state: DisplayState,
@@ -34,6 +42,17 @@ export class ToolExecutionComponent extends CachedComponent {
 	) {
 		super();
 		this.args = args;
+		this.expansion = new BlockExpansion(state);
+	}
+
+	toggleExpanded(): void {
+		this.expansion.toggle();
+		this.markChanged();
+	}
+
+	resetExpanded(): void {
+		this.expansion.reset();
+		this.markChanged();
 	}
 
 	get currentStatus(): ToolStatus {
@@ -96,6 +115,27 @@ export class ToolExecutionComponent extends CachedComponent {
 		this.setResult({ content: [{ type: "text", text: reason }], details: undefined }, true);
 	}
 
+	private highlight(code: string, language: string | undefined): string[] {
+		if (this.highlightedTheme !== this.state.theme) {
+			this.highlighted.clear();
+			this.highlightedTheme = this.state.theme;
+		}
+		const key = `${language ?? ""}\u0000${code}`;
+		let lines = this.highlighted.get(key);
+		if (!lines) {
+			lines = highlightLines(this.state.theme, code, language);
+			// Two forms at most (collapsed and expanded); a running tool's growing output does not pile up.
+			if (this.highlighted.size >= 2) this.highlighted.clear();
+			this.highlighted.set(key, lines);
+		}
+		return lines;
+	}
+
+	protected override markChanged(): void {
+		this.drawn = undefined;
+		super.markChanged();
+	}
+
 	private readStreamedArgs(): void {
 		const read = this.argsSource;
 		if (!read) return;
@@ -119,13 +159,24 @@ export class ToolExecutionComponent extends CachedComponent {
 			...(this.result ? { result: this.result } : {}),
 			isError: this.isError,
 			isPartial: this.status !== "done",
-			expanded: this.state.toolsExpanded,
+			expanded: this.expansion.isExpanded,
 		};
-		const renderer = getToolRenderer(this.toolName);
-		const context = { theme, cwd: this.state.cwd, expandKey: keyHint(this.state, "expandTools") };
-		const custom = this.extensionLines(view);
-		const header = custom?.header ?? renderer.header(view, context);
-		const body = custom?.body ?? renderer.body(view, context);
+		if (this.drawn?.expanded !== view.expanded) {
+			const renderer = getToolRenderer(this.toolName);
+			const context = {
+				theme,
+				cwd: this.state.cwd,
+				expandKey: keyHint(this.state, "expandTools"),
+				highlight: (code: string, language: string | undefined) => this.highlight(code, language),
+			};
+			const custom = this.extensionLines(view);
+			this.drawn = {
+				expanded: view.expanded,
+				header: custom?.header ?? renderer.header(view, context),
+				body: custom?.body ?? renderer.body(view, context),
+			};
+		}
+		const { header, body } = this.drawn;
 		const background =
 			this.status !== "done"
 				? theme.bgStyle("toolPendingBg")
@@ -150,7 +201,8 @@ export class ToolExecutionComponent extends CachedComponent {
 
 	/** Images in the result, drawn inline below the box on terminals that can (`terminal.showImages`). */
 	private imageLines(width: number): string[] {
-		if (!this.state.showImages || !this.result || this.status !== "done" || !detectImageProtocol()) return [];
+		if (!this.state.showImages || !this.result || this.status !== "done") return [];
+		if (!this.result.content.some((block) => block.type === "image") || !detectImageProtocol()) return [];
 		const lines: string[] = [];
 		for (const block of this.result.content) {
 			if (block.type !== "image") continue;

@@ -10,7 +10,11 @@ export interface DialogOptions {
 	signal?: AbortSignal;
 	/** Milliseconds until the dialog closes by itself with its default answer. */
 	timeout?: number;
+	/** The key hint under a choice (default: how to move, select and cancel). */
+	hint?: string;
 }
+
+export const SELECT_DIALOG_HINT = "↑↓ to move · Enter to select · Esc to cancel";
 
 interface CountdownTarget {
 	setTitleSuffix(suffix: string): void;
@@ -70,6 +74,7 @@ export function selectDialog(
 				title,
 				items: options.map((option) => ({ value: option, label: option })),
 				filterable: options.length > 8,
+				hint: `${options.length > 8 ? "Type to search · " : ""}${dialogOptions.hint ?? SELECT_DIALOG_HINT}`,
 				onSelect: (item) => finish(item.value),
 				onCancel: () => finish(undefined),
 			}),

@@ -1,8 +1,14 @@
 // `/model` and Ctrl+L: the models you can switch to (the scoped ones when a scope is active), filtered as you
 // type; Enter switches and saves the choice as the default.
+import { join } from "node:path";
 import type { Model } from "@agent/ai";
+import { getDocsPath } from "../../../core/resources/package-docs.js";
 import type { ModeHost } from "../mode-host.js";
 import { SelectPanel } from "./select-panel.js";
+
+/** What `/model` lists, said above the list (the reference: "Only showing models with configured API keys"). */
+export const CONFIGURED_MODELS_ONLY_TEXT = "Only models with a configured API key are listed";
+export const SCOPED_MODELS_ONLY_TEXT = "Only the models of the scope (--models or enabledModels) are listed";
 
 export function modelKey(model: Pick<Model, "provider" | "id">): string {
 	return `${model.provider}/${model.id}`;
@@ -55,6 +61,10 @@ export function openModelSelector(host: ModeHost, initialFilter = ""): void {
 	const handle = host.showSelector(
 		new SelectPanel(host.state, {
 			title: host.session.scopedModels.length > 0 ? "Select model (scoped)" : "Select model",
+			subtitle:
+				host.session.scopedModels.length > 0
+					? SCOPED_MODELS_ONLY_TEXT
+					: `${CONFIGURED_MODELS_ONLY_TEXT} (see ${join(getDocsPath(), "providers.md")})`,
 			items: models.map((model) => ({
 				value: modelKey(model),
 				label: `${model.id}${current && modelKey(current) === modelKey(model) ? " ✓" : ""}`,

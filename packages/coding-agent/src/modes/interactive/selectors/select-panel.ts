@@ -6,6 +6,8 @@ import { dropLastCharacter, typedText } from "./input-keys.js";
 
 export interface SelectPanelOptions {
 	title: string;
+	/** A muted line under the title (what the list holds). */
+	subtitle?: string;
 	items: SelectItem[];
 	/** Shown below the list. */
 	hint?: string;
@@ -92,6 +94,7 @@ export class SelectPanel extends CachedComponent {
 			rule,
 			truncateToWidth(` ${theme.bold(this.options.title)}${theme.fg("muted", this.titleSuffix)}`, width),
 		];
+		if (this.options.subtitle) lines.push(truncateToWidth(theme.fg("muted", ` ${this.options.subtitle}`), width));
 		if (this.options.filterable !== false) {
 			lines.push(truncateToWidth(` ${theme.fg("dim", ">")} ${this.filter}${theme.inverse(" ")}`, width));
 		}

@@ -5,6 +5,7 @@
 
 import type { TreeFilterMode } from "../../../core/config/settings-schema.js";
 import type { SessionEntry, SessionTreeNode } from "../../../core/session/entries.js";
+import { shortenPath } from "../components/render-utils.js";
 
 export const TREE_FILTER_MODES: readonly TreeFilterMode[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
 
@@ -40,8 +41,74 @@ function contentText(content: unknown): string {
 		.join(" ");
 }
 
-/** How an entry reads in the tree. */
-export function describeEntry(entry: SessionEntry): string {
+/** A tool call as the tree names its result: what was called, not what came back. */
+export interface ToolCallSummary {
+	name: string;
+	arguments: Record<string, unknown>;
+}
+
+function argText(args: Record<string, unknown>, ...names: string[]): string {
+	for (const name of names) {
+		const value = args[name];
+		if (typeof value === "string" || typeof value === "number") return String(value);
+	}
+	return "";
+}
+
+/** `[bash: ls -la]`, `[read: src/a.ts:10-29]`, `[grep: /TODO/ in src]`, `[my_tool: {"x":1}]`. */
+export function describeToolCall(call: ToolCallSummary): string {
+	const args = call.arguments;
+	const path = (fallback = "") => shortenPath(argText(args, "path", "file_path") || fallback);
+	switch (call.name) {
+		case "bash": {
+			const command = oneLine(argText(args, "command"), 1000);
+			return `[bash: ${command.length > 50 ? `${command.slice(0, 50)}...` : command}]`;
+		}
+		case "read": {
+			const offset = typeof args.offset === "number" ? args.offset : undefined;
+			const limit = typeof args.limit === "number" ? args.limit : undefined;
+			let range = "";
+			if (offset !== undefined || limit !== undefined) {
+				const start = offset ?? 1;
+				range = limit !== undefined ? `:${start}-${start + limit - 1}` : `:${start}`;
+			}
+			return `[read: ${path()}${range}]`;
+		}
+		case "edit":
+		case "write":
+			return `[${call.name}: ${path()}]`;
+		case "grep":
+			return `[grep: /${argText(args, "pattern")}/ in ${path(".")}]`;
+		case "find":
+			return `[find: ${argText(args, "pattern")} in ${path(".")}]`;
+		case "ls":
+			return `[ls: ${path(".")}]`;
+		default: {
+			const json = JSON.stringify(args) ?? "";
+			return `[${call.name}: ${json.length > 40 ? `${json.slice(0, 40)}...` : json}]`;
+		}
+	}
+}
+
+/** Every tool call in the tree by id, so a result can be named by its call. */
+export function collectToolCalls(roots: readonly SessionTreeNode[]): Map<string, ToolCallSummary> {
+	const calls = new Map<string, ToolCallSummary>();
+	const stack = [...roots];
+	while (stack.length > 0) {
+		const node = stack.pop() as SessionTreeNode;
+		const entry = node.entry;
+		if (entry.type === "message" && entry.message.role === "assistant") {
+			for (const block of entry.message.content) {
+				if (block.type === "toolCall") calls.set(block.id, { name: block.name, arguments: block.arguments });
+			}
+		}
+		for (const child of node.children) stack.push(child);
+	}
+	return calls;
+}
+
+/** How an entry reads in the tree; tool results are named by their call when `toolCalls` has it. */
+export function describeEntry(entry: SessionEntry, toolCalls?: ReadonlyMap<string, ToolCallSummary>): string {
 	switch (entry.type) {
 		case "message": {
 			const message = entry.message;
@@ -59,8 +126,12 @@ export function describeEntry(entry: SessionEntry): string {
 					const tools = message.content.filter((block) => block.type === "toolCall").map((block) => block.name);
 					return tools.length > 0 ? `assistant: [calls ${tools.join(", ")}]` : "assistant: (no text)";
 				}
-				case "toolResult":
-					return `[${message.toolName}${message.isError ? " error" : ""}] ${oneLine(contentText(message.content))}`;
+				case "toolResult": {
+					// Named by the call (`[bash: ls -la]`), not by its output: that is what one looks for to branch.
+					const call = toolCalls?.get(message.toolCallId);
+					const label = call ? describeToolCall(call) : `[${message.toolName}]`;
+					return message.isError ? `${label} (error)` : label;
+				}
 				case "bashExecution":
 					return `${message.excludeFromContext ? "!!" : "!"}${message.command}`;
 				case "custom":
@@ -160,6 +231,7 @@ export interface TreeRowOptions {
 export function buildTreeRows(roots: readonly SessionTreeNode[], options: TreeRowOptions): TreeRow[] {
 	const rows: TreeRow[] = [];
 	const forest = shownForest(roots, options.filter);
+	const toolCalls = collectToolCalls(roots);
 	type Frame = { node: ShownNode; first: string; rest: string; isBranchStart: boolean };
 	const stack: Frame[] = [];
 	const pushChildren = (children: ShownNode[], rest: string, forceBranches: boolean) => {
@@ -184,7 +256,7 @@ export function buildTreeRows(roots: readonly SessionTreeNode[], options: TreeRo
 			entry,
 			...(node.node.label ? { label: node.node.label } : {}),
 			prefix: first,
-			text: describeEntry(entry),
+			text: describeEntry(entry, toolCalls),
 			isFoldable,
 			isFolded,
 			isOnActivePath: options.activePath.has(entry.id),

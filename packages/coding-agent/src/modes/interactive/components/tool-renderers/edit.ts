@@ -14,9 +14,18 @@ function diffOf(details: unknown): string | undefined {
 	return typeof diff === "string" && diff.length > 0 ? diff : undefined;
 }
 
+function firstChangedLineOf(details: unknown): number | undefined {
+	if (typeof details !== "object" || details === null) return undefined;
+	const line = (details as Partial<EditToolDetails>).firstChangedLine;
+	return typeof line === "number" && Number.isFinite(line) ? line : undefined;
+}
+
 export const editToolRenderer: ToolRenderer = {
 	header(view, context) {
-		return pathHeader("edit", stringArg(view.args, "path"), context);
+		// `edit calc.py:2`: where the change starts, once the edit is done.
+		const line = view.isError ? undefined : firstChangedLineOf(view.result?.details);
+		const at = line !== undefined ? context.theme.fg("warning", `:${line}`) : "";
+		return pathHeader("edit", stringArg(view.args, "path"), context) + at;
 	},
 	body(view, context) {
 		const { theme } = context;

@@ -60,7 +60,7 @@ export const readToolRenderer: ToolRenderer = {
 		const limit = view.expanded ? all.length : COLLAPSED_LINES;
 		const shownCode = all.slice(0, limit).join("\n");
 		const path = stringArg(view.args, "path") ?? "";
-		const highlighted = highlightLines(theme, shownCode, languageOf(path));
+		const highlighted = context.highlight(shownCode, languageOf(path));
 		const first = numberArg(view.args, "offset") ?? 1;
 		const width = String(first + all.length - 1).length;
 		const numbered = all.map((_, index) =>

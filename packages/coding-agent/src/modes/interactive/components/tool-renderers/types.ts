@@ -22,6 +22,11 @@ export interface ToolRenderContext {
 	cwd: string;
 	/** The expand key, e.g. "ctrl+o". */
 	expandKey: string;
+	/**
+	 * Syntax-highlighted lines of `code` (plain when colour is off or the language is unknown). The tool
+	 * component remembers them, so toggling Ctrl+O or a resize does not highlight the same code again.
+	 */
+	highlight(code: string, language: string | undefined): string[];
 }
 
 export interface ToolRenderer {

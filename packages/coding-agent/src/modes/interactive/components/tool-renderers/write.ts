@@ -1,6 +1,6 @@
 // `write`: the path and size, then the written content (first lines while collapsed) with syntax colours.
 import { textLines } from "../render-utils.js";
-import { highlightLines, languageOf, pathHeader } from "./read.js";
+import { languageOf, pathHeader } from "./read.js";
 import { collapseLines, resultText, stringArg, type ToolRenderer, trimTrailingEmpty } from "./types.js";
 
 const COLLAPSED_LINES = 10;
@@ -23,7 +23,7 @@ export const writeToolRenderer: ToolRenderer = {
 		const all = trimTrailingEmpty(textLines(content));
 		const limit = view.expanded ? all.length : COLLAPSED_LINES;
 		const path = stringArg(view.args, "path") ?? "";
-		const highlighted = highlightLines(theme, all.slice(0, limit).join("\n"), languageOf(path));
+		const highlighted = context.highlight(all.slice(0, limit).join("\n"), languageOf(path));
 		const shown = all.map((_, index) => (index < limit ? (highlighted[index] ?? "") : ""));
 		return collapseLines(shown, COLLAPSED_LINES, view, context);
 	},

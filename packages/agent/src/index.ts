@@ -36,3 +36,4 @@ export {
 	toolNotFoundText,
 } from "./tool-result.js";
 export type * from "./types.js";
+export { QUEUE_MODES } from "./types.js";

@@ -201,8 +201,10 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 	afterToolCall?: (ctx: AfterToolCallContext, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
 }
 
+/** The queue modes, the one list settings, commands and protocols validate against. */
+export const QUEUE_MODES = ["all", "one-at-a-time"] as const;
 /** How many queued messages one delivery takes: all of them, or the oldest one. */
-export type QueueMode = "all" | "one-at-a-time";
+export type QueueMode = (typeof QUEUE_MODES)[number];
 
 /** Options of `new Agent(…)`; each is also a settable field or setter of the Agent. */
 export interface AgentOptions {

@@ -7,6 +7,8 @@ export * from "./core/config/index.js";
 export * from "./core/export-html/index.js";
 export * from "./core/extensions/hooks.js";
 export * from "./core/extensions/index.js";
+export type { DialogOptions as RpcDialogOptions } from "./core/extensions/ui-context.js";
+export { RESERVED_SHORTCUT_ACTIONS } from "./core/keybindings.js";
 export * from "./core/mcp/index.js";
 export * from "./core/packages/index.js";
 export * from "./core/resources/index.js";
@@ -26,7 +28,7 @@ export {
 } from "./modes/interactive/theme/current-theme.js";
 export { Theme } from "./modes/interactive/theme/theme.js";
 export type { ThemeBackground, ThemeColor } from "./modes/interactive/theme/theme-schema.js";
-export { type DialogOptions as RpcDialogOptions, RpcExtensionUiBridge } from "./modes/rpc/extension-ui-bridge.js";
+export { RpcExtensionUiBridge } from "./modes/rpc/extension-ui-bridge.js";
 export {
 	attachJsonlReader,
 	JsonlLineSplitter,

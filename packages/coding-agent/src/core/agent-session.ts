@@ -2,7 +2,7 @@
 // extensions. Modes send commands in (prompt, steer, abort, setModel, compact, …) and render the events that
 // come out (`subscribe`). The work is split over collaborators in ./session-runtime/: prompts and queues,
 // compaction, retry, models and thinking levels, tools and the system prompt, user bash, navigation.
-import type { Agent, AgentMessage, AgentState, StreamFn, ThinkingLevel } from "@agent/agent-core";
+import type { Agent, AgentMessage, AgentState, QueueMode, StreamFn, ThinkingLevel } from "@agent/agent-core";
 import { type AssistantMessage, type ImageContent, type Model, streamSimple, type TextContent } from "@agent/ai";
 import type { AgentSessionConfig } from "./agent-session-config.js";
 import type { CompactionResult } from "./compaction/compaction.js";
@@ -293,11 +293,11 @@ export class AgentSession implements ExtensionSessionBinding {
 		return this.sessionManager.getSessionName();
 	}
 
-	get steeringMode(): "all" | "one-at-a-time" {
+	get steeringMode(): QueueMode {
 		return this.agent.getSteeringMode();
 	}
 
-	get followUpMode(): "all" | "one-at-a-time" {
+	get followUpMode(): QueueMode {
 		return this.agent.getFollowUpMode();
 	}
 
@@ -436,12 +436,12 @@ export class AgentSession implements ExtensionSessionBinding {
 		return this.models.supportsThinking();
 	}
 
-	setSteeringMode(mode: "all" | "one-at-a-time"): void {
+	setSteeringMode(mode: QueueMode): void {
 		this.agent.setSteeringMode(mode);
 		this.settingsManager.setSteeringMode(mode);
 	}
 
-	setFollowUpMode(mode: "all" | "one-at-a-time"): void {
+	setFollowUpMode(mode: QueueMode): void {
 		this.agent.setFollowUpMode(mode);
 		this.settingsManager.setFollowUpMode(mode);
 	}

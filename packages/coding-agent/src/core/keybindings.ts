@@ -10,56 +10,45 @@ import {
 	type KeyId,
 } from "@agent/tui";
 
-/** Actions of the application (cli.md §14.2); editor and list actions are @agent/tui's `EditorAction`. */
-export type AppAction =
-	| "interrupt"
-	| "clear"
-	| "exit"
-	| "suspend"
-	| "cycleThinkingLevel"
-	| "cycleModelForward"
-	| "cycleModelBackward"
-	| "selectModel"
-	| "expandTools"
-	| "toggleThinking"
-	| "toggleSessionNamedFilter"
-	| "externalEditor"
-	| "followUp"
-	| "dequeue"
-	| "pasteImage"
-	| "newSession"
-	| "tree"
-	| "fork"
-	| "resume"
-	| "scrollUp"
-	| "scrollDown"
-	| "searchTranscript";
+/**
+ * Actions of the application (cli.md §14.2), in the order that decides which wins when two share a key; editor
+ * and list actions are @agent/tui's `EditorAction`. `reserved`: an extension shortcut may not take its keys.
+ */
+const APP_ACTION_TRAITS = {
+	interrupt: { reserved: true },
+	clear: { reserved: true },
+	exit: { reserved: true },
+	suspend: { reserved: true },
+	cycleThinkingLevel: { reserved: true },
+	cycleModelForward: { reserved: true },
+	cycleModelBackward: { reserved: true },
+	selectModel: { reserved: true },
+	expandTools: { reserved: true },
+	toggleThinking: { reserved: true },
+	toggleSessionNamedFilter: { reserved: false },
+	externalEditor: { reserved: true },
+	followUp: { reserved: true },
+	dequeue: { reserved: false },
+	pasteImage: { reserved: false },
+	newSession: { reserved: false },
+	tree: { reserved: false },
+	fork: { reserved: false },
+	resume: { reserved: false },
+	scrollUp: { reserved: false },
+	scrollDown: { reserved: false },
+	searchTranscript: { reserved: false },
+} as const satisfies Record<string, { reserved: boolean }>;
+
+export type AppAction = keyof typeof APP_ACTION_TRAITS;
 
 export type KeybindingAction = AppAction | EditorAction;
 
-export const APP_ACTIONS: readonly AppAction[] = [
-	"interrupt",
-	"clear",
-	"exit",
-	"suspend",
-	"cycleThinkingLevel",
-	"cycleModelForward",
-	"cycleModelBackward",
-	"selectModel",
-	"expandTools",
-	"toggleThinking",
-	"toggleSessionNamedFilter",
-	"externalEditor",
-	"followUp",
-	"dequeue",
-	"pasteImage",
-	"newSession",
-	"tree",
-	"fork",
-	"resume",
-	"scrollUp",
-	"scrollDown",
-	"searchTranscript",
+export const APP_ACTIONS = Object.keys(APP_ACTION_TRAITS) as readonly AppAction[];
+
+/** Built-in actions whose keys an extension shortcut may not take: some of the application's, some editor ones. */
+export const RESERVED_SHORTCUT_ACTIONS: readonly KeybindingAction[] = [
+	...APP_ACTIONS.filter((action) => APP_ACTION_TRAITS[action].reserved),
+	...(["submit", "selectConfirm", "selectCancel", "copy", "deleteToLineEnd"] satisfies EditorAction[]),
 ];
 
 /** The application defaults for a platform (Alt+V pastes images on Windows, where Ctrl+V is the terminal's). */

@@ -10,6 +10,7 @@ import { loadExtensions } from "../../src/core/extensions/loader.js";
 import { ExtensionRunner } from "../../src/core/extensions/runner.js";
 import { RUNTIME_NOT_INITIALIZED_TEXT, SET_MODEL_NOT_INITIALIZED_TEXT } from "../../src/core/extensions/runtime.js";
 import { extensionLoadFailureText } from "../../src/core/extensions/setup.js";
+import { RESERVED_SHORTCUT_ACTIONS } from "../../src/core/keybindings.js";
 import { DefaultResourceLoader } from "../../src/core/resources/resource-loader.js";
 import { createExtensionWorld, type ExtensionWorld, loadWorldExtensions } from "../helpers/extension-harness.js";
 
@@ -350,11 +351,14 @@ describe("registration conflicts", () => {
 		});
 		const loaded = await loadWorldExtensions(world, ["one.ts", "two.ts"]);
 		const runner = new ExtensionRunner(loaded, { cwd: world.cwd });
-		const resolved = runner.getShortcuts({
-			clear: ["ctrl+c"],
-			cycleModelBackward: ["ctrl+shift+p"],
-			toggleSessionNamedFilter: ["ctrl+n"],
-		});
+		const resolved = runner.getShortcuts(
+			{
+				clear: ["ctrl+c"],
+				cycleModelBackward: ["ctrl+shift+p"],
+				toggleSessionNamedFilter: ["ctrl+n"],
+			},
+			RESERVED_SHORTCUT_ACTIONS,
+		);
 		const one = world.path("one.ts");
 		const two = world.path("two.ts");
 		expect([...resolved.shortcuts.entries()].map(([key, shortcut]) => [key, shortcut.extensionPath])).toEqual([

@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FooterComponent, type FooterData } from "../../src/modes/interactive/components/footer.js";
-import { readGitBranch } from "../../src/modes/interactive/footer-data.js";
+import { FooterComponent, type FooterFigures } from "../../src/modes/interactive/components/footer.js";
+import { readGitBranch } from "../../src/modes/interactive/footer-figures.js";
 import { createDisplayState } from "../helpers/interactive-display.js";
 import { renderComponents } from "../helpers/interactive-terminal.js";
 
-function data(overrides: Partial<FooterData> = {}): FooterData {
+function data(overrides: Partial<FooterFigures> = {}): FooterFigures {
 	return {
 		cwd: "/work/project",
 		tokens: { input: 12_345, output: 3_456, cacheRead: 45_000, cacheWrite: 1_200 },

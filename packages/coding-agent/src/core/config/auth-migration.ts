@@ -2,7 +2,7 @@
 // settings.json and a separate oauth.json move into auth.json — only while auth.json does not exist yet.
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { replaceFileAtomically } from "./atomic-file.js";
+import { replaceFileAtomically } from "../tools/atomic-write.js";
 import type { AuthCredential, AuthData } from "./auth-storage.js";
 import { getAuthPath, getSettingsPath } from "./paths.js";
 

@@ -2,7 +2,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { getEnvApiKey } from "@agent/ai";
-import { replaceFileAtomically } from "./atomic-file.js";
+import { replaceFileAtomically } from "../tools/atomic-write.js";
 import { resolveConfigValue } from "./config-value.js";
 import { acquireFileLock, type FileLock, tryAcquireFileLock } from "./file-lock.js";
 import { getAuthPath } from "./paths.js";

@@ -2,9 +2,9 @@
 // decide what runs, `PROJECT_SETTINGS_NEEDING_TRUST`) must not act just because someone cloned it and started the
 // agent there. The user trusts a project by answering the prompt of an interactive start, or with
 // `--trust-project`; the answer is remembered per project path in `<agentDir>/trusted-projects.json`.
-import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { replaceFileAtomically } from "../tools/atomic-write.js";
 
 export const TRUSTED_PROJECTS_FILE_NAME = "trusted-projects.json";
 
@@ -49,7 +49,5 @@ export function trustProject(cwd: string, agentDir: string): void {
 	if (trusted.includes(project)) return;
 	const path = getTrustedProjectsPath(agentDir);
 	mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-	const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-	writeFileSync(temp, `${JSON.stringify({ trusted: [...trusted, project] }, null, 2)}\n`, { mode: 0o600 });
-	renameSync(temp, path);
+	replaceFileAtomically(path, `${JSON.stringify({ trusted: [...trusted, project] }, null, 2)}\n`, 0o600);
 }

@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { lstat, mkdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
+import { writeFileAtomic } from "../tools/atomic-write.js";
 import { findJsonSyntaxErrorOffset } from "./settings-json-location.js";
 
 /** The JSON text of a settings object as written to disk: 2-space indentation, no trailing newline. */
@@ -92,35 +92,6 @@ async function acquireLock(path: string): Promise<() => Promise<void>> {
 	}
 }
 
-/** Where to write: the target of a symbolic link (a dotfiles setup), so the link itself survives. */
-async function resolveWriteTarget(path: string): Promise<string> {
-	try {
-		if ((await lstat(path)).isSymbolicLink()) return await realpath(path);
-	} catch {
-		// missing file or dangling link: write at the path itself
-	}
-	return path;
-}
-
-/** Writes through a temporary file and a rename, so a reader never sees half a file. Keeps the file's mode. */
-async function writeFileAtomically(path: string, content: string): Promise<void> {
-	const target = await resolveWriteTarget(path);
-	const temporary = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-	let mode: number | undefined;
-	try {
-		mode = (await stat(target)).mode & 0o777;
-	} catch {
-		mode = undefined;
-	}
-	try {
-		await writeFile(temporary, content, { encoding: "utf8", ...(mode !== undefined ? { mode } : {}) });
-		await rename(temporary, target);
-	} catch (error) {
-		await unlink(temporary).catch(() => {});
-		throw error;
-	}
-}
-
 /**
  * Read-modify-write of a settings file under its lock: `update` gets the current text (undefined when the file
  * does not exist) and returns the new text, or undefined to leave the file alone.
@@ -139,7 +110,7 @@ export async function updateFileLocked(
 			if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
 		}
 		const next = update(current);
-		if (next !== undefined && next !== current) await writeFileAtomically(path, next);
+		if (next !== undefined && next !== current) await writeFileAtomic(path, next);
 	} finally {
 		await release();
 	}

@@ -1,4 +1,4 @@
-import type { ThinkingLevel } from "@agent/agent-core";
+import { QUEUE_MODES, type QueueMode, type ThinkingLevel } from "@agent/agent-core";
 import type { Transport } from "@agent/ai";
 
 /** A package providing resources: a source string, or an object whose arrays filter the package's resources. */
@@ -85,7 +85,7 @@ export interface MarkdownSettings {
 	codeBlockIndent?: string;
 }
 
-export type QueueMode = "all" | "one-at-a-time";
+export type { QueueMode };
 export type DoubleEscapeAction = "tree" | "fork" | "none";
 export type TreeFilterMode = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
 /**
@@ -232,8 +232,8 @@ const TOP_LEVEL_CHECKS: Record<string, ValueCheck> = {
 	defaultThinkingLevel: oneOf("off", "minimal", "low", "medium", "high", "xhigh"),
 	hideThinkingBlock: aBoolean,
 	transport: oneOf("sse", "websocket", "auto"),
-	steeringMode: oneOf("all", "one-at-a-time"),
-	followUpMode: oneOf("all", "one-at-a-time"),
+	steeringMode: oneOf(...QUEUE_MODES),
+	followUpMode: oneOf(...QUEUE_MODES),
 	theme: aString,
 	quietStartup: aBoolean,
 	collapseChangelog: aBoolean,

@@ -12,8 +12,8 @@
 //
 // This file imports only types from lower layers, and nothing of AgentSession: the session is described to
 // the runner by `ExtensionSessionBinding`, which AgentSession implements.
-import type { AgentMessage, AgentTool, AgentToolResult, ThinkingLevel } from "@agent/agent-core";
-import type { AssistantMessageEvent, ImageContent, Model, TextContent, ToolResultMessage } from "@agent/ai";
+import type { AgentEvent, AgentMessage, AgentTool, ThinkingLevel } from "@agent/agent-core";
+import type { ImageContent, Model, TextContent } from "@agent/ai";
 import type { CompactionPreparation, CompactionResult } from "../compaction/compaction.js";
 import type { ModelRegistry } from "../config/model-registry.js";
 import type { ResourceExtensionPaths } from "../resources/resource-loader.js";
@@ -126,22 +126,13 @@ export type ExtensionNotification =
 	  }
 	| { type: "session_shutdown" }
 	| { type: "model_select"; model: Model; previousModel: Model | undefined; source: ModelSelectSource }
-	| { type: "agent_start" }
-	| { type: "agent_end"; messages: AgentMessage[] }
-	| { type: "turn_start"; turnIndex: number; timestamp: number }
-	| { type: "turn_end"; turnIndex: number; message: AgentMessage; toolResults: ToolResultMessage[] }
-	| { type: "message_start"; message: AgentMessage }
-	| { type: "message_update"; message: AgentMessage; assistantMessageEvent: AssistantMessageEvent }
-	| { type: "message_end"; message: AgentMessage }
-	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown> }
-	| {
-			type: "tool_execution_update";
-			toolCallId: string;
-			toolName: string;
-			args: Record<string, unknown>;
-			partialResult: AgentToolResult;
-	  }
-	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult; isError: boolean };
+	| AgentEventForExtensions;
+
+/** The agent's events as extensions get them: a turn also says its index in the run, and when it started. */
+export type AgentEventForExtensions =
+	| Exclude<AgentEvent, { type: "turn_start" | "turn_end" }>
+	| (Extract<AgentEvent, { type: "turn_start" }> & { turnIndex: number; timestamp: number })
+	| (Extract<AgentEvent, { type: "turn_end" }> & { turnIndex: number });
 
 /** Every event name an extension can subscribe to. */
 export type ExtensionEventType =

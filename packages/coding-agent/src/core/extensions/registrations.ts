@@ -28,27 +28,6 @@ export const BUILTIN_SLASH_COMMAND_NAMES: readonly string[] = [
 	"mcp",
 ];
 
-/** Built-in actions whose keys an extension shortcut may not take. */
-export const RESERVED_SHORTCUT_ACTIONS: readonly string[] = [
-	"interrupt",
-	"clear",
-	"exit",
-	"suspend",
-	"cycleThinkingLevel",
-	"cycleModelForward",
-	"cycleModelBackward",
-	"selectModel",
-	"expandTools",
-	"toggleThinking",
-	"externalEditor",
-	"followUp",
-	"submit",
-	"selectConfirm",
-	"selectCancel",
-	"copy",
-	"deleteToLineEnd",
-];
-
 export function builtinCommandConflictText(name: string, path: string): string {
 	return `Extension command '${name}' from ${path} conflicts with built-in commands. Skipping.`;
 }
@@ -165,6 +144,7 @@ export interface ResolvedShortcuts {
 export function resolveShortcuts(
 	extensions: readonly Extension[],
 	builtInBindings: Readonly<Record<string, readonly KeyId[] | readonly string[]>>,
+	reservedActions: readonly string[],
 ): ResolvedShortcuts {
 	const actionsByKey = new Map<string, string[]>();
 	for (const [action, keys] of Object.entries(builtInBindings)) {
@@ -173,7 +153,7 @@ export function resolveShortcuts(
 			actionsByKey.set(normalized, [...(actionsByKey.get(normalized) ?? []), action]);
 		}
 	}
-	const reserved = new Set(RESERVED_SHORTCUT_ACTIONS);
+	const reserved = new Set(reservedActions);
 	const result: ResolvedShortcuts = { shortcuts: new Map(), errors: [], warnings: [] };
 	for (const extension of extensions) {
 		for (const shortcut of extension.shortcuts.values()) {

@@ -160,9 +160,15 @@ export class ExtensionRunner extends EventDispatcher implements ExtensionHooks {
 		return [...resolveCommands(this.extensions, this.builtInCommandNames, []).values()];
 	}
 
-	/** Extension shortcuts against the mode's effective key bindings (action → keys). */
-	getShortcuts(builtInBindings: Readonly<Record<string, readonly KeyId[] | readonly string[]>>): ResolvedShortcuts {
-		return resolveShortcuts(this.extensions, builtInBindings);
+	/**
+	 * Extension shortcuts against the mode's effective key bindings (action → keys); the keys of `reservedActions`
+	 * stay the mode's.
+	 */
+	getShortcuts(
+		builtInBindings: Readonly<Record<string, readonly KeyId[] | readonly string[]>>,
+		reservedActions: readonly string[],
+	): ResolvedShortcuts {
+		return resolveShortcuts(this.extensions, builtInBindings, reservedActions);
 	}
 
 	/** The first renderer registered for a custom message type. */

@@ -2,8 +2,8 @@
 // migration needs. Every append is one write call of whole lines, so a kill -9 loses at most the line in flight.
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { replaceFileAtomically } from "../config/atomic-file.js";
 import { type FileLock, FileLockedError, type LockHolder, tryAcquireFileLock } from "../config/file-lock.js";
+import { replaceFileAtomically } from "../tools/atomic-write.js";
 
 /** Another process (or another session object of this process) has the session file open for writing. */
 export class SessionLockedError extends FileLockedError {

@@ -1,7 +1,17 @@
+// Replacing a file whole so that neither a reader nor a crash ever sees half of it: the one temp-file-and-rename
+// writer of the package. `writeFileAtomic` is the tools' (edit, write; keeps mode and owner, checks for a
+// concurrent change, follows symlinks) and the settings files'; `replaceFileAtomically` is the synchronous one
+// for small files of our own with a fixed mode (auth.json, trusted projects, a migrated session file).
 import { randomBytes } from "node:crypto";
+import { chmodSync, closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { chown, open, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { describeNonRegularFile, NotRegularFileError, readRegularFile } from "./regular-file.js";
+
+/** A fresh hidden temp file name in `target`'s directory, so the rename stays on one file system. */
+function tempPathBeside(target: string): string {
+	return join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+}
 
 function errorCode(error: unknown): string | undefined {
 	return (error as NodeJS.ErrnoException | undefined)?.code;
@@ -111,7 +121,7 @@ export async function writeFileAtomic(
 		if (errorCode(error) !== "ENOENT") throw error;
 	}
 
-	const tempPath = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+	const tempPath = tempPathBeside(target);
 	let handle: Awaited<ReturnType<typeof open>>;
 	try {
 		handle = await open(tempPath, "wx", existing?.mode ?? 0o666);
@@ -139,6 +149,34 @@ export async function writeFileAtomic(
 		await rename(tempPath, target);
 	} catch (error) {
 		await rm(tempPath, { force: true });
+		throw error;
+	}
+}
+
+/**
+ * Writes `text` to a temp file beside `path` (created with `mode`, then set to exactly `mode` whatever the umask),
+ * fsyncs it and renames it over `path`. On failure the temp file is removed and the error rethrown.
+ */
+export function replaceFileAtomically(path: string, text: string, mode: number): void {
+	const temp = tempPathBeside(path);
+	try {
+		const fd = openSync(temp, "wx", mode);
+		try {
+			const data = Buffer.from(text, "utf8");
+			let offset = 0;
+			while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
+			fsyncSync(fd);
+		} finally {
+			closeSync(fd);
+		}
+		chmodSync(temp, mode);
+		renameSync(temp, path);
+	} catch (error) {
+		try {
+			unlinkSync(temp);
+		} catch {
+			// Never created, or already renamed.
+		}
 		throw error;
 	}
 }

@@ -2,7 +2,7 @@
 // renderers, `ctx.shutdown()`, and session changes from extension commands (the transcript follows them).
 import { matchesKey } from "@agent/tui";
 import type { ExtensionRunner } from "../../core/extensions/runner.js";
-import { DEFAULT_KEYBINDINGS, type KeybindingAction } from "../../core/keybindings.js";
+import { DEFAULT_KEYBINDINGS, type KeybindingAction, RESERVED_SHORTCUT_ACTIONS } from "../../core/keybindings.js";
 import { BUILTIN_COMMANDS } from "./commands/command-table.js";
 import { type ExtensionUiHost, InteractiveExtensionUI } from "./extension-ui.js";
 
@@ -66,7 +66,7 @@ export function bindExtensionRunner(host: ExtensionUiHost, runner: ExtensionRunn
 		},
 	});
 
-	const resolved = runner.getShortcuts(effectiveBindings(host));
+	const resolved = runner.getShortcuts(effectiveBindings(host), RESERVED_SHORTCUT_ACTIONS);
 	for (const conflict of [...resolved.errors, ...resolved.warnings]) host.notify("warning", conflict.message);
 	const builtinNames = new Set(BUILTIN_COMMANDS.map((command) => command.name));
 	for (const command of runner.getRegisteredCommands()) {

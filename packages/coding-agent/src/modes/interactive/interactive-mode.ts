@@ -34,7 +34,7 @@ import { bindExtensionRunner, type ExtensionBinding } from "./extension-binding.
 import { wireCustomEditor } from "./extension-kit/wire-custom-editor.js";
 import type { ExtensionUiHost } from "./extension-ui.js";
 import { editInExternalEditor, editorCommand, NO_EDITOR_CONFIGURED_TEXT } from "./external-editor.js";
-import { collectFooterData, readGitBranch } from "./footer-data.js";
+import { collectFooterFigures, readGitBranch } from "./footer-figures.js";
 import { InputController } from "./input-controller.js";
 import { KeyActions } from "./key-actions.js";
 import type { InteractiveModeOptions, ModeHost, NoticeLevel, SelectorHandle } from "./mode-host.js";
@@ -129,7 +129,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			autocompleteMaxVisible: settings.getAutocompleteMaxVisible(),
 		});
 		this.currentGitBranch = readGitBranch(session.cwd);
-		this.footer = new FooterComponent(this.state, collectFooterData(session, this.currentGitBranch, []));
+		this.footer = new FooterComponent(this.state, collectFooterFigures(session, this.currentGitBranch, []));
 		this.layout = new ScreenLayout(this.tui, this.transcript, this.status, this.editor, this.footer, {
 			mode: screenMode,
 			scrollTheme: () => scrollLayoutTheme(this.state),
@@ -287,7 +287,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	}
 
 	refreshFooter(): void {
-		this.footer.setData(collectFooterData(this.session, this.currentGitBranch, this.statusLines()));
+		this.footer.setData(collectFooterFigures(this.session, this.currentGitBranch, this.statusLines()));
 		this.requestRender();
 	}
 

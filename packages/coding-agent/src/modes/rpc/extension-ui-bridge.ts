@@ -1,7 +1,9 @@
 // Extension UI calls in RPC mode (rpc.md §8): dialogs become `extension_ui_request` records answered by
 // `extension_ui_response` lines; notifications are fire-and-forget. Timeouts and abort signals are enforced
-// here, agent-side: the dialog resolves with its default and a late answer is ignored.
+// here, agent-side: the dialog resolves with its default and a late answer is ignored; a dialog whose signal is
+// already aborted sends nothing.
 import { randomUUID } from "node:crypto";
+import type { DialogOptions } from "../../core/extensions/ui-context.js";
 import type {
 	RpcExtensionUiDialogRequest,
 	RpcExtensionUiRequest,
@@ -9,13 +11,6 @@ import type {
 	RpcNotifyType,
 	RpcWidgetPlacement,
 } from "./protocol.js";
-
-export interface DialogOptions {
-	/** Dismisses the dialog (resolving the default) when aborted; an already aborted signal sends nothing. */
-	signal?: AbortSignal;
-	/** Milliseconds; sent to the client and enforced here. */
-	timeout?: number;
-}
 
 interface PendingDialog {
 	resolve(response: RpcExtensionUiResponse | undefined): void;

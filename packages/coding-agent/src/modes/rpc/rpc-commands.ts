@@ -1,6 +1,6 @@
 // What each RPC command does (rpc.md §4): validates its fields, calls the session, returns the response data.
 // A handler that throws is answered with the command's own error response by the caller (rpc-mode.ts).
-import type { ThinkingLevel } from "@agent/agent-core";
+import { QUEUE_MODES, type ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent } from "@agent/ai";
 import {
 	type AgentSession,
@@ -17,7 +17,6 @@ export class RpcCommandFailure extends Error {
 }
 
 const THINKING_LEVELS: readonly string[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
-const QUEUE_MODES: readonly string[] = ["all", "one-at-a-time"];
 
 type Fields = Record<string, unknown>;
 
@@ -60,7 +59,7 @@ function optionalImages(command: Fields): ImageContent[] | undefined {
 function requireQueueMode(command: Fields): RpcQueueMode {
 	const mode = requireString(command, "mode");
 	// The reference stores any string; an unknown mode silently behaving as "all" is a trap.
-	if (!QUEUE_MODES.includes(mode)) {
+	if (!(QUEUE_MODES as readonly string[]).includes(mode)) {
 		throw new RpcCommandFailure(`Invalid mode "${mode}". Valid values: ${QUEUE_MODES.join(", ")}`);
 	}
 	return mode as RpcQueueMode;

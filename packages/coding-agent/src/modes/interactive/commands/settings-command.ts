@@ -1,6 +1,6 @@
 // `/settings`: the settings panel (cli.md §13.3). Every change applies at once and is saved to the user's
 // settings.json; the theme list previews each theme as you move through it.
-import type { ThinkingLevel } from "@agent/agent-core";
+import type { QueueMode, ThinkingLevel } from "@agent/agent-core";
 import type { Transport } from "@agent/ai";
 import { type Component, type SettingItem, SettingsList } from "@agent/tui";
 import {
@@ -16,7 +16,8 @@ import { SelectPanel } from "../selectors/select-panel.js";
 import { TREE_FILTER_MODES } from "../selectors/tree-model.js";
 
 const BOOLEAN_VALUES = ["true", "false"];
-const QUEUE_MODES = ["one-at-a-time", "all"];
+// The default first, as the panel has always listed them.
+const QUEUE_MODE_CHOICES: readonly QueueMode[] = ["one-at-a-time", "all"];
 
 type Apply = (value: string) => void;
 
@@ -72,20 +73,20 @@ export function settingDefinitions(host: ModeHost): SettingDefinition[] {
 				id: "steering-mode",
 				label: "Steering mode",
 				currentValue: session.steeringMode,
-				values: QUEUE_MODES,
+				values: [...QUEUE_MODE_CHOICES],
 				description: "Deliver queued steering messages one at a time or all at once",
 			},
-			apply: (value) => session.setSteeringMode(value as "all" | "one-at-a-time"),
+			apply: (value) => session.setSteeringMode(value as QueueMode),
 		},
 		{
 			item: {
 				id: "follow-up-mode",
 				label: "Follow-up mode",
 				currentValue: session.followUpMode,
-				values: QUEUE_MODES,
+				values: [...QUEUE_MODE_CHOICES],
 				description: "Deliver queued follow-up messages one at a time or all at once",
 			},
-			apply: (value) => session.setFollowUpMode(value as "all" | "one-at-a-time"),
+			apply: (value) => session.setFollowUpMode(value as QueueMode),
 		},
 		{
 			item: {

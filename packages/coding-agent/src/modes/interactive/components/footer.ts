@@ -5,7 +5,8 @@ import { CachedComponent, truncateToWidth, visibleWidth } from "@agent/tui";
 import type { DisplayState } from "../display-state.js";
 import { formatTokenCount, shortenPath } from "./render-utils.js";
 
-export interface FooterData {
+/** What the built-in footer shows (a custom footer of an extension gets `FooterData` instead). */
+export interface FooterFigures {
 	cwd: string;
 	gitBranch?: string;
 	sessionName?: string;
@@ -26,7 +27,7 @@ export interface FooterData {
 
 export const NO_MODEL_TEXT = "no model";
 
-function sameData(a: FooterData, b: FooterData): boolean {
+function sameData(a: FooterFigures, b: FooterFigures): boolean {
 	return JSON.stringify(a) === JSON.stringify(b);
 }
 
@@ -36,21 +37,21 @@ export function formatCost(cost: number): string {
 }
 
 export class FooterComponent extends CachedComponent {
-	private data: FooterData;
+	private data: FooterFigures;
 
 	constructor(
 		private readonly state: DisplayState,
-		data: FooterData,
+		data: FooterFigures,
 	) {
 		super();
 		this.data = data;
 	}
 
-	getData(): FooterData {
+	getData(): FooterFigures {
 		return this.data;
 	}
 
-	setData(data: FooterData): void {
+	setData(data: FooterFigures): void {
 		if (sameData(data, this.data)) return;
 		this.data = data;
 		this.markChanged();

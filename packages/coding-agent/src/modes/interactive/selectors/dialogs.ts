@@ -2,17 +2,13 @@
 // multi-line text. Each resolves once; a timeout counts down in the title and resolves with the default; an
 // abort signal closes it from code.
 import { CachedComponent, type Component, Editor, Input, matchesKey, truncateToWidth } from "@agent/tui";
+import type { DialogOptions } from "../../../core/extensions/ui-context.js";
 import type { DisplayState } from "../display-state.js";
 import type { ModeHost } from "../mode-host.js";
 import { SelectPanel } from "./select-panel.js";
 
-export interface DialogOptions {
-	signal?: AbortSignal;
-	/** Milliseconds until the dialog closes by itself with its default answer. */
-	timeout?: number;
-	/** The key hint under a choice (default: how to move, select and cancel). */
-	hint?: string;
-}
+/** The extension dialog options, and the key hint under a choice (default: how to move, select and cancel). */
+export type SelectDialogOptions = DialogOptions & { hint?: string };
 
 export const SELECT_DIALOG_HINT = "↑↓ to move · Enter to select · Esc to cancel";
 
@@ -65,7 +61,7 @@ export function selectDialog(
 	host: Pick<ModeHost, "showSelector" | "requestRender" | "state">,
 	title: string,
 	options: string[],
-	dialogOptions: DialogOptions = {},
+	dialogOptions: SelectDialogOptions = {},
 ): Promise<string | undefined> {
 	return openDialog<string | undefined>(
 		host,

@@ -1,66 +1,15 @@
 // The theme file format (docs/themes.md): `{ name, vars?, colors, export? }`. Every colour token is required;
 // a value is "#rrggbb", a 256-colour index (0–255), the name of an entry of `vars`, or "" for the terminal's
-// default colour. Validation reports every problem at once, with the token it concerns.
+// default colour. Validation reports every problem at once, with the token it concerns. The token lists are the
+// ones extensions see (core/extensions/ui-context.ts).
+import {
+	THEME_BACKGROUND_TOKENS,
+	THEME_COLOR_TOKENS,
+	type ThemeBackground,
+	type ThemeColor,
+} from "../../../core/extensions/ui-context.js";
 
-export const FOREGROUND_TOKENS = [
-	"accent",
-	"border",
-	"borderAccent",
-	"borderMuted",
-	"success",
-	"error",
-	"warning",
-	"muted",
-	"dim",
-	"text",
-	"thinkingText",
-	"userMessageText",
-	"customMessageText",
-	"customMessageLabel",
-	"toolTitle",
-	"toolOutput",
-	"mdHeading",
-	"mdLink",
-	"mdLinkUrl",
-	"mdCode",
-	"mdCodeBlock",
-	"mdCodeBlockBorder",
-	"mdQuote",
-	"mdQuoteBorder",
-	"mdHr",
-	"mdListBullet",
-	"toolDiffAdded",
-	"toolDiffRemoved",
-	"toolDiffContext",
-	"syntaxComment",
-	"syntaxKeyword",
-	"syntaxFunction",
-	"syntaxVariable",
-	"syntaxString",
-	"syntaxNumber",
-	"syntaxType",
-	"syntaxOperator",
-	"syntaxPunctuation",
-	"thinkingOff",
-	"thinkingMinimal",
-	"thinkingLow",
-	"thinkingMedium",
-	"thinkingHigh",
-	"thinkingXhigh",
-	"bashMode",
-] as const;
-
-export const BACKGROUND_TOKENS = [
-	"selectedBg",
-	"userMessageBg",
-	"customMessageBg",
-	"toolPendingBg",
-	"toolSuccessBg",
-	"toolErrorBg",
-] as const;
-
-export type ThemeColor = (typeof FOREGROUND_TOKENS)[number];
-export type ThemeBackground = (typeof BACKGROUND_TOKENS)[number];
+export type { ThemeBackground, ThemeColor };
 export type ThemeToken = ThemeColor | ThemeBackground;
 
 /** A colour as written in a theme file. */
@@ -84,7 +33,7 @@ export type ResolvedColor =
 export type ResolvedColors = Record<ThemeToken, ResolvedColor>;
 
 const HEX = /^#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$/;
-const ALL_TOKENS: readonly ThemeToken[] = [...FOREGROUND_TOKENS, ...BACKGROUND_TOKENS];
+const ALL_TOKENS: readonly ThemeToken[] = [...THEME_COLOR_TOKENS, ...THEME_BACKGROUND_TOKENS];
 
 function parseHex(hex: string): ResolvedColor {
 	const body = hex.slice(1);

@@ -4,7 +4,7 @@ import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { AgentSession } from "../../core/agent-session.js";
 import { readSmallTextFileSync } from "../../core/tools/regular-file.js";
-import type { FooterData } from "./components/footer.js";
+import type { FooterFigures } from "./components/footer.js";
 
 // `.git` pointer files and HEAD hold one line; a repository could make them anything (a FIFO, a huge file).
 const GIT_POINTER_MAX_BYTES = 64 * 1024;
@@ -43,7 +43,7 @@ export function readGitBranch(cwd: string): string | undefined {
 
 /** Tokens and cost of every reply in the session file (all branches: what the session cost so far). */
 export function sessionUsageTotals(session: AgentSession): {
-	tokens: FooterData["tokens"];
+	tokens: FooterFigures["tokens"];
 	cost: number;
 } {
 	const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -61,15 +61,15 @@ export function sessionUsageTotals(session: AgentSession): {
 	return { tokens, cost };
 }
 
-export function collectFooterData(
+export function collectFooterFigures(
 	session: AgentSession,
 	gitBranch: string | undefined,
 	statuses: string[],
-): FooterData {
+): FooterFigures {
 	const { tokens, cost } = sessionUsageTotals(session);
 	const model = session.model;
 	const usage = session.getContextUsage();
-	const data: FooterData = {
+	const data: FooterFigures = {
 		cwd: session.cwd,
 		tokens,
 		cost,

@@ -16,19 +16,19 @@ describe.each(searchEngines("fd"))("find with the $engine engine", ({ engine, sk
 	describe.skipIf(skipReason !== undefined)(
 		`basic search${skipReason ? ` (skipped: ${skipReason})` : ""} (J.6 §1)`,
 		() => {
-			it("includes files in hidden directories (J.6 1.1)", async () => {
+			it("includes files in hidden directories", async () => {
 				writeTree(tempDir(), { ".secret/hidden.txt": "", "visible.txt": "", "other.md": "" });
 				const result = await find({ pattern: "*.txt" });
 				expect(textOf(result)).toBe(".secret/hidden.txt\nvisible.txt");
 				expect(result.details).toBeUndefined();
 			});
 
-			it("matches **/*.ex at every depth (J.6 1.2)", async () => {
+			it("matches **/*.ex at every depth", async () => {
 				writeTree(tempDir(), { "top.ex": "", "lib/a.ex": "", "lib/deep/er/b.ex": "", "lib/c.exs": "" });
 				expect(textOf(await find({ pattern: "**/*.ex" }))).toBe("lib/a.ex\nlib/deep/er/b.ex\ntop.ex");
 			});
 
-			it("says when nothing matches (J.6 1.3)", async () => {
+			it("says when nothing matches", async () => {
 				writeTree(tempDir(), { "a.txt": "" });
 				expect(await find({ pattern: "*.xyz" })).toEqual({
 					content: [{ type: "text", text: "No files found matching pattern" }],
@@ -71,7 +71,7 @@ describe.each(searchEngines("fd"))("find with the $engine engine", ({ engine, sk
 	);
 
 	describe.skipIf(skipReason !== undefined)("filtering and limits (J.6 §2)", () => {
-		it("leaves out files named in .gitignore (J.6 2.1)", async () => {
+		it("leaves out files named in .gitignore", async () => {
 			writeTree(tempDir(), { ".gitignore": "ignored.txt\n", "ignored.txt": "", "kept.txt": "" });
 			expect(textOf(await find({ pattern: "*.txt" }))).toBe("kept.txt");
 		});
@@ -98,7 +98,7 @@ describe.each(searchEngines("fd"))("find with the $engine engine", ({ engine, sk
 			expect(textOf(await find({ pattern: "*config*" }))).toBe("config");
 		});
 
-		it("returns only as many results as the limit and says so (J.6 2.2)", async () => {
+		it("returns only as many results as the limit and says so", async () => {
 			writeTree(tempDir(), Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`f${i}.txt`, ""])));
 			const result = await find({ pattern: "*", limit: 5 });
 			const [list, notice] = textOf(result).split("\n\n");
@@ -107,14 +107,14 @@ describe.each(searchEngines("fd"))("find with the $engine engine", ({ engine, sk
 			expect(result.details).toEqual({ resultLimitReached: 5 });
 		});
 
-		it("lists a symlink to a directory without following it (J.6 2.3)", async () => {
+		it("lists a symlink to a directory without following it", async () => {
 			writeTree(tempDir(), { "real/inside.txt": "" });
 			symlinkSync(join(tempDir(), "real"), join(tempDir(), "linked"));
 			expect(textOf(await find({ pattern: "*.txt" }))).toBe("real/inside.txt");
 			expect(textOf(await find({ pattern: "link*" }))).toBe("linked");
 		});
 
-		// J.6 3.1 (argument types) is in tool-argument-validation.test.ts with the other tools.
+		// Wrong argument types: tool-argument-validation.test.ts, with the other tools.
 
 		it("rejects with Operation aborted when the signal has fired", async () => {
 			writeTree(tempDir(), { "a.txt": "" });

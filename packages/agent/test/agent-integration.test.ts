@@ -1,6 +1,5 @@
-// Seed 001 §J.9 "Agent integration tests", adapted to this API and the scripted faux provider. Scenario
-// numbers match the seed. Parts that belong to other layers are noted where they occur: real-provider
-// E2E runs live in @agent/ai's provider tests; retry, compaction and error classification live in the
+// Agent integration scenarios on the scripted faux provider. Parts that belong to other layers are noted where
+// they occur: real-provider E2E runs live in @agent/ai's provider tests; retry, compaction and error classification live in the
 // coding agent's session layer. Here each scenario checks what the agent core itself guarantees.
 import { Agent, type AgentTool, SKIPPED_FOR_STEERING_TEXT } from "@agent/agent-core";
 import {

@@ -9,7 +9,7 @@ const tempDir = useTempDir("agent-bash-");
 redirectTmpdir(tempDir);
 const node = JSON.stringify(process.execPath);
 
-describe("running commands (J.2 §1)", () => {
+describe("running commands", () => {
 	it("returns a simple command's output with no details", async () => {
 		const result = await run<BashToolDetails | undefined>(createBashTool(tempDir()), { command: "echo hello" });
 		expect(result.content).toEqual([{ type: "text", text: "hello\n" }]);
@@ -43,7 +43,7 @@ describe("running commands (J.2 §1)", () => {
 	});
 });
 
-describe("errors (J.2 §2)", () => {
+describe("errors", () => {
 	it("kills a command that passes its timeout", async () => {
 		const message = await errorOf(run(createBashTool(tempDir()), { command: "echo before; sleep 5", timeout: 1 }));
 		expect(message).toBe("before\n\n\nCommand timed out after 1 seconds");
@@ -78,7 +78,7 @@ describe("errors (J.2 §2)", () => {
 	});
 });
 
-describe("output management (J.2 §3)", () => {
+describe("output management", () => {
 	it("keeps the tail of output past the 100KB window, numbered against the whole output", async () => {
 		const command = `${node} -e "for (let i = 1; i <= 30000; i++) console.log('row ' + i + ' ' + 'x'.repeat(20))"`;
 		const result = await run<BashToolDetails>(createBashTool(tempDir()), { command });
@@ -155,7 +155,7 @@ describe("one huge line", () => {
 	});
 });
 
-describe("shell semantics and regressions (J.2 §5)", () => {
+describe("shell semantics and regressions", () => {
 	it("runs bash, not sh, so bash syntax works", async () => {
 		// biome-ignore lint/suspicious/noTemplateCurlyInString: bash array syntax, not a template.
 		const command = "if [[ -d / ]]; then arr=(a b c); echo yes ${#arr[@]}; fi; cat <(echo substituted)";

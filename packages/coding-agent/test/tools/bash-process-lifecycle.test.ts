@@ -36,7 +36,7 @@ afterEach(() => {
 	}
 });
 
-describe("process management (J.2 §4)", () => {
+describe("process management", () => {
 	it("kills nested children when the call is aborted", async () => {
 		const witness = processTreeWitness();
 		const controller = new AbortController();
@@ -63,7 +63,7 @@ describe("process management (J.2 §4)", () => {
 	});
 });
 
-describe("regressions from the reference (J.2 §5)", () => {
+describe("regressions from the reference", () => {
 	it("decodes multi-byte characters split across chunks, in updates and in the result", async () => {
 		// 4097-byte writes never end on a character boundary (each character is 3 bytes).
 		const script =

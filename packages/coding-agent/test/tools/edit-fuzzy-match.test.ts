@@ -13,7 +13,7 @@ async function edit(content: string, oldText: string, newText: string): Promise<
 	return readFileSync(join(tempDir(), "file.txt"), "utf8");
 }
 
-describe("fuzzy matching (J.1 §2)", () => {
+describe("fuzzy matching", () => {
 	it("matches a line whose trailing spaces the model dropped", async () => {
 		expect(await edit("line one   \nline two\n", "line one\n", "replaced\n")).toBe("replaced\nline two\n");
 	});

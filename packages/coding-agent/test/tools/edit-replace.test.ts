@@ -12,7 +12,7 @@ function setup(name: string, content: string | Buffer) {
 	return { path, tool: createEditTool(tempDir()) };
 }
 
-describe("basic replacement (J.1 §1)", () => {
+describe("basic replacement", () => {
 	it("replaces an exact match and returns the success text and a diff", async () => {
 		const { path, tool } = setup("hello.txt", "Hello, world!");
 		const result = await run<EditToolDetails>(tool, { path: "hello.txt", oldText: "world", newText: "testing" });
@@ -41,7 +41,7 @@ describe("basic replacement (J.1 §1)", () => {
 	});
 });
 
-describe("CRLF and BOM preservation (J.1 §3)", () => {
+describe("CRLF and BOM preservation", () => {
 	it("matches LF oldText against a CRLF file", async () => {
 		const { path, tool } = setup("crlf.txt", "one\r\ntwo\r\nthree\r\n");
 		await run(tool, { path: "crlf.txt", oldText: "one\ntwo", newText: "uno\ndos" });
@@ -85,7 +85,7 @@ describe("CRLF and BOM preservation (J.1 §3)", () => {
 	});
 });
 
-describe("safety and edge cases (J.1 §4)", () => {
+describe("safety and edge cases", () => {
 	it("refuses an empty oldText and leaves an empty file empty", async () => {
 		const { path, tool } = setup("empty.txt", "");
 		const message = await errorOf(run(tool, { path: "empty.txt", oldText: "", newText: "content" }));
@@ -208,7 +208,7 @@ describe("atomic write", () => {
 	});
 });
 
-describe("regressions from the reference (J.1 §5)", () => {
+describe("regressions from the reference", () => {
 	let savedHome: string | undefined;
 	beforeEach(() => {
 		savedHome = process.env.HOME;

@@ -14,7 +14,7 @@ describe.each(searchEngines("fd"))("find with the $engine engine", ({ engine, sk
 		run<FindToolDetails | undefined>(createFindTool(tempDir(), { engine }), args);
 
 	describe.skipIf(skipReason !== undefined)(
-		`basic search${skipReason ? ` (skipped: ${skipReason})` : ""} (J.6 §1)`,
+		`basic search${skipReason ? ` (skipped: ${skipReason})` : ""}`,
 		() => {
 			it("includes files in hidden directories", async () => {
 				writeTree(tempDir(), { ".secret/hidden.txt": "", "visible.txt": "", "other.md": "" });
@@ -70,7 +70,7 @@ describe.each(searchEngines("fd"))("find with the $engine engine", ({ engine, sk
 		},
 	);
 
-	describe.skipIf(skipReason !== undefined)("filtering and limits (J.6 §2)", () => {
+	describe.skipIf(skipReason !== undefined)("filtering and limits", () => {
 		it("leaves out files named in .gitignore", async () => {
 			writeTree(tempDir(), { ".gitignore": "ignored.txt\n", "ignored.txt": "", "kept.txt": "" });
 			expect(textOf(await find({ pattern: "*.txt" }))).toBe("kept.txt");

@@ -11,7 +11,7 @@ describe.each(searchEngines("rg"))("grep with the $engine engine", ({ engine, sk
 		run<GrepToolDetails | undefined>(createGrepTool(cwd, { engine }), args);
 
 	describe.skipIf(skipReason !== undefined)(
-		`basic search${skipReason ? ` (skipped: ${skipReason})` : ""} (J.5 §1)`,
+		`basic search${skipReason ? ` (skipped: ${skipReason})` : ""}`,
 		() => {
 			it("shows file:line: text for a match in a single file", async () => {
 				writeTree(tempDir(), { "file.txt": "first\nsecond\nhello world\n" });
@@ -41,7 +41,7 @@ describe.each(searchEngines("rg"))("grep with the $engine engine", ({ engine, sk
 		},
 	);
 
-	describe.skipIf(skipReason !== undefined)("search options (J.5 §2)", () => {
+	describe.skipIf(skipReason !== undefined)("search options", () => {
 		it("shows one match with its context and the limit notice", async () => {
 			writeTree(tempDir(), { "x.txt": Array.from({ length: 10 }, (_, i) => `x${i + 1}`).join("\n") });
 			const result = await grep({ pattern: "x", path: "x.txt", limit: 1, context: 1 });
@@ -89,7 +89,7 @@ describe.each(searchEngines("rg"))("grep with the $engine engine", ({ engine, sk
 		});
 	});
 
-	describe.skipIf(skipReason !== undefined)("truncation and filtering (J.5 §3)", () => {
+	describe.skipIf(skipReason !== undefined)("truncation and filtering", () => {
 		it("cuts output at 50KB and says so", async () => {
 			const line = `common ${"w".repeat(400)}`;
 			writeTree(tempDir(), { "big.txt": Array.from({ length: 200 }, () => line).join("\n") });

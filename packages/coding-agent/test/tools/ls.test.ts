@@ -7,7 +7,7 @@ import { errorOf, run, textOf, useTempDir, writeTree } from "../helpers/tools-fi
 const tempDir = useTempDir("agent-ls-");
 const ls = (args: Record<string, unknown> = {}) => run<LsToolDetails | undefined>(createLsTool(tempDir()), args);
 
-describe("listing (J.7 §1)", () => {
+describe("listing", () => {
 	it("lists dotfiles and marks directories with /", async () => {
 		writeTree(tempDir(), { ".hidden-file": "", ".hidden-dir/inner.txt": "", "visible.txt": "" });
 		const result = await ls();
@@ -33,7 +33,7 @@ describe("listing (J.7 §1)", () => {
 	});
 });
 
-describe("errors and limits (J.7 §2)", () => {
+describe("errors and limits", () => {
 	it("refuses a file", async () => {
 		writeFileSync(join(tempDir(), "file.txt"), "");
 		expect(await errorOf(ls({ path: "file.txt" }))).toBe(`Not a directory: ${join(tempDir(), "file.txt")}`);

@@ -15,7 +15,7 @@ function file(name: string, content: string | Buffer): string {
 
 const read = (args: Record<string, unknown>) => run<ReadToolDetails | undefined>(createReadTool(tempDir()), args);
 
-describe("basic reading (J.3 §1)", () => {
+describe("basic reading", () => {
 	it("returns a small file whole, with no details", async () => {
 		file("three.txt", "a\nb\nc");
 		const result = await read({ path: "three.txt" });
@@ -34,7 +34,7 @@ describe("basic reading (J.3 §1)", () => {
 	});
 });
 
-describe("paging (J.3 §2)", () => {
+describe("paging", () => {
 	beforeEach(() => {
 		file("hundred.txt", numberedLines(100));
 	});
@@ -67,7 +67,7 @@ describe("paging (J.3 §2)", () => {
 	});
 });
 
-describe("truncation (J.3 §3)", () => {
+describe("truncation", () => {
 	it("shows the first 2000 of 2500 lines and how to continue", async () => {
 		file("long.txt", numberedLines(2500));
 		const text = textOf(await read({ path: "long.txt" }));
@@ -95,7 +95,7 @@ describe("truncation (J.3 §3)", () => {
 	});
 });
 
-describe("type detection (J.3 §4)", () => {
+describe("type detection", () => {
 	it("detects a PNG by its bytes despite a .txt name", async () => {
 		const png = Buffer.from(
 			"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
@@ -116,7 +116,7 @@ describe("type detection (J.3 §4)", () => {
 	});
 });
 
-describe("file system edge cases (J.3 §5)", () => {
+describe("file system edge cases", () => {
 	it("describes the truncation in details", async () => {
 		file("long.txt", numberedLines(2500));
 		const result = await read({ path: "long.txt" });
@@ -167,7 +167,7 @@ describe("file system edge cases (J.3 §5)", () => {
 	});
 });
 
-describe("regressions from the reference (J.3 §6)", () => {
+describe("regressions from the reference", () => {
 	let savedHome: string | undefined;
 	beforeEach(() => {
 		savedHome = process.env.HOME;

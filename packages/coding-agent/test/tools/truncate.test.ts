@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 const lines = (count: number, make: (i: number) => string = (i) => `line ${i}`) =>
 	Array.from({ length: count }, (_, i) => make(i + 1)).join("\n");
 
-describe("truncateHead (J.8 §1)", () => {
+describe("truncateHead", () => {
 	it("returns small content untouched", () => {
 		const content = lines(10);
 		const result = truncateHead(content);
@@ -48,7 +48,7 @@ describe("truncateHead (J.8 §1)", () => {
 	});
 });
 
-describe("truncateTail (J.8 §2)", () => {
+describe("truncateTail", () => {
 	it("returns small content untouched", () => {
 		const content = lines(10);
 		expect(truncateTail(content)).toMatchObject({ content, truncated: false, truncatedBy: null });
@@ -110,7 +110,7 @@ describe("truncateTail (J.8 §2)", () => {
 	});
 });
 
-describe("truncateLine (J.8 §3)", () => {
+describe("truncateLine", () => {
 	it("leaves a 100-character line alone", () => {
 		const line = "z".repeat(100);
 		expect(truncateLine(line, 500)).toEqual({ text: line, wasTruncated: false });

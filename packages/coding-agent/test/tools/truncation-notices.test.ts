@@ -7,7 +7,7 @@ import { redirectTmpdir, run, textOf, useTempDir } from "../helpers/tools-fixtur
 const tempDir = useTempDir("agent-notices-");
 redirectTmpdir(tempDir);
 
-describe("truncation notices tell the model how to get the rest (J.8 §4)", () => {
+describe("truncation notices tell the model how to get the rest", () => {
 	it("read names the offset to continue from (offset=2001 after 2000 lines)", async () => {
 		writeFileSync(join(tempDir(), "long.txt"), Array.from({ length: 2500 }, (_, i) => `row ${i + 1}`).join("\n"));
 		const text = textOf(await run(createReadTool(tempDir()), { path: "long.txt" }));

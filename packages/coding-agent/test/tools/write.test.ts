@@ -7,7 +7,7 @@ import { errorOf, isRoot, run, textOf, useTempDir } from "../helpers/tools-fixtu
 const tempDir = useTempDir("agent-write-");
 const write = (args: Record<string, unknown>) => run(createWriteTool(tempDir()), args);
 
-describe("writing files (J.4 §1)", () => {
+describe("writing files", () => {
 	it("creates a new file and reports the bytes written", async () => {
 		const result = await write({ path: "new.txt", content: "hello world" });
 		expect(textOf(result)).toBe("Successfully wrote 11 bytes to new.txt");
@@ -27,7 +27,7 @@ describe("writing files (J.4 §1)", () => {
 	});
 });
 
-describe("content (J.4 §2)", () => {
+describe("content", () => {
 	it("writes an empty file", async () => {
 		expect(textOf(await write({ path: "empty.txt", content: "" }))).toBe("Successfully wrote 0 bytes to empty.txt");
 		expect(statSync(join(tempDir(), "empty.txt")).size).toBe(0);
@@ -45,7 +45,7 @@ describe("content (J.4 §2)", () => {
 	});
 });
 
-describe("safety and errors (J.4 §3)", () => {
+describe("safety and errors", () => {
 	it.skipIf(isRoot)(
 		"rejects a directory without write permission with EACCES (skipped as root)",
 		async () => {

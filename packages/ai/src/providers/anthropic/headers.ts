@@ -88,7 +88,7 @@ function authHeaders(auth: AnthropicAuth): HeaderMap {
 	}
 }
 
-/** Merge order (spec ai §7.1): defaults, then `model.headers`, then dynamic headers, then `options.headers`. */
+/** Merge order: defaults, then `model.headers`, then dynamic headers, then `options.headers`. */
 export function buildAnthropicHeaders(inputs: HeaderInputs): HeaderMap {
 	const { model, auth } = inputs;
 	const needsInterleaved = (inputs.interleavedThinking ?? true) && !isAdaptiveThinkingModel(model);

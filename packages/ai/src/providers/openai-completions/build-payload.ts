@@ -60,7 +60,7 @@ function addReasoning(
 	}
 }
 
-/** The Chat Completions request body (spec ai §7.2). */
+/** The Chat Completions request body. */
 export function buildCompletionsPayload(
 	model: Model<"openai-completions">,
 	context: Context,

@@ -139,7 +139,7 @@ function convertToolResult(message: ToolResultMessage, model: Model): ResponseIn
 }
 
 /**
- * The Responses `input` for a context (spec ai §7.3): handoff first, then the system prompt, users,
+ * The Responses `input` for a context: handoff first, then the system prompt, users,
  * assistants (reasoning items verbatim, message items with their ids, function calls) and call outputs.
  */
 export function convertResponsesInput(

@@ -91,7 +91,7 @@ describe("1. pipeline", () => {
 	});
 
 	it("1.4 steering: the running tool finishes, the remaining calls are skipped, the message comes next", async () => {
-		// Steering does not kill the running tool (spec); a mode that wants that calls abort() as well.
+		// Steering does not kill the running tool (as in the reference); a mode that wants that calls abort() as well.
 		const bash = createGatedTool("bash");
 		const { faux, agent } = createHarness({ tools: [bash.tool], toolExecution: "sequential" });
 		faux.enqueue(

@@ -13,62 +13,59 @@ describe.each(searchEngines("fd"))("find with the $engine engine", ({ engine, sk
 	const find = (args: Record<string, unknown>) =>
 		run<FindToolDetails | undefined>(createFindTool(tempDir(), { engine }), args);
 
-	describe.skipIf(skipReason !== undefined)(
-		`basic search${skipReason ? ` (skipped: ${skipReason})` : ""}`,
-		() => {
-			it("includes files in hidden directories", async () => {
-				writeTree(tempDir(), { ".secret/hidden.txt": "", "visible.txt": "", "other.md": "" });
-				const result = await find({ pattern: "*.txt" });
-				expect(textOf(result)).toBe(".secret/hidden.txt\nvisible.txt");
-				expect(result.details).toBeUndefined();
-			});
+	describe.skipIf(skipReason !== undefined)(`basic search${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
+		it("includes files in hidden directories", async () => {
+			writeTree(tempDir(), { ".secret/hidden.txt": "", "visible.txt": "", "other.md": "" });
+			const result = await find({ pattern: "*.txt" });
+			expect(textOf(result)).toBe(".secret/hidden.txt\nvisible.txt");
+			expect(result.details).toBeUndefined();
+		});
 
-			it("matches **/*.ex at every depth", async () => {
-				writeTree(tempDir(), { "top.ex": "", "lib/a.ex": "", "lib/deep/er/b.ex": "", "lib/c.exs": "" });
-				expect(textOf(await find({ pattern: "**/*.ex" }))).toBe("lib/a.ex\nlib/deep/er/b.ex\ntop.ex");
-			});
+		it("matches **/*.ex at every depth", async () => {
+			writeTree(tempDir(), { "top.ex": "", "lib/a.ex": "", "lib/deep/er/b.ex": "", "lib/c.exs": "" });
+			expect(textOf(await find({ pattern: "**/*.ex" }))).toBe("lib/a.ex\nlib/deep/er/b.ex\ntop.ex");
+		});
 
-			it("says when nothing matches", async () => {
-				writeTree(tempDir(), { "a.txt": "" });
-				expect(await find({ pattern: "*.xyz" })).toEqual({
-					content: [{ type: "text", text: "No files found matching pattern" }],
-					details: undefined,
-				});
+		it("says when nothing matches", async () => {
+			writeTree(tempDir(), { "a.txt": "" });
+			expect(await find({ pattern: "*.xyz" })).toEqual({
+				content: [{ type: "text", text: "No files found matching pattern" }],
+				details: undefined,
 			});
+		});
 
-			it("matches a pattern with / against the path below the search directory (ours differs)", async () => {
-				writeTree(tempDir(), {
-					"src/a.spec.ts": "",
-					"src/x/b.spec.ts": "",
-					"test/src/c.spec.ts": "",
-					"d.spec.ts": "",
-				});
-				expect(textOf(await find({ pattern: "src/**/*.spec.ts" }))).toBe("src/a.spec.ts\nsrc/x/b.spec.ts");
+		it("matches a pattern with / against the path below the search directory (ours differs)", async () => {
+			writeTree(tempDir(), {
+				"src/a.spec.ts": "",
+				"src/x/b.spec.ts": "",
+				"test/src/c.spec.ts": "",
+				"d.spec.ts": "",
 			});
+			expect(textOf(await find({ pattern: "src/**/*.spec.ts" }))).toBe("src/a.spec.ts\nsrc/x/b.spec.ts");
+		});
 
-			it("lists matching directories with a trailing slash", async () => {
-				writeTree(tempDir(), { "packages/app/index.ts": "", "packages/lib/index.ts": "" });
-				expect(textOf(await find({ pattern: "packages" }))).toBe("packages/");
-			});
+		it("lists matching directories with a trailing slash", async () => {
+			writeTree(tempDir(), { "packages/app/index.ts": "", "packages/lib/index.ts": "" });
+			expect(textOf(await find({ pattern: "packages" }))).toBe("packages/");
+		});
 
-			it("matches case-insensitively unless the pattern has a capital (smart case)", async () => {
-				writeTree(tempDir(), { "README.md": "", "notes.MD": "", "guide.md": "" });
-				expect(textOf(await find({ pattern: "*.md" }))).toBe("README.md\nguide.md\nnotes.MD");
-				expect(textOf(await find({ pattern: "*.MD" }))).toBe("notes.MD");
-			});
+		it("matches case-insensitively unless the pattern has a capital (smart case)", async () => {
+			writeTree(tempDir(), { "README.md": "", "notes.MD": "", "guide.md": "" });
+			expect(textOf(await find({ pattern: "*.md" }))).toBe("README.md\nguide.md\nnotes.MD");
+			expect(textOf(await find({ pattern: "*.MD" }))).toBe("notes.MD");
+		});
 
-			it("searches a subdirectory given as path", async () => {
-				writeTree(tempDir(), { "a/one.ts": "", "b/two.ts": "" });
-				expect(textOf(await find({ pattern: "*.ts", path: "a" }))).toBe("one.ts");
-			});
+		it("searches a subdirectory given as path", async () => {
+			writeTree(tempDir(), { "a/one.ts": "", "b/two.ts": "" });
+			expect(textOf(await find({ pattern: "*.ts", path: "a" }))).toBe("one.ts");
+		});
 
-			it("reports a missing search path", async () => {
-				expect(await errorOf(find({ pattern: "*", path: "missing" }))).toBe(
-					`Path not found: ${join(tempDir(), "missing")}`,
-				);
-			});
-		},
-	);
+		it("reports a missing search path", async () => {
+			expect(await errorOf(find({ pattern: "*", path: "missing" }))).toBe(
+				`Path not found: ${join(tempDir(), "missing")}`,
+			);
+		});
+	});
 
 	describe.skipIf(skipReason !== undefined)("filtering and limits", () => {
 		it("leaves out files named in .gitignore", async () => {

@@ -10,36 +10,33 @@ describe.each(searchEngines("rg"))("grep with the $engine engine", ({ engine, sk
 	const grep = (args: Record<string, unknown>, cwd = tempDir()) =>
 		run<GrepToolDetails | undefined>(createGrepTool(cwd, { engine }), args);
 
-	describe.skipIf(skipReason !== undefined)(
-		`basic search${skipReason ? ` (skipped: ${skipReason})` : ""}`,
-		() => {
-			it("shows file:line: text for a match in a single file", async () => {
-				writeTree(tempDir(), { "file.txt": "first\nsecond\nhello world\n" });
-				const result = await grep({ pattern: "hello", path: "file.txt" });
-				expect(textOf(result)).toBe("file.txt:3: hello world");
-				expect(result.details).toBeUndefined();
-			});
+	describe.skipIf(skipReason !== undefined)(`basic search${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
+		it("shows file:line: text for a match in a single file", async () => {
+			writeTree(tempDir(), { "file.txt": "first\nsecond\nhello world\n" });
+			const result = await grep({ pattern: "hello", path: "file.txt" });
+			expect(textOf(result)).toBe("file.txt:3: hello world");
+			expect(result.details).toBeUndefined();
+		});
 
-			it("lists matches from every matching file of a directory", async () => {
-				writeTree(tempDir(), { "a.txt": "a test here\n", "b.txt": "nothing\n", "sub/c.txt": "x\ntest again\n" });
-				expect(textOf(await grep({ pattern: "test" }))).toBe("a.txt:1: a test here\nsub/c.txt:2: test again");
-			});
+		it("lists matches from every matching file of a directory", async () => {
+			writeTree(tempDir(), { "a.txt": "a test here\n", "b.txt": "nothing\n", "sub/c.txt": "x\ntest again\n" });
+			expect(textOf(await grep({ pattern: "test" }))).toBe("a.txt:1: a test here\nsub/c.txt:2: test again");
+		});
 
-			it("says No matches found", async () => {
-				writeTree(tempDir(), { "file.txt": "something else\n" });
-				expect(await grep({ pattern: "nonexistent", path: "file.txt" })).toEqual({
-					content: [{ type: "text", text: "No matches found" }],
-					details: undefined,
-				});
+		it("says No matches found", async () => {
+			writeTree(tempDir(), { "file.txt": "something else\n" });
+			expect(await grep({ pattern: "nonexistent", path: "file.txt" })).toEqual({
+				content: [{ type: "text", text: "No matches found" }],
+				details: undefined,
 			});
+		});
 
-			it("reports a missing search path with its absolute form", async () => {
-				expect(await errorOf(grep({ pattern: "x", path: "missing" }))).toBe(
-					`Path not found: ${join(tempDir(), "missing")}`,
-				);
-			});
-		},
-	);
+		it("reports a missing search path with its absolute form", async () => {
+			expect(await errorOf(grep({ pattern: "x", path: "missing" }))).toBe(
+				`Path not found: ${join(tempDir(), "missing")}`,
+			);
+		});
+	});
 
 	describe.skipIf(skipReason !== undefined)("search options", () => {
 		it("shows one match with its context and the limit notice", async () => {

@@ -144,14 +144,11 @@ describe("file system edge cases", () => {
 		expect(textOf(await read({ path: "link.txt" }))).toBe("through the link");
 	});
 
-	it.skipIf(isRoot)(
-		"rejects an unreadable file with EACCES (skipped as root, who can read anything)",
-		async () => {
-			const path = file("secret.txt", "hidden");
-			chmodSync(path, 0o000);
-			expect(await errorOf(read({ path: "secret.txt" }))).toBe(`EACCES: permission denied, access '${path}'`);
-		},
-	);
+	it.skipIf(isRoot)("rejects an unreadable file with EACCES (skipped as root, who can read anything)", async () => {
+		const path = file("secret.txt", "hidden");
+		chmodSync(path, 0o000);
+		expect(await errorOf(read({ path: "secret.txt" }))).toBe(`EACCES: permission denied, access '${path}'`);
+	});
 
 	it("passes a permission error from the file system through unchanged", async () => {
 		const denied = Object.assign(new Error("EACCES: permission denied, access '/srv/secret.txt'"), {

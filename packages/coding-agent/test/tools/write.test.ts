@@ -46,19 +46,16 @@ describe("content", () => {
 });
 
 describe("safety and errors", () => {
-	it.skipIf(isRoot)(
-		"rejects a directory without write permission with EACCES (skipped as root)",
-		async () => {
-			const locked = join(tempDir(), "locked");
-			mkdirSync(locked);
-			chmodSync(locked, 0o500);
-			try {
-				expect(await errorOf(write({ path: "locked/test.txt", content: "test" }))).toContain("EACCES");
-			} finally {
-				chmodSync(locked, 0o700);
-			}
-		},
-	);
+	it.skipIf(isRoot)("rejects a directory without write permission with EACCES (skipped as root)", async () => {
+		const locked = join(tempDir(), "locked");
+		mkdirSync(locked);
+		chmodSync(locked, 0o500);
+		try {
+			expect(await errorOf(write({ path: "locked/test.txt", content: "test" }))).toContain("EACCES");
+		} finally {
+			chmodSync(locked, 0o700);
+		}
+	});
 
 	it("passes a permission error from the file system through unchanged", async () => {
 		const operations: WriteOperations = {

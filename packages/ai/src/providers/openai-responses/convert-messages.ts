@@ -68,7 +68,7 @@ function messageItemId(
 	unsignedCount: number,
 ): { id: string; phase?: string } {
 	const signature = decodeTextSignature(block.textSignature);
-	// Decision (spec silent): a second unsigned text in the same message gets a suffix, since item ids must be unique.
+	// Decision (the reference is silent): a second unsigned text in the same message gets a suffix, since item ids must be unique.
 	const decoded = signature ?? {
 		id: unsignedCount === 0 ? `msg_${messageIndex}` : `msg_${messageIndex}_${unsignedCount}`,
 	};

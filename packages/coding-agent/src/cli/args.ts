@@ -1,4 +1,4 @@
-// Command-line arguments (cli.md §2, §3): one left-to-right scan, run twice — once before extensions load and
+// Command-line arguments (docs/cli.md): one left-to-right scan, run twice — once before extensions load and
 // once with the flags they registered. Pure: no I/O, so it is cheap enough for `--version`.
 import type { ThinkingLevel } from "@agent/agent-core";
 import type { TuiMode } from "../core/config/settings-schema.js";
@@ -273,7 +273,7 @@ function applyValue(args: Args, flag: string, target: ValueTarget, value: string
 	}
 }
 
-/** `--name=value` for value-taking flags (a convenience the reference lacks; `--name value` is the spec). */
+/** `--name=value` for value-taking flags (a convenience the reference lacks; `--name value` is the reference's form). */
 function splitInlineValue(arg: string): { flag: string; value: string } | undefined {
 	if (!arg.startsWith("--")) return undefined;
 	const equals = arg.indexOf("=");

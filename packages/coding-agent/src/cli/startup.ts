@@ -1,4 +1,4 @@
-// The startup sequence (cli.md §4) after `main` answered what needs no files: configuration, resources and
+// The startup sequence after `main` answered what needs no files: configuration, resources and
 // extensions, the second argument pass, one-shot commands, input, the session, the model, then the mode.
 import { migrateLegacyCredentials } from "../core/config/auth-migration.js";
 import { AuthStorage } from "../core/config/auth-storage.js";
@@ -34,7 +34,7 @@ const RESUME_NEEDS_UI_TEXT =
 	"--resume needs the interactive session picker. Use --continue, or --session <file or id>.";
 const NO_PROMPT_TEXT = 'No prompt given. Pass a message (agent -p "…"), an @file, or pipe text on stdin.';
 
-/** cli.md §3/§5: an explicit mode wins; -p or piped input means print; a terminal on both ends means the UI. */
+/** docs/cli.md "Modes": an explicit mode wins; -p or piped input means print; a terminal on both ends means the UI. */
 export function chooseRunMode(
 	args: Pick<Args, "mode" | "print">,
 	hasStdinPrompt: boolean,
@@ -195,7 +195,7 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		scopedModels = scope.scopedModels;
 	}
 
-	// --session-dir wins over an extension's session_directory handler (cli.md §7).
+	// --session-dir wins over an extension's session_directory handler (docs/cli.md "Sessions").
 	const sessionDir = args.sessionDir ?? (await extensions.runner?.emitSessionDirectory(cwd));
 	const selected = await selectSession(
 		{ ...args, ...(sessionDir !== undefined ? { sessionDir } : {}) },

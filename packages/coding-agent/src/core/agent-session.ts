@@ -66,7 +66,7 @@ export {
 /**
  * One conversation with the model, persisted as a session file. Every message and every model or
  * thinking-level change is recorded as an entry; compaction keeps long sessions within the context window;
- * transient provider failures are retried; extensions are called at the points extensions.md §3 names.
+ * transient provider failures are retried; extensions are called at the points docs/extensions.md "Events" names.
  */
 export class AgentSession implements ExtensionSessionBinding {
 	readonly agent: Agent;
@@ -331,10 +331,10 @@ export class AgentSession implements ExtensionSessionBinding {
 		return this.events.subscribe(listener);
 	}
 
-	// ── Prompting and queues (rpc.md §4.2–§4.4) ─────────────────────────────────────────────────────────────
+	// ── Prompting and queues (docs/rpc.md "prompt") ─────────────────────────────────────────────────────────────
 
 	/**
-	 * Sends a message (rpc.md §4.2 step 3): an extension command runs at once, even while streaming; otherwise
+	 * Sends a message (docs/rpc.md "prompt"): an extension command runs at once, even while streaming; otherwise
 	 * `input` handlers, `/skill:` and `/template` expansion, then — while streaming — the message is queued as
 	 * `streamingBehavior` says (or rejected without it), else a new run starts. Resolves when the run, its
 	 * tools, and any automatic retry or compaction-and-retry have finished.
@@ -381,7 +381,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		await this.events.settle();
 	}
 
-	/** An extension's message (extensions.md §2 `sendMessage`). */
+	/** An extension's message (`sendMessage`, docs/extensions.md "`ExtensionAPI`"). */
 	sendCustomMessage(
 		message: CustomMessageInput,
 		options?: { triggerTurn?: boolean; deliverAs?: MessageDelivery | "nextTurn" },
@@ -397,7 +397,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		return this.prompts.sendUserMessage(content, options);
 	}
 
-	// ── Model and thinking level (rpc.md §4.7–§4.11) ────────────────────────────────────────────────────────
+	// ── Model and thinking level ────────────────────────────────────────────────────────
 
 	/** Throws `No API key for <provider>/<id>` when the model's provider has no key. */
 	setModel(model: Model): Promise<void> {
@@ -446,7 +446,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.settingsManager.setFollowUpMode(mode);
 	}
 
-	// ── Compaction and retry (rpc.md §4.12–§4.14) ───────────────────────────────────────────────────────────
+	// ── Compaction and retry (docs/compaction.md) ───────────────────────────────────────────────────────────
 
 	/** `/compact [instructions]`: stops the current run, summarizes the branch, returns the result. */
 	async compact(customInstructions?: string): Promise<CompactionResult> {
@@ -479,7 +479,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.stallTimeoutMs = ms;
 	}
 
-	// ── User bash (rpc.md §4.15, §4.16) ─────────────────────────────────────────────────────────────────────
+	// ── User bash ─────────────────────────────────────────────────────────────────────
 
 	/**
 	 * Runs a command of the user's (`!cmd`; `excludeFromContext` for `!!cmd`) and records a `bashExecution`
@@ -507,7 +507,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		return this.userBash.hasPending;
 	}
 
-	// ── Sessions and the tree (rpc.md §4.6, §4.19–§4.21, §4.23) ─────────────────────────────────────────────
+	// ── Sessions and the tree ─────────────────────────────────────────────
 
 	async newSession(options?: NewSessionRequest): Promise<boolean> {
 		const changed = await this.navigator.newSession(options);
@@ -553,7 +553,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.sessionManager.appendLabelChange(entryId, label);
 	}
 
-	// ── Queries (rpc.md §4.17, §4.22, §4.25) ────────────────────────────────────────────────────────────────
+	// ── Queries ────────────────────────────────────────────────────────────────
 
 	getSessionStats(): SessionStats {
 		const sessionFile = this.sessionManager.isPersisted() ? this.sessionFile : undefined;
@@ -707,7 +707,7 @@ export class AgentSession implements ExtensionSessionBinding {
 
 	private async transformContext(messages: AgentMessage[]): Promise<AgentMessage[]> {
 		if (!this.hooks.hasHandlers("context")) return messages;
-		// Handlers see this turn's `turn_start` and message events before `context` (extensions.md §3 order).
+		// Handlers see this turn's `turn_start` and message events before `context` (docs/extensions.md "Events").
 		await this.events.drain();
 		return this.hooks.emitContext(structuredClone(messages));
 	}

@@ -45,7 +45,7 @@ export interface CreateAgentSessionOptions {
 	modelRegistry?: ModelRegistry;
 	/**
 	 * Default: the session's recorded model when it has credentials, else `defaultProvider`/`defaultModel`
-	 * from settings, else the first provider with credentials (config.md §7).
+	 * from settings, else the first provider with credentials.
 	 */
 	model?: Model;
 	/** Clamped to the model. Default: the session's recorded level, else `defaultThinkingLevel`, else medium. */

@@ -1,4 +1,4 @@
-// The contexts handlers, tools and commands receive (extensions.md §7). A context is made per call and reads
+// The contexts handlers, tools and commands receive (docs/extensions.md "Contexts"). A context is made per call and reads
 // every value when accessed, so a handler that awaits sees the session as it is then.
 import type { ModelRegistry } from "../config/model-registry.js";
 import type { ExtensionSessionBinding } from "./hooks.js";

@@ -1,4 +1,4 @@
-// The action backend every extension's API shares (extensions.md §1 "Runtime binding"). While extensions load
+// The action backend every extension's API shares. While extensions load
 // there is no session: action methods throw. `bindSession` (called by AgentSession through the runner) makes
 // them act on the session; registration methods never need it.
 import type { ThinkingLevel } from "@agent/agent-core";

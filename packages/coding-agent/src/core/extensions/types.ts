@@ -1,4 +1,4 @@
-// The extension author's side (extensions.md §2, §7): the `ExtensionAPI` a factory receives, tool
+// The extension author's side (docs/extensions.md "`ExtensionAPI`", "Contexts"): the `ExtensionAPI` a factory receives, tool
 // definitions, the contexts handlers and commands get, and provider registrations. Only types, plus the
 // record the loader builds per extension.
 import type { AgentToolResult, AgentToolUpdateCallback, ThinkingLevel } from "@agent/agent-core";
@@ -181,7 +181,7 @@ export type MessageRenderer<TDetails = unknown> = (
 ) => Component | undefined;
 
 // ---------------------------------------------------------------------------------------------------------
-// Providers (config.md §6.8)
+// Providers (docs/custom-provider.md)
 // ---------------------------------------------------------------------------------------------------------
 
 export interface ProviderModelConfig {

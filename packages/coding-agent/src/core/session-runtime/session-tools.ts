@@ -1,5 +1,5 @@
 // The tools the model can call and the system prompt that describes them. Changing the active set rebuilds
-// the prompt (prompt-and-resources.md §1.3).
+// the prompt.
 import type { Agent, AgentTool } from "@agent/agent-core";
 import type { SettingsManager } from "../config/settings-manager.js";
 import type { ExtensionHooks, ExtensionTool } from "../extensions/hooks.js";

@@ -1,4 +1,4 @@
-// The session file wire format (session-format.md §2–§5): every line kind is defined here, once.
+// The session file wire format (docs/session-format.md): every line kind is defined here, once.
 // Files written by either program open in the other, so names, fields and key order are the reference's.
 import type { AgentMessage, ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, TextContent } from "@agent/ai";
@@ -150,7 +150,7 @@ export interface SessionTreeNode {
 	label?: string;
 }
 
-/** One session file as the resume picker and `--session <id>` see it (session-format.md §9.1). */
+/** One session file as the resume picker and `--session <id>` see it (docs/session-format.md "Listing sessions"). */
 export interface SessionInfo {
 	path: string;
 	id: string;

@@ -1,4 +1,4 @@
-// A session: its entry tree, the current leaf, and the file it is persisted to (session-format.md §6, §8, §9).
+// A session: its entry tree, the current leaf, and the file it is persisted to (docs/session-format.md).
 
 import { dirname, join, resolve } from "node:path";
 import type { ThinkingLevel } from "@agent/agent-core";
@@ -133,7 +133,7 @@ export class SessionManager {
 	}
 
 	/**
-	 * Forks a session of another project into `targetCwd`'s directory (session-format.md §9.4): a new file with
+	 * Forks a session of another project into `targetCwd`'s directory (docs/session-format.md "Writing"): a new file with
 	 * a new header whose `parentSession` is the source, then every entry line of the source, written at once.
 	 */
 	static forkFrom(sourcePath: string, targetCwd: string, sessionDir?: string): SessionManager {

@@ -1,4 +1,4 @@
-// The application's key actions in the main editor (cli.md §13.4, §13.7, §13.10, §14.2). Each returns true
+// The application's key actions in the main editor (docs/keybindings.md "Application actions"). Each returns true
 // when it handled the key; false lets the editor have it (Esc closing the autocomplete, Ctrl+D deleting).
 import type { AppAction } from "../../core/keybindings.js";
 import { saveClipboardImage } from "./clipboard.js";

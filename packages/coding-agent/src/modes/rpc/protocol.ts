@@ -1,4 +1,4 @@
-// The RPC wire format (rpc.md): every command, response, event and extension-UI record, defined once. The
+// The RPC wire format (docs/rpc.md): every command, response, event and extension-UI record, defined once. The
 // server (rpc-mode.ts), the client (rpc-client.ts) and embedders import these types; nothing else defines them.
 import type { AgentMessage, ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, Model } from "@agent/ai";
@@ -59,7 +59,7 @@ export type RpcCommand =
 	| (CommandBase & { type: "get_commands" })
 	// Ours: MCP servers (docs/mcp.md).
 	| (CommandBase & { type: "get_mcp_servers" })
-	// The newest reference's additions (docs/rpc.md "Commands of the newest reference").
+	// The newest reference's additions.
 	| (CommandBase & { type: "get_available_thinking_levels" })
 	| (CommandBase & { type: "clear_queue" })
 	| (CommandBase & { type: "get_entries"; since?: string })
@@ -72,7 +72,7 @@ export type RpcCommandType = RpcCommand["type"];
 /** A command of one type. */
 export type RpcCommandOf<C extends RpcCommandType> = Extract<RpcCommand, { type: C }>;
 
-/** The 28 command types of rpc.md §4.1, in its order, then ours (MCP), then the newest reference's. */
+/** The reference's 28 command types, then ours (MCP), then the newest reference's. */
 export const RPC_COMMAND_TYPES = [
 	"prompt",
 	"steer",
@@ -116,10 +116,10 @@ export function isRpcCommandType(type: string): type is RpcCommandType {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Response payloads (rpc.md §4, §9)
+// Response payloads (docs/rpc.md "Commands")
 // ---------------------------------------------------------------------------------------------------------
 
-/** `get_state` (rpc.md §4.5). Keys are written in this order; undefined ones are omitted. */
+/** `get_state` (docs/rpc.md "get_state"). Keys are written in this order; undefined ones are omitted. */
 export interface RpcSessionState {
 	model?: Model;
 	thinkingLevel: ThinkingLevel;
@@ -230,7 +230,7 @@ export type RpcSuccessResponse<C extends RpcCommandType = RpcCommandType> = {
 
 /**
  * A failed command: its own `command` and `id` (also for errors thrown by the handler and unknown command types
- * — rpc.md §4.1 "Ours differs"), or `command: "parse"` for a line that is not a JSON object with a string
+ * — docs/rpc.md "Errors"), or `command: "parse"` for a line that is not a JSON object with a string
  * `type` (no `id` unless the object carried one).
  */
 export interface RpcErrorResponse {
@@ -271,12 +271,12 @@ export function errorResponse(id: unknown, command: string | undefined, error: s
 	return response;
 }
 
-/** `Failed to parse command: <reason>` (rpc.md §6). */
+/** `Failed to parse command: <reason>` (docs/rpc.md "Errors"). */
 export function parseErrorMessage(reason: string): string {
 	return `Failed to parse command: ${reason}`;
 }
 
-/** `Unknown command: <type>` (rpc.md §5). */
+/** `Unknown command: <type>` (docs/rpc.md "Errors"). */
 export function unknownCommandMessage(type: string): string {
 	return `Unknown command: ${type}`;
 }
@@ -290,7 +290,7 @@ export type RpcEvent = AgentSessionEvent;
 export type RpcEventType = RpcEvent["type"];
 
 // ---------------------------------------------------------------------------------------------------------
-// Extension UI sub-protocol (rpc.md §8)
+// Extension UI sub-protocol (docs/rpc.md "Extension UI")
 // ---------------------------------------------------------------------------------------------------------
 
 export type RpcNotifyType = "info" | "warning" | "error";

@@ -235,7 +235,7 @@ export class RpcClient {
 	}
 
 	// -----------------------------------------------------------------------------------------------------
-	// Commands (rpc.md §4)
+	// Commands (docs/rpc.md "Commands")
 	// -----------------------------------------------------------------------------------------------------
 
 	prompt(message: string, options: { images?: ImageContent[]; streamingBehavior?: RpcStreamingBehavior } = {}) {
@@ -380,7 +380,7 @@ export class RpcClient {
 
 	/**
 	 * Sends a prompt and collects every event until the session is idle. Throws RpcCommandError when the
-	 * prompt fails (also when the failure arrives after the success response, as rpc.md §4.2 allows).
+	 * prompt fails (also when the failure arrives after the success response, as docs/rpc.md "prompt" allows).
 	 */
 	async promptAndWait(
 		message: string,

@@ -1,4 +1,4 @@
-// What each RPC command does (rpc.md §4): validates its fields, calls the session, returns the response data.
+// What each RPC command does (docs/rpc.md "Commands"): validates its fields, calls the session, returns the response data.
 // A handler that throws is answered with the command's own error response by the caller (rpc-mode.ts).
 import type { ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent } from "@agent/ai";
@@ -114,14 +114,14 @@ export function toRpcMcpServer(status: McpServerStatus): RpcMcpServer {
 
 /** How the prompt handler reports: a run that may fail later, or a failure known at once. */
 export interface PromptReporter {
-	/** The run is not awaited; its failure becomes a second response with the same id (rpc.md §4.2). */
+	/** The run is not awaited; its failure becomes a second response with the same id (docs/rpc.md "prompt"). */
 	started(run: Promise<void>): void;
 	/** Written immediately, so it precedes the success response, as the reference orders these cases. */
 	failedAtOnce(message: string): void;
 }
 
 /**
- * The failures `prompt` can know before anything asynchronous happens (rpc.md §4.2 step 2): a plain message
+ * The failures `prompt` can know before anything asynchronous happens (docs/rpc.md "prompt"): a plain message
  * while streaming without `streamingBehavior`, or no model. Extension commands and `input` handlers may
  * still take such a message, so it is only checked when neither applies.
  */

@@ -1,4 +1,4 @@
-// The /tree navigator's rows, as pure functions of the session tree (cli.md §13.8): entries depth-first with
+// The /tree navigator's rows, as pure functions of the session tree: entries depth-first with
 // children oldest first; a chain of single children stays at one indent, each branch of a fork is drawn with
 // ├─ / └─; filters hide entry kinds (their children move up to the nearest shown ancestor); folded branch
 // starts hide what is under them; a search keeps rows containing every word.

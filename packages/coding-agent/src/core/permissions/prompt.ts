@@ -43,6 +43,10 @@ export function alwaysAllowLabel(rules: readonly string[], scope: "project" | "u
 	return `Always allow: ${rules.join(", ")} (saved in ${settingsScopeName(scope)})`;
 }
 
+export function alwaysDenyLabel(rules: readonly string[], scope: "project" | "user"): string {
+	return `Always deny: ${rules.join(", ")} (saved in ${settingsScopeName(scope)})`;
+}
+
 export interface PermissionChoice {
 	label: string;
 	answer: PermissionAnswer | "deny-with-reason";

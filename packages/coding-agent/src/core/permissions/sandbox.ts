@@ -12,7 +12,7 @@ export interface SandboxOptions {
 	network: boolean;
 	/** The shell the wrapped command runs in (the bash tool's shell). */
 	shell: string;
-	/** Directories writable besides the working directory. Default: the temporary directories. */
+	/** Directories writable besides the working directory. Default: the temporary directory ($TMPDIR, else /tmp). */
 	writableDirs?: string[];
 }
 
@@ -42,7 +42,7 @@ function realOrSelf(path: string): string {
 }
 
 function writableDirsOf(options: SandboxOptions): string[] {
-	const dirs = options.writableDirs ?? [tmpdir(), "/tmp", "/var/tmp"];
+	const dirs = options.writableDirs ?? [tmpdir()];
 	return [...new Set([options.cwd, ...dirs].map(realOrSelf))];
 }
 
@@ -71,7 +71,7 @@ export function seatbeltProfile(options: SandboxOptions): string {
 		"(version 1)",
 		"(allow default)",
 		"(deny file-write*)",
-		`(allow file-write* ${writable} (subpath "/private/var/folders") (subpath "/private/tmp") (literal "/dev/null") (literal "/dev/tty") (regex #"^/dev/fd/"))`,
+		`(allow file-write* ${writable} (literal "/dev/null") (literal "/dev/tty") (regex #"^/dev/fd/"))`,
 		...(options.network
 			? []
 			: [

@@ -27,6 +27,7 @@ import {
 	type Verdict,
 } from "./policy.js";
 import type { PermissionAnswer, PermissionPrompt, PermissionRequest } from "./prompt.js";
+import { BashSandbox } from "./sandbox.js";
 import { analyzeBashCommand, type BashAnalysis } from "./shell-commands.js";
 import { loadShellParser, type ShellParser } from "./shell-parser.js";
 import { describeCall, type PathContext, type PermissionSubject } from "./subject.js";
@@ -111,6 +112,8 @@ function summarize(subject: PermissionSubject): string {
 }
 
 export class SessionPermissions {
+	/** The OS sandbox of the bash tool (`permissions.sandbox` in settings). */
+	readonly sandbox: BashSandbox;
 	private currentMode: PermissionMode;
 	/** Cycling reaches yolo only when the session started in it. */
 	private readonly yoloInCycle: boolean;
@@ -129,6 +132,7 @@ export class SessionPermissions {
 		const fromSettings = options.settingsManager.getDefaultPermissionMode();
 		this.currentMode = options.commandLine?.mode ?? (isPermissionMode(fromSettings) ? fromSettings : "default");
 		this.yoloInCycle = this.currentMode === "yolo";
+		this.sandbox = new BashSandbox(options.settingsManager);
 		this.paths = {
 			cwd: options.cwd,
 			projectRoot: realpathOfNearestExisting(options.cwd),
@@ -223,6 +227,12 @@ export class SessionPermissions {
 		return this.policy().problems.map(
 			(problem) => `Ignored permission rule in ${problem.source} (${problem.list}): ${problem.error}`,
 		);
+	}
+
+	/** What the user should know at start: rules that are ignored, and whether the sandbox is on. */
+	notices(): string[] {
+		const sandbox = this.sandbox.notice();
+		return [...this.ruleProblems(), ...(sandbox ? [sandbox] : [])];
 	}
 
 	// ── checking ────────────────────────────────────────────────────────────────────────────────────────

@@ -2,11 +2,11 @@ import { JsonlLineSplitter, RPC_COMMAND_TYPES, RpcClient, RpcExtensionUiBridge }
 import { describe, expect, it } from "vitest";
 
 describe("the package entry", () => {
-	it("exports the RPC client, the framing, the UI bridge and the 28 command types of rpc.md plus the two MCP commands", () => {
+	it("exports the RPC client, the framing, the UI bridge and the 28 command types of rpc.md plus the two MCP and two permission-mode commands", () => {
 		expect(typeof RpcClient).toBe("function");
 		expect(typeof JsonlLineSplitter).toBe("function");
 		expect(typeof RpcExtensionUiBridge).toBe("function");
-		expect(RPC_COMMAND_TYPES).toHaveLength(30);
-		expect(new Set(RPC_COMMAND_TYPES).size).toBe(30);
+		expect(RPC_COMMAND_TYPES).toHaveLength(32);
+		expect(new Set(RPC_COMMAND_TYPES).size).toBe(32);
 	});
 });

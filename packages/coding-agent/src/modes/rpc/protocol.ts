@@ -4,6 +4,7 @@ import type { AgentMessage, ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, Model } from "@agent/ai";
 import type { CompactionResult } from "../../core/compaction/compaction.js";
 import type { BashResult, SlashCommandInfo } from "../../core/extensions/hooks.js";
+import type { PermissionMode } from "../../core/permissions/modes.js";
 import type { AgentSessionEvent, ModelCycleResult, SessionStats } from "../../core/session-runtime/events.js";
 
 export type { BashResult, CompactionResult, ModelCycleResult, SessionStats };
@@ -58,14 +59,17 @@ export type RpcCommand =
 	| (CommandBase & { type: "get_commands" })
 	// Ours: MCP servers (docs/mcp.md).
 	| (CommandBase & { type: "get_mcp_servers" })
-	| (CommandBase & { type: "restart_mcp_server"; name: string });
+	| (CommandBase & { type: "restart_mcp_server"; name: string })
+	// Ours: permission modes (docs/permissions.md).
+	| (CommandBase & { type: "get_permission_mode" })
+	| (CommandBase & { type: "set_permission_mode"; mode: PermissionMode });
 
 export type RpcCommandType = RpcCommand["type"];
 
 /** A command of one type. */
 export type RpcCommandOf<C extends RpcCommandType> = Extract<RpcCommand, { type: C }>;
 
-/** The 28 command types of rpc.md §4.1, in its order, then ours (MCP). */
+/** The 28 command types of rpc.md §4.1, in its order, then ours (MCP, permissions). */
 export const RPC_COMMAND_TYPES = [
 	"prompt",
 	"steer",
@@ -97,6 +101,8 @@ export const RPC_COMMAND_TYPES = [
 	"get_commands",
 	"get_mcp_servers",
 	"restart_mcp_server",
+	"get_permission_mode",
+	"set_permission_mode",
 ] as const satisfies readonly RpcCommandType[];
 
 export function isRpcCommandType(type: string): type is RpcCommandType {
@@ -190,6 +196,14 @@ export interface RpcResponseDataMap {
 	get_commands: { commands: RpcSlashCommand[] };
 	get_mcp_servers: { servers: RpcMcpServer[] };
 	restart_mcp_server: undefined;
+	get_permission_mode: RpcPermissionModeState;
+	set_permission_mode: RpcPermissionModeState;
+}
+
+/** `get_permission_mode` / `set_permission_mode` (docs/permissions.md): the mode now, and every mode there is. */
+export interface RpcPermissionModeState {
+	mode: PermissionMode;
+	availableModes: PermissionMode[];
 }
 
 // ---------------------------------------------------------------------------------------------------------

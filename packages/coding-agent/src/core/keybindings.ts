@@ -30,7 +30,8 @@ export type AppAction =
 	| "newSession"
 	| "tree"
 	| "fork"
-	| "resume";
+	| "resume"
+	| "cyclePermissionMode";
 
 export type KeybindingAction = AppAction | EditorAction;
 
@@ -54,6 +55,7 @@ export const APP_ACTIONS: readonly AppAction[] = [
 	"tree",
 	"fork",
 	"resume",
+	"cyclePermissionMode",
 ];
 
 /** The application defaults for a platform (Alt+V pastes images on Windows, where Ctrl+V is the terminal's). */
@@ -78,6 +80,8 @@ export function defaultAppKeybindingsFor(platform: NodeJS.Platform = process.pla
 		tree: [],
 		fork: [],
 		resume: [],
+		// Ours: permission modes (docs/permissions.md).
+		cyclePermissionMode: ["alt+p"],
 	};
 }
 

@@ -37,6 +37,7 @@ describe("default key bindings", () => {
 			tree: [],
 			fork: [],
 			resume: [],
+			cyclePermissionMode: ["alt+p"],
 		});
 	});
 

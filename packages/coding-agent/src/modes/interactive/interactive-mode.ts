@@ -37,6 +37,7 @@ import { InputController } from "./input-controller.js";
 import { KeyActions } from "./key-actions.js";
 import type { InteractiveModeOptions, ModeHost, NoticeLevel, SelectorHandle } from "./mode-host.js";
 import { ModelsJsonErrorTracker } from "./models-json-error.js";
+import { bindPermissions } from "./permission-binding.js";
 import { ScreenLayout } from "./screen-layout.js";
 import { SessionPicker } from "./selectors/session-picker.js";
 import { detectColorMode } from "./theme/theme.js";
@@ -71,6 +72,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	private currentGitBranch: string | undefined;
 	private unsubscribe: (() => void) | undefined;
 	private readonly unsubscribeMcp: (() => void)[] = [];
+	private unbindPermissions: (() => void) | undefined;
 	/** The MCP prompt commands the autocomplete offers. */
 	private mcpCommandsKey = "";
 	private readonly onTerminate = (signal: NodeJS.Signals) => void this.quit(signal === "SIGHUP" ? 129 : 143);
@@ -180,6 +182,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			const binding = this.extensionBinding;
 			this.editor.onShortcut = (data) => binding.handleShortcut(data);
 		}
+		this.unbindPermissions = bindPermissions(this);
 		this.showStartupHeader();
 		if (this.session.messages.length > 0)
 			this.transcript.showMessages(this.session.messages, this.tui.terminal.columns);
@@ -433,6 +436,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		this.isQuitting = true;
 		this.exitCode = exitCode;
 		this.unsubscribe?.();
+		this.unbindPermissions?.();
 		for (const unsubscribe of this.unsubscribeMcp.splice(0)) unsubscribe();
 		process.off("SIGTERM", this.onTerminate);
 		process.off("SIGHUP", this.onTerminate);

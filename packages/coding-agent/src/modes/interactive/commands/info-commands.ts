@@ -34,6 +34,7 @@ const ACTION_DESCRIPTIONS: Partial<Record<KeybindingAction, string>> = {
 	tree: "Session tree",
 	fork: "Fork from a message",
 	resume: "Resume a session",
+	cyclePermissionMode: "Cycle permission mode (default, accept edits, plan, ask)",
 	submit: "Send the message (steer while the agent works)",
 	newLine: "New line",
 	cursorWordLeft: "Word left",

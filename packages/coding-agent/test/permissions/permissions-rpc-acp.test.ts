@@ -90,6 +90,9 @@ describe("RPC", () => {
 			"The user denied this call; it was not run. The user's reason: not that file",
 		);
 		expect(existsSync(join(box.cwd, "c.txt"))).toBe(true);
+		// Settings are written in the background; stopping the agent waits for the write.
+		await rpc.stop(30_000);
+		rpc = undefined;
 		expect(userSettings(box).permissions).toEqual({ allow: ["Bash(touch c.txt)"] });
 	});
 
@@ -154,6 +157,8 @@ describe("ACP", () => {
 		]);
 		expect(existsSync(join(box.cwd, "one.txt"))).toBe(true);
 		expect(existsSync(join(box.cwd, "two.txt"))).toBe(false);
+		// Settings are written in the background; ending the session waits for the write.
+		expect(await client.stop()).toBe(0);
 		expect(userSettings(box).permissions).toEqual({ allow: ["Bash(touch one.txt)"] });
 	});
 

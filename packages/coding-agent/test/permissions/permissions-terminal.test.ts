@@ -98,8 +98,6 @@ describe.skipIf(!hasTmux)("permissions in the terminal UI", () => {
 		await tmux.waitFor(asking("touch three.txt"), VISIBLE);
 		tmux.press("3");
 		await tmux.waitFor("third done", SLOW);
-		const settings = JSON.parse(readFileSync(join(sandbox.agentDir, "settings.json"), "utf8"));
-		expect(settings.permissions).toEqual({ allow: ["Bash(touch three.txt)"] });
 		// The second call ran by the saved rule, without a question.
 		expect(server.requests).toHaveLength(7);
 		expect(toolResultsOf(server.requests[6]).slice(-2)).toEqual(["(no output)", "(no output)"]);
@@ -108,8 +106,13 @@ describe.skipIf(!hasTmux)("permissions in the terminal UI", () => {
 		tmux.submit("/tree");
 		await tmux.waitFor("[permission: deny bash: touch two.txt — user]", VISIBLE);
 		tmux.press("Escape");
+		// Typed at once after Esc, "/quit" would read as Alt+/ and the rest.
+		await tmux.waitFor((screen) => !screen.includes("Session tree"), VISIBLE);
 		tmux.submit("/quit");
-		expect(await tmux.waitForExit()).toBe(0);
+		expect(await tmux.waitForExit(30_000)).toBe(0);
+		// Saved in the background; quitting waits for the write.
+		const settings = JSON.parse(readFileSync(join(sandbox.agentDir, "settings.json"), "utf8"));
+		expect(settings.permissions).toEqual({ allow: ["Bash(touch three.txt)"] });
 	});
 
 	it("alt+p cycles the mode (footer and notice); plan mode refuses an edit without asking", async () => {
@@ -135,6 +138,6 @@ describe.skipIf(!hasTmux)("permissions in the terminal UI", () => {
 		tmux.press("M-p");
 		await tmux.waitFor("permissions: default");
 		tmux.submit("/quit");
-		expect(await tmux.waitForExit()).toBe(0);
+		expect(await tmux.waitForExit(30_000)).toBe(0);
 	});
 });

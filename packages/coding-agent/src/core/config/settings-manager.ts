@@ -374,12 +374,11 @@ export class SettingsManager {
 	// ── permissions (docs/permissions.md) ────────────────────────────────────────────────────────────────
 	/**
 	 * One file's permission settings: the user's, or the project's (none while the project is untrusted). The
-	 * rules of both apply; they are not merged like other settings.
+	 * rules of both apply; they are not merged like other settings. Not a copy: a change is a new object, so the
+	 * permission check compiles its rules again only when this one changes.
 	 */
-	getPermissionSettings(scope: SettingsScope): PermissionSettings | undefined {
-		const permissions = (scope === "project" ? this.store.getScope("project") : this.store.getScope("global"))
-			.permissions;
-		return permissions ? structuredClone(permissions) : undefined;
+	getPermissionSettings(scope: SettingsScope): Readonly<PermissionSettings> | undefined {
+		return this.store.getScopeValue(scope, "permissions");
 	}
 	/** The effective `permissions.defaultMode` (the project's, once trusted, wins). */
 	getDefaultPermissionMode(): PermissionSettings["defaultMode"] {

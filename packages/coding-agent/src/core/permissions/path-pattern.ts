@@ -20,15 +20,32 @@ export interface PathAnchors {
 	home: string;
 }
 
+/** Where a pattern is anchored: the project root, the home directory, or the file system's root. */
+export type PathAnchor = 0 | 1 | 2;
+
 export interface PathPattern {
 	text: string;
+	anchor: PathAnchor;
+	/** The anchor's directory. */
+	base: string;
+	/** `relative` is the path relative to `base` (see `relativeInside`), computed once per path by callers. */
+	matchesRelative(relative: string | undefined): boolean;
 	matches(path: string): boolean;
 }
 
 const GLOB_CHARS = /[*?[\]{}()!+@]/;
 
-/** `path` relative to `base` with `/` separators; undefined when `path` is not inside `base`. */
+/**
+ * `path` relative to `base` with `/` separators; undefined when `path` is not inside `base`. Both are absolute and
+ * normalized (as `resolve` and `realpath` give them): on POSIX a prefix test, which rules run hundreds of times
+ * per call.
+ */
 export function relativeInside(base: string, path: string): string | undefined {
+	if (process.platform !== "win32") {
+		if (path === base) return "";
+		const prefix = base.endsWith("/") ? base : `${base}/`;
+		return path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
+	}
 	const rel = relative(base, path);
 	if (rel === "") return "";
 	if (isAbsolute(rel) || rel === ".." || rel.startsWith(`..${sep}`)) return undefined;
@@ -37,12 +54,15 @@ export function relativeInside(base: string, path: string): string | undefined {
 
 export function compilePathPattern(pattern: string, anchors: PathAnchors): PathPattern {
 	let base = anchors.projectRoot;
+	let anchor: PathAnchor = 0;
 	let glob = pattern.trim();
 	if (glob.startsWith("//")) {
 		base = "/";
+		anchor = 2;
 		glob = glob.replace(/^\/+/, "");
 	} else if (glob === "~" || glob.startsWith("~/")) {
 		base = anchors.home;
+		anchor = 1;
 		glob = glob.slice(2);
 	} else if (glob.startsWith("/")) {
 		glob = glob.replace(/^\/+/, "");
@@ -56,19 +76,34 @@ export function compilePathPattern(pattern: string, anchors: PathAnchors): PathP
 	glob = glob.replace(/\/+$/, "");
 	if (glob === "") {
 		// The anchor itself, and everything in it.
-		return { text: pattern, matches: (path) => relativeInside(base, path) !== undefined };
+		const matchesRelative = (rel: string | undefined) => rel !== undefined;
+		return {
+			text: pattern,
+			anchor,
+			base,
+			matchesRelative,
+			matches: (path) => matchesRelative(relativeInside(base, path)),
+		};
 	}
-	const literal = !GLOB_CHARS.test(glob);
-	const isMatch = picomatch(glob, { dot: true });
-	const matchesDescendant = literal ? undefined : picomatch(`${glob}/**`, { dot: true });
+	const firstGlobChar = glob.search(GLOB_CHARS);
+	const literal = firstGlobChar < 0;
+	// Plain regular expressions (picomatch's matcher functions cost several microseconds a call), tried only for
+	// paths under the pattern's literal directory part: most rules are skipped by a string comparison.
+	const whole = literal ? undefined : picomatch.makeRe(glob, { dot: true });
+	const descendant = literal ? undefined : picomatch.makeRe(`${glob}/**`, { dot: true });
+	const head = literal ? glob : glob.slice(0, Math.max(0, glob.lastIndexOf("/", firstGlobChar)));
+	const isUnderHead = (rel: string) => head === "" || rel === head || rel.startsWith(`${head}/`);
+	const matchesRelative = (rel: string | undefined) => {
+		if (rel === undefined || rel === "" || !isUnderHead(rel)) return false;
+		if (literal) return true;
+		return (whole?.test(rel) ?? false) || (descendant?.test(rel) ?? false);
+	};
 	return {
 		text: pattern,
-		matches(path) {
-			const rel = relativeInside(base, path);
-			if (rel === undefined || rel === "") return false;
-			if (literal) return rel === glob || rel.startsWith(`${glob}/`);
-			return isMatch(rel) || (matchesDescendant?.(rel) ?? false);
-		},
+		anchor,
+		base,
+		matchesRelative,
+		matches: (path) => matchesRelative(relativeInside(base, path)),
 	};
 }
 

@@ -183,15 +183,35 @@ function possibleObjectionTo(rules: BashRules, command: AnalyzedCommand): Compil
 	return undefined;
 }
 
+const NOT_YET = null;
+
 function matchPath(
 	rules: readonly CompiledRule[] | undefined,
 	path: CallPath,
 	list: RuleList,
 ): CompiledRule | undefined {
-	for (const rule of rules ?? []) {
-		if (!rule.path) return rule;
+	if (!rules || rules.length === 0) return undefined;
+	// The path relative to each anchor (project, home, root), computed once for all the rules.
+	const real: (string | undefined | null)[] = [NOT_YET, NOT_YET, NOT_YET];
+	const lexical: (string | undefined | null)[] = [NOT_YET, NOT_YET, NOT_YET];
+	for (const rule of rules) {
+		const pattern = rule.path;
+		if (!pattern) return rule;
+		const { anchor, base } = pattern;
+		let rel = real[anchor];
+		if (rel === NOT_YET) {
+			rel = relativeInside(base, path.real);
+			real[anchor] = rel;
+		}
+		if (pattern.matchesRelative(rel)) return rule;
 		// Refusing matches either form; allowing needs the file the call really reaches (links followed).
-		if (rule.path.matches(path.real) || (list !== "allow" && rule.path.matches(path.lexical))) return rule;
+		if (list === "allow" || path.lexical === path.real) continue;
+		rel = lexical[anchor];
+		if (rel === NOT_YET) {
+			rel = relativeInside(base, path.lexical);
+			lexical[anchor] = rel;
+		}
+		if (pattern.matchesRelative(rel)) return rule;
 	}
 	return undefined;
 }

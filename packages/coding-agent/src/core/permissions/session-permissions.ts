@@ -123,7 +123,7 @@ export class SessionPermissions {
 	private readonly extraSources: RuleSource[] = [];
 	private readonly sessionRules: Record<RuleList, string[]> = { allow: [], ask: [], deny: [] };
 	private extraVersion = 0;
-	private cachedPolicy: { key: string; policy: PermissionPolicy } | undefined;
+	private cachedPolicy: { key: readonly unknown[]; policy: PermissionPolicy } | undefined;
 	private readonly analyses = new Map<string, BashAnalysis>();
 	private parser: ShellParser | undefined;
 	private readonly paths: PathContext;
@@ -399,19 +399,18 @@ export class SessionPermissions {
 		return sources;
 	}
 
-	/** The compiled rules; compiled again when a source changed. */
+	/** The compiled rules; compiled again when a source changed (settings values change by replacement). */
 	private policy(): PermissionPolicy {
-		const sources = this.sources();
-		const key = JSON.stringify([
+		const settings = this.options.settingsManager;
+		const key = [
+			settings.getPermissionSettings("global"),
+			settings.getPermissionSettings("project"),
 			this.extraVersion,
-			sources.map((source) => [source.name, source.rules.allow, source.rules.ask, source.rules.deny]),
-		]);
-		if (this.cachedPolicy?.key !== key) {
-			this.cachedPolicy = {
-				key,
-				policy: compilePolicy(sources, { projectRoot: this.paths.projectRoot, home: this.paths.home }),
-			};
-		}
-		return this.cachedPolicy.policy;
+		];
+		const cached = this.cachedPolicy;
+		if (cached?.key.every((part, index) => part === key[index])) return cached.policy;
+		const policy = compilePolicy(this.sources(), { projectRoot: this.paths.projectRoot, home: this.paths.home });
+		this.cachedPolicy = { key, policy };
+		return policy;
 	}
 }

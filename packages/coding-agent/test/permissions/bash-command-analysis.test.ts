@@ -122,6 +122,19 @@ describe("every command of a script", () => {
 		expect(exported.unknowns).toEqual([]);
 	});
 
+	it("a relative output file after cd cannot be placed: it is unknown", async () => {
+		expect((await analyze("cd /etc && echo x > passwd")).unknowns).toEqual([
+			"output goes to passwd in a directory the command changes to",
+		]);
+		expect((await analyze("cd src && echo x > /tmp/out")).unknowns).toEqual([]);
+	});
+
+	it("`command -v` only looks a name up", async () => {
+		const [lookup] = (await analyze("command -v rm")).commands;
+		expect(lookup?.denyTexts).toEqual(["command -v rm"]);
+		expect(lookup?.readOnly).toBe(true);
+	});
+
 	it("collects files that output redirections write, but not descriptors and devices", async () => {
 		const analysis = await analyze("echo hi > out.txt 2>&1 >> log/a.log 2>/dev/null < in.txt");
 		expect(analysis.writes).toEqual(["out.txt", "log/a.log"]);

@@ -149,6 +149,13 @@ describe("paths", () => {
 		expect(await behavior("grep", { pattern: "x", path: "~/.ssh" }, "default", rules)).toBe("deny");
 	});
 
+	it("a path is read as the tools read it: @, Unicode spaces and ~ expanded", async () => {
+		const rules = { deny: ["Read(my notes.txt)", "Read(~/secret)"] };
+		expect(await behavior("read", { path: "my\u00a0notes.txt" }, "default", rules)).toBe("deny");
+		expect(await behavior("read", { path: "@my notes.txt" }, "default", rules)).toBe("deny");
+		expect(await behavior("read", { path: "~/secret" }, "default", rules)).toBe("deny");
+	});
+
 	it("Read rules cover grep, find and ls; Edit rules cover write", async () => {
 		const rules = { deny: ["Read(secrets/**)", "Edit(locked/**)"] };
 		expect(await behavior("ls", { path: "secrets" }, "default", rules)).toBe("deny");

@@ -13,6 +13,7 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
+import { expandPath } from "../tools/path-utils.js";
 
 export interface PathAnchors {
 	/** The project root, symbolic links resolved. */
@@ -133,11 +134,8 @@ export interface CallPath {
 	real: string;
 }
 
-/** Expands `~`, resolves against `cwd` and follows links. */
+/** Expands the path as the file tools do (`@`, Unicode spaces, `~`), resolves it against `cwd`, follows links. */
 export function resolveCallPath(given: string, cwd: string, home: string): CallPath {
-	let expanded = given.startsWith("@") ? given.slice(1) : given;
-	if (expanded === "~") expanded = home;
-	else if (expanded.startsWith("~/")) expanded = join(home, expanded.slice(2));
-	const lexical = resolve(cwd, expanded);
+	const lexical = resolve(cwd, expandPath(given, home));
 	return { given, lexical, real: realpathOfNearestExisting(lexical) };
 }

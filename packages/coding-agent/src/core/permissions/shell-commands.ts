@@ -301,6 +301,8 @@ function isReadOnlyCommand(words: readonly ShellWord[]): boolean {
 			return !args.some((arg) => arg === "-o" || arg.startsWith("--output") || /^-[a-zA-Z]*o/.test(arg));
 		case "env":
 			return args.every((arg) => arg.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg));
+		case "command":
+			return args.some((arg) => /^-[vV]$/.test(arg));
 		case "git": {
 			const sub = args[0];
 			if (sub === undefined) return true;
@@ -331,6 +333,8 @@ function denyForms(words: readonly ShellWord[]): ShellWord[][] {
 	for (let guard = 0; guard < 8; guard++) {
 		const name = nameOf(current);
 		if (name === undefined || !WRAPPERS[name]) break;
+		// `command -v rm` only looks a name up.
+		if (name === "command" && current.some((word, i) => i > 0 && /^-[vV]$/.test(word.value))) break;
 		// Every tail: an option we read wrongly cannot hide the command after it.
 		for (let i = 1; i < current.length; i++) forms.push(current.slice(i));
 		const index = wrappedCommandIndex(current, WRAPPERS[name] as Wrapper);
@@ -523,9 +527,18 @@ function joinedWords(words: readonly ShellWord[], separator = " "): ShellWord | 
 	return { value: words.map((word) => word.value).join(separator), dynamic };
 }
 
+const CHANGES_DIRECTORY = new Set(["cd", "pushd", "popd"]);
+
 /** Every command a bash call would run, as permission rules see them. */
 export function analyzeBashCommand(command: string, parser: ShellParser): BashAnalysis {
 	const analyzer = new Analyzer(parser);
 	analyzer.source(command, 0);
-	return analyzer.result;
+	const result = analyzer.result;
+	// After `cd /etc`, `> passwd` is /etc/passwd: a relative output file can no longer be placed.
+	const changesDirectory = result.commands.some((entry) => CHANGES_DIRECTORY.has(nameOf(entry.allowWords) ?? ""));
+	const relative = result.writes.filter((target) => !target.startsWith("/") && !target.startsWith("~"));
+	if (changesDirectory && relative.length > 0) {
+		result.unknowns.push(`output goes to ${relative[0]} in a directory the command changes to`);
+	}
+	return result;
 }

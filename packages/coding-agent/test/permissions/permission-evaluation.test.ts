@@ -1,8 +1,16 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import type { PermissionMode } from "../../src/core/permissions/modes.js";
-import { compilePolicy } from "../../src/core/permissions/policy.js";
+import { PERMISSION_MODES, type PermissionMode } from "../../src/core/permissions/modes.js";
+import {
+	bashCommandMatters,
+	compilePolicy,
+	evaluatePermission,
+	type PermissionPolicy,
+	type PermissionRuleSet,
+	unreadBashVerdict,
+} from "../../src/core/permissions/policy.js";
 import { suggestRules } from "../../src/core/permissions/suggestions.js";
 import {
 	bashBehavior,
@@ -128,6 +136,99 @@ describe("modes", () => {
 		expect(await behavior("bash", { command: "ls" }, "plan", rules)).toBe("deny");
 		expect(await behavior("read", { path: ".env" }, "yolo", rules)).toBe("allow");
 		expect(await behavior("bash", { command: "ls" }, "yolo", rules)).toBe("allow");
+	});
+});
+
+describe("when a bash command need not be read", () => {
+	/** Rule sets no bash command can be refused or asked about by, in default mode. */
+	const NOTHING_OBJECTS: PermissionRuleSet[] = [
+		{},
+		{ allow: ["Bash(npm test:*)", "Bash(git status)", "Edit(src/**)", "Write(out/**)"] },
+		{ allow: ["Bash"] },
+		{ deny: ["Read(.env)", "Grep(secrets/**)", "mcp__github", "WebFetch"], ask: ["LS", "Find(**)", "my_tool"] },
+	];
+	/** Each has one deny or ask rule a bash command could meet. */
+	const SOMETHING_OBJECTS: PermissionRuleSet[] = [
+		{ deny: ["Bash(rm:*)"], allow: ["Bash"] },
+		{ ask: ["Bash(git push:*)"] },
+		{ deny: ["Bash"] },
+		{ ask: ["Bash(*)"] },
+		{ deny: ["Write(.env)"], allow: ["Bash"] },
+		{ deny: ["Edit(//etc/**)"] },
+		{ ask: ["Edit"] },
+		{ ask: ["Write(locked/**)"], allow: ["Bash", "Write"] },
+	];
+
+	it("only yolo, and default mode with no deny or ask rule about commands or written files, skip reading", () => {
+		for (const rules of NOTHING_OBJECTS) {
+			const policy = policyOf(rules, context);
+			expect(policy.hasBashObjections, JSON.stringify(rules)).toBe(false);
+			for (const mode of PERMISSION_MODES) {
+				expect(bashCommandMatters(policy, mode), `${mode} ${JSON.stringify(rules)}`).toBe(
+					mode !== "default" && mode !== "yolo",
+				);
+			}
+		}
+		for (const rules of SOMETHING_OBJECTS) {
+			const policy = policyOf(rules, context);
+			expect(policy.hasBashObjections, JSON.stringify(rules)).toBe(true);
+			for (const mode of PERMISSION_MODES) {
+				expect(bashCommandMatters(policy, mode), `${mode} ${JSON.stringify(rules)}`).toBe(mode !== "yolo");
+			}
+		}
+	});
+
+	it("skipping is sound: wherever it is allowed, reading the command would have allowed it too", async () => {
+		const policies = [...NOTHING_OBJECTS, ...SOMETHING_OBJECTS].map((rules) => policyOf(rules, context));
+		const soundFor = async (command: string, policy: PermissionPolicy, mode: PermissionMode) => {
+			if (bashCommandMatters(policy, mode)) {
+				expect(() => unreadBashVerdict(command, policy, mode)).toThrow();
+				return;
+			}
+			const read = evaluatePermission(await subjectOf("bash", { command }, context), policy, mode);
+			expect(read.behavior, `${mode}: ${command}`).toBe("allow");
+			expect(unreadBashVerdict(command, policy, mode).behavior).toBe("allow");
+		};
+		// Every rule set above objects to at least one of these when its command is read.
+		const commands = [
+			"rm -rf /",
+			"git push --force",
+			"echo KEY=1 > .env",
+			"echo x >> locked/a",
+			"cat < in > /etc/passwd",
+			"bash -c 'rm x'",
+			"$CMD x",
+			"echo 'open",
+			"",
+		];
+		for (const policy of policies) {
+			for (const mode of PERMISSION_MODES) {
+				for (const command of commands) await soundFor(command, policy, mode);
+			}
+		}
+		await fc.assert(
+			fc.asyncProperty(
+				fc.string({ maxLength: 60 }),
+				fc.constantFrom(...policies),
+				fc.constantFrom(...PERMISSION_MODES),
+				soundFor,
+			),
+			{ numRuns: 200 },
+		);
+	});
+
+	it("an unread command is recorded as what allowed it", () => {
+		const bashAllowed = unreadBashVerdict("rm -rf build", policyOf({ allow: ["Bash"] }, context), "default");
+		expect(bashAllowed).toMatchObject({ behavior: "allow", reason: { kind: "rule", subject: "rm -rf build" } });
+		expect(unreadBashVerdict("ls", policyOf({}, context), "default").reason).toEqual({
+			kind: "mode",
+			mode: "default",
+			detail: "no deny or ask rule is about commands or the files they write",
+		});
+		expect(unreadBashVerdict("rm x", policyOf({ deny: ["Bash(rm:*)"] }, context), "yolo").reason).toMatchObject({
+			kind: "mode",
+			mode: "yolo",
+		});
 	});
 });
 

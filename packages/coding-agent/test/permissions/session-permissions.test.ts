@@ -1,14 +1,21 @@
 // The session's permission check: asking through the mode's prompt, remembering answers, saving "always" rules,
 // recording every decision, refusing when no one can answer, and refusing when anything fails.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SettingsManager } from "../../src/core/config/settings-manager.js";
 import type { Settings } from "../../src/core/config/settings-schema.js";
 import { InMemorySettingsStorage } from "../../src/core/config/settings-storage.js";
 import { DISMISSED_TEXT } from "../../src/core/permissions/messages.js";
 import type { PermissionAnswer, PermissionRequest } from "../../src/core/permissions/prompt.js";
 import { type CommandLinePermissions, SessionPermissions } from "../../src/core/permissions/session-permissions.js";
+import { loadShellParser } from "../../src/core/permissions/shell-parser.js";
 import type { PermissionDecision } from "../../src/core/session/entries.js";
 import { createPermissionProject, type PermissionProject } from "../helpers/permission-fixtures.js";
+
+// Counts loads of the shell parser: a session loads it only when some rule could object to a command.
+vi.mock("../../src/core/permissions/shell-parser.js", async (importOriginal) => {
+	const original = await importOriginal<typeof import("../../src/core/permissions/shell-parser.js")>();
+	return { ...original, loadShellParser: vi.fn(original.loadShellParser) };
+});
 
 let project: PermissionProject | undefined;
 afterEach(() => project?.cleanup());
@@ -87,6 +94,52 @@ describe("decisions", () => {
 		});
 		expect(refusal).toContain("Permission denied: plan mode is read-only. It was not run. Finish the plan");
 		expect(decisions[0]).toMatchObject({ decision: "deny", decidedBy: "mode", mode: "plan" });
+	});
+});
+
+describe("reading commands", () => {
+	it("default mode does not read a command when no deny or ask rule could object to it", async () => {
+		vi.mocked(loadShellParser).mockClear();
+		const { bash, decisions } = setup({
+			user: { permissions: { allow: ["Bash(npm test:*)", "Edit(src/**)"], deny: ["Read(.env)"] } },
+		});
+		expect(await bash("echo 'unclosed")).toBeUndefined();
+		expect(await bash("rm -rf build > out.txt")).toBeUndefined();
+		expect(loadShellParser).not.toHaveBeenCalled();
+		expect(decisions[1]).toMatchObject({
+			decision: "allow",
+			decidedBy: "mode",
+			subject: "bash: rm -rf build > out.txt",
+			reason: "no deny or ask rule is about commands or the files they write",
+		});
+	});
+
+	it("default mode reads every command once any deny or ask rule is about commands or written files", async () => {
+		const cases: [Settings, string, string][] = [
+			[{ permissions: { deny: ["Bash(rm:*)"], allow: ["Bash"] } }, "ls && (cd x; rm -rf y)", "deny rule Bash(rm:*)"],
+			[{ permissions: { deny: ["Write(.env)"] } }, "echo KEY=1 > .env", "deny rule Write(.env)"],
+			[{ permissions: { deny: ["Edit(locked/**)"] } }, "cat a | tee >locked/b", "deny rule Edit(locked/**)"],
+			[{ permissions: { ask: ["Bash(git push:*)"] } }, "git fetch; git push", "no one can answer here"],
+			[{ permissions: { ask: ["Write(locked/**)"] } }, "echo x >> locked/c", "no one can answer here"],
+			[{ permissions: { deny: ["Bash(curl:*)"] } }, "echo 'unclosed", "no one can answer here"],
+		];
+		for (const [user, command, refusal] of cases) {
+			const { bash, decisions } = setup({ user });
+			expect(await bash(command), command).toContain(refusal);
+			expect(decisions[0]?.decision, command).toBe("deny");
+			project?.cleanup();
+		}
+	});
+
+	it("yolo runs every command without reading it, deny rules or not", async () => {
+		vi.mocked(loadShellParser).mockClear();
+		const { bash, decisions } = setup({
+			user: { permissions: { deny: ["Bash(rm:*)", "Write(.env)"] } },
+			commandLine: { mode: "yolo" },
+		});
+		expect(await bash("rm -rf build > .env")).toBeUndefined();
+		expect(loadShellParser).not.toHaveBeenCalled();
+		expect(decisions[0]).toMatchObject({ decision: "allow", decidedBy: "mode", reason: "yolo mode runs every call" });
 	});
 });
 

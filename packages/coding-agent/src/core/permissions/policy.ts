@@ -67,8 +67,9 @@ export interface PermissionPolicy {
 	problems: RuleProblem[];
 	anchors: PathAnchors;
 	/**
-	 * Some deny or ask rule is about bash or about writing files (then a command that cannot be read fully must be
-	 * asked about, even in default mode).
+	 * Some deny or ask rule is about bash commands or about writing files (Bash, Edit and Write rules: a command's
+	 * output redirections are file writes). Then a command that cannot be read fully must be asked about, even in
+	 * default mode; without one, default mode runs every command whatever it says (`bashCommandMatters`).
 	 */
 	hasBashObjections: boolean;
 }
@@ -381,6 +382,28 @@ function evaluateTool(
 		default:
 			return byMode("ask", mode, "accept-edits mode asks before tools that do not edit files");
 	}
+}
+
+/**
+ * Whether the verdict on a bash call depends on what its command says. It does not in yolo mode, nor in default
+ * mode when no deny or ask rule is about commands or the files they write: every command runs then, so the
+ * session does not parse it (`unreadBashVerdict`). Allow rules alone never make it matter in default mode.
+ */
+export function bashCommandMatters(policy: PermissionPolicy, mode: PermissionMode): boolean {
+	return mode !== "yolo" && (mode !== "default" || policy.hasBashObjections);
+}
+
+/**
+ * The verdict on a bash call whose command was not read because it does not matter. Throws when it does (a
+ * caller's mistake, which the session's check turns into a denial).
+ */
+export function unreadBashVerdict(command: string, policy: PermissionPolicy, mode: PermissionMode): Verdict {
+	if (bashCommandMatters(policy, mode))
+		throw new Error(`a bash command must be read in ${mode} mode with these rules`);
+	if (mode === "yolo") return byMode("allow", mode, "yolo mode runs every call");
+	const whole = policy.lists.allow.bash.whole;
+	if (whole) return byRule("allow", whole, command);
+	return byMode("allow", mode, "no deny or ask rule is about commands or the files they write");
 }
 
 /** The decision for one call. `yolo` decides before any rule. Throws only on a programming error. */

@@ -17,6 +17,7 @@ import {
 import { isPermissionMode, nextPermissionMode, type PermissionMode } from "./modes.js";
 import { realpathOfNearestExisting } from "./path-pattern.js";
 import {
+	bashCommandMatters,
 	compilePolicy,
 	evaluatePermission,
 	type PermissionPolicy,
@@ -24,6 +25,7 @@ import {
 	RULE_LISTS,
 	type RuleList,
 	type RuleSource,
+	unreadBashVerdict,
 	type Verdict,
 } from "./policy.js";
 import type { PermissionAnswer, PermissionPrompt, PermissionRequest } from "./prompt.js";
@@ -109,6 +111,12 @@ function summarize(subject: PermissionSubject): string {
 		case "tool":
 			return subject.outerName ? `${subject.outerName}: ${subject.name}` : subject.name;
 	}
+}
+
+/** A bash call whose command is not read (see `bashCommandMatters`): what the record shows of it. */
+function unreadBashSubject(args: Record<string, unknown>): Extract<PermissionSubject, { kind: "bash" }> {
+	const command = typeof args.command === "string" ? args.command : "";
+	return { kind: "bash", toolName: "bash", command, analysis: { commands: [], writes: [], unknowns: [] }, writes: [] };
 }
 
 export class SessionPermissions {
@@ -250,9 +258,18 @@ export class SessionPermissions {
 		const mode = this.currentMode;
 		let outcome: Outcome;
 		try {
-			const subject = await this.describe(call.toolName, call.args);
 			const policy = this.policy();
-			const verdict = evaluatePermission(subject, policy, mode);
+			let subject: PermissionSubject;
+			let verdict: Verdict;
+			if (call.toolName === "bash" && !bashCommandMatters(policy, mode)) {
+				// Nothing could object to any command: it is not parsed (nor the parser loaded).
+				const unread = unreadBashSubject(call.args);
+				subject = unread;
+				verdict = unreadBashVerdict(unread.command, policy, mode);
+			} else {
+				subject = await this.describe(call.toolName, call.args);
+				verdict = evaluatePermission(subject, policy, mode);
+			}
 			outcome =
 				verdict.behavior === "ask"
 					? await this.ask(call, subject, verdict, policy, signal)

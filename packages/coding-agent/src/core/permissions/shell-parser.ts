@@ -48,7 +48,7 @@ export interface ShellParser {
 }
 
 // Redirection operators by their token number in mvdan-sh 0.10.1 (pinned in package.json; the numbers are the
-// Go package's token order, checked by test/permissions/shell-parser.test.ts).
+// Go package's token order, checked by test/permissions/bash-command-analysis.test.ts).
 const REDIRECT_OPERATORS: Readonly<Record<number, string>> = {
 	54: ">",
 	55: ">>",
@@ -230,7 +230,11 @@ class SyntaxTreeReader {
 
 	redirect(node: RedirectNode): ShellRedirect | undefined {
 		const operator = REDIRECT_OPERATORS[node.Op];
-		if (!operator || !node.Word) return undefined;
+		if (!operator || !node.Word) {
+			// Another mvdan-sh version numbering tokens differently: what it writes is not known, so it asks.
+			this.uncertain.add(`a redirection not understood (${this.text(node)})`);
+			return undefined;
+		}
 		const target = this.word(node.Word);
 		// `>&2` duplicates a descriptor; `>& file` (bash) writes the file.
 		const duplicatesDescriptor = operator === ">&" && !target.dynamic && /^(\d+|-)$/.test(target.value);

@@ -53,6 +53,8 @@ describe("RPC", () => {
 			"Allow once",
 			"Deny with a reason…",
 			"Always allow: Bash(touch c.txt) (saved in user settings)",
+			"Allow for this session: Bash(touch d.txt)",
+			"Deny",
 		];
 		rpc.onExtensionUiRequest((request) => {
 			if (request.method === "select") {
@@ -67,12 +69,16 @@ describe("RPC", () => {
 			toolCallReply([{ name: "bash", arguments: { command: "touch b.txt" } }]),
 			toolCallReply([{ name: "bash", arguments: { command: "touch c.txt" } }]),
 			toolCallReply([{ name: "bash", arguments: { command: "touch c.txt" } }]),
+			toolCallReply([{ name: "bash", arguments: { command: "touch d.txt" } }]),
+			toolCallReply([{ name: "bash", arguments: { command: "touch d.txt" } }]),
+			toolCallReply([{ name: "bash", arguments: { command: "touch e.txt" } }]),
 			textReply("done"),
 		);
 		await rpc.prompt("make files");
 		await rpc.waitForIdle();
 
-		expect(selects).toHaveLength(3);
+		// The second `touch c.txt` ran by the saved rule, the second `touch d.txt` by the session's.
+		expect(selects).toHaveLength(5);
 		expect(selects[0]).toMatchObject({
 			method: "select",
 			title: 'Permission needed: bash: touch a.txt\nAsk mode asks before commands no rule allows ("touch a.txt")',
@@ -90,29 +96,55 @@ describe("RPC", () => {
 			"The user denied this call; it was not run. The user's reason: not that file",
 		);
 		expect(existsSync(join(box.cwd, "c.txt"))).toBe(true);
-		// Settings are written in the background; stopping the agent waits for the write.
+		expect(existsSync(join(box.cwd, "d.txt"))).toBe(true);
+		expect(existsSync(join(box.cwd, "e.txt"))).toBe(false);
+		expect(toolResultsOf(server.requests[7]).at(-1)).toBe(
+			"The user denied this call; it was not run. Ask the user how to proceed if it is needed.",
+		);
+		// Settings are written in the background; stopping the agent waits for the write. Only "always" is saved.
 		await rpc.stop(30_000);
 		rpc = undefined;
 		expect(userSettings(box).permissions).toEqual({ allow: ["Bash(touch c.txt)"] });
 	});
 
 	it("get_permission_mode and set_permission_mode switch the mode for the session", async () => {
-		rpc = await startRpcAgent(newSandbox());
+		const box = newSandbox();
+		rpc = await startRpcAgent(box, ["--deny", "Bash(touch denied.txt)"]);
+		const questions: RpcExtensionUiRequest[] = [];
+		rpc.onExtensionUiRequest((request) => {
+			questions.push(request);
+			return request.method === "select" ? { value: "Deny" } : undefined;
+		});
 		expect(await rpc.getPermissionMode()).toEqual({
 			mode: "default",
 			availableModes: ["default", "acceptEdits", "plan", "ask", "yolo"],
 		});
-		expect((await rpc.setPermissionMode("plan")).mode).toBe("plan");
 		const bad = await rpc.send({ id: "m", type: "set_permission_mode", mode: "fast" as never });
 		expect(bad).toMatchObject({
 			id: "m",
 			success: false,
 			error: 'Invalid permission mode "fast". Valid values: default, acceptEdits, plan, ask, yolo',
 		});
-		server.enqueue(toolCallReply([{ name: "write", arguments: { path: "x.txt", content: "x" } }]), textReply("ok"));
-		await rpc.prompt("write");
-		await rpc.waitForIdle();
-		expect(existsSync(join(sandbox?.cwd ?? "", "x.txt"))).toBe(false);
+		const run = async (mode: string, call: { name: string; arguments: Record<string, unknown> }) => {
+			expect((await rpc?.setPermissionMode(mode as never))?.mode).toBe(mode);
+			server.enqueue(toolCallReply([call]), textReply("ok"));
+			await rpc?.prompt(`in ${mode} mode`);
+			await rpc?.waitForIdle();
+		};
+		const exists = (file: string) => existsSync(join(box.cwd, file));
+
+		await run("plan", { name: "write", arguments: { path: "plan.txt", content: "x" } });
+		expect(exists("plan.txt")).toBe(false);
+		await run("acceptEdits", { name: "write", arguments: { path: "edits.txt", content: "x" } });
+		expect(exists("edits.txt")).toBe(true);
+		await run("default", { name: "bash", arguments: { command: "touch default.txt" } });
+		expect(exists("default.txt")).toBe(true);
+		await run("default", { name: "bash", arguments: { command: "touch denied.txt" } });
+		expect(exists("denied.txt")).toBe(false);
+		await run("yolo", { name: "bash", arguments: { command: "touch denied.txt" } });
+		expect(exists("denied.txt")).toBe(true);
+		// None of these asks: plan refuses, acceptEdits runs edits, default and yolo run what no rule refuses.
+		expect(questions).toEqual([]);
 	});
 });
 
@@ -135,18 +167,24 @@ describe("ACP", () => {
 	}
 
 	it("asks with session/request_permission about the tool call, with the four kinds of answer", async () => {
-		const answers = ["allow_always", "reject_once"];
+		const answers = ["allow_once", "allow_always", "reject_once", "reject_always"];
 		const { box, client, sessionId, modes } = await startAcp(() => answers.shift() as string);
 		expect(modes?.currentModeId).toBe("ask");
+		const touch = (file: string, id?: string) =>
+			toolCallReply([{ name: "bash", arguments: { command: `touch ${file}` }, ...(id ? { id } : {}) }]);
 		server.enqueue(
-			toolCallReply([{ name: "bash", arguments: { command: "touch one.txt" }, id: "call_one" }]),
-			toolCallReply([{ name: "bash", arguments: { command: "touch one.txt" } }]),
-			toolCallReply([{ name: "bash", arguments: { command: "touch two.txt" } }]),
+			touch("one.txt", "call_one"),
+			touch("one.txt"),
+			touch("one.txt"),
+			touch("two.txt"),
+			touch("three.txt"),
+			touch("three.txt"),
 			textReply("done"),
 		);
 		await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
-		// Asked twice: the second `touch one.txt` ran by the saved rule.
-		expect(client.permissionRequests).toHaveLength(2);
+		// Asked four times: the third `touch one.txt` ran by the saved allow rule, the second `touch three.txt` was
+		// refused by the saved deny rule.
+		expect(client.permissionRequests).toHaveLength(4);
 		const [first] = client.permissionRequests;
 		expect(first?.toolCall.toolCallId).toBe("call_one");
 		expect(first?.options.map((option) => [option.optionId, option.kind, option.name])).toEqual([
@@ -157,12 +195,22 @@ describe("ACP", () => {
 		]);
 		expect(existsSync(join(box.cwd, "one.txt"))).toBe(true);
 		expect(existsSync(join(box.cwd, "two.txt"))).toBe(false);
+		expect(existsSync(join(box.cwd, "three.txt"))).toBe(false);
+		expect(toolResultsOf(server.requests[6]).slice(-4)).toEqual([
+			"(no output)",
+			"The user denied this call; it was not run. Ask the user how to proceed if it is needed.",
+			"The user denied this call; it was not run. Ask the user how to proceed if it is needed.",
+			expect.stringContaining("touch three.txt is refused by the deny rule Bash(touch three.txt)"),
+		]);
 		// Settings are written in the background; ending the session waits for the write.
 		expect(await client.stop()).toBe(0);
-		expect(userSettings(box).permissions).toEqual({ allow: ["Bash(touch one.txt)"] });
+		expect(userSettings(box).permissions).toEqual({
+			allow: ["Bash(touch one.txt)"],
+			deny: ["Bash(touch three.txt)"],
+		});
 	});
 
-	it("offers the permission modes as session modes; plan refuses writes without asking", async () => {
+	it("offers the permission modes as session modes; each decides without asking what it should", async () => {
 		const { box, client, sessionId, modes } = await startAcp();
 		expect(modes?.availableModes.map((mode) => mode.id)).toEqual([
 			"default",
@@ -172,14 +220,25 @@ describe("ACP", () => {
 			"yolo",
 			"read-only",
 		]);
-		await client.agent.request("session/set_mode", { sessionId, modeId: "plan" });
-		await client.waitForUpdate(
-			(n) => n.update.sessionUpdate === "current_mode_update" && n.update.currentModeId === "plan",
-		);
-		server.enqueue(toolCallReply([{ name: "write", arguments: { path: "p.txt", content: "x" } }]), textReply("ok"));
-		await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
-		expect(client.permissionRequests).toHaveLength(0);
-		expect(existsSync(join(box.cwd, "p.txt"))).toBe(false);
+		const run = async (modeId: string, call: { name: string; arguments: Record<string, unknown> }) => {
+			await client.agent.request("session/set_mode", { sessionId, modeId });
+			await client.waitForUpdate(
+				(n) => n.update.sessionUpdate === "current_mode_update" && n.update.currentModeId === modeId,
+			);
+			server.enqueue(toolCallReply([call]), textReply("ok"));
+			await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: modeId }] });
+		};
+		const exists = (file: string) => existsSync(join(box.cwd, file));
+
+		await run("plan", { name: "write", arguments: { path: "p.txt", content: "x" } });
+		expect(exists("p.txt")).toBe(false);
 		expect(toolResultsOf(server.requests[1])[0]).toContain("plan mode is read-only");
+		await run("acceptEdits", { name: "write", arguments: { path: "edits.txt", content: "x" } });
+		expect(exists("edits.txt")).toBe(true);
+		await run("default", { name: "bash", arguments: { command: "touch default.txt" } });
+		expect(exists("default.txt")).toBe(true);
+		await run("yolo", { name: "bash", arguments: { command: "touch yolo.txt" } });
+		expect(exists("yolo.txt")).toBe(true);
+		expect(client.permissionRequests).toHaveLength(0);
 	});
 });

@@ -50,7 +50,7 @@ function toolResultsOf(request: RecordedModelRequest | undefined): string[] {
 }
 
 describe.skipIf(!hasTmux)("permissions in the terminal UI", () => {
-	it("asks in place of the editor; once, deny with a reason, and always each do what they say", async () => {
+	it("asks in place of the editor; each answer does what it says", async () => {
 		const { sandbox, tmux } = start(["--permission-mode", "ask"]);
 		await tmux.waitFor("permissions: ask");
 
@@ -102,6 +102,28 @@ describe.skipIf(!hasTmux)("permissions in the terminal UI", () => {
 		expect(server.requests).toHaveLength(7);
 		expect(toolResultsOf(server.requests[6]).slice(-2)).toEqual(["(no output)", "(no output)"]);
 
+		server.enqueue(
+			toolCallReply([{ name: "bash", arguments: { command: "touch four.txt" } }]),
+			toolCallReply([{ name: "bash", arguments: { command: "touch four.txt" } }]),
+			toolCallReply([{ name: "bash", arguments: { command: "touch five.txt" } }]),
+			textReply("fifth done"),
+		);
+		tmux.submit("make four twice, then five");
+		await tmux.waitFor(asking("touch four.txt"), VISIBLE);
+		tmux.press("2");
+		// The second `touch four.txt` runs by the session's rule; the question is about five.txt next.
+		await tmux.waitFor(asking("touch five.txt"), VISIBLE);
+		tmux.press("4");
+		await tmux.waitFor("fifth done", SLOW);
+		expect(server.requests).toHaveLength(11);
+		expect(existsSync(join(sandbox.cwd, "four.txt"))).toBe(true);
+		expect(existsSync(join(sandbox.cwd, "five.txt"))).toBe(false);
+		expect(toolResultsOf(server.requests[10]).slice(-3)).toEqual([
+			"(no output)",
+			"(no output)",
+			"The user denied this call; it was not run. Ask the user how to proceed if it is needed.",
+		]);
+
 		// The decisions are in the session tree: the refusal is shown.
 		tmux.submit("/tree");
 		await tmux.waitFor("[permission: deny bash: touch two.txt — user]", VISIBLE);
@@ -110,33 +132,65 @@ describe.skipIf(!hasTmux)("permissions in the terminal UI", () => {
 		await tmux.waitFor((screen) => !screen.includes("Session tree"), VISIBLE);
 		tmux.submit("/quit");
 		expect(await tmux.waitForExit(30_000)).toBe(0);
-		// Saved in the background; quitting waits for the write.
+		// Saved in the background; quitting waits for the write. "For this session" is not saved.
 		const settings = JSON.parse(readFileSync(join(sandbox.agentDir, "settings.json"), "utf8"));
 		expect(settings.permissions).toEqual({ allow: ["Bash(touch three.txt)"] });
 	});
 
-	it("alt+p cycles the mode (footer and notice); plan mode refuses an edit without asking", async () => {
+	it("alt+p cycles the mode (footer and notice); each mode decides without asking what it should", async () => {
 		const { sandbox, tmux } = start([]);
 		await tmux.waitFor("permissions: default");
+		const exists = (file: string) => existsSync(join(sandbox.cwd, file));
+
+		server.enqueue(
+			toolCallReply([{ name: "bash", arguments: { command: "touch default.txt" } }]),
+			textReply("default done"),
+		);
+		tmux.submit("touch in default mode");
+		await tmux.waitFor("default done", SLOW);
+		expect(exists("default.txt")).toBe(true);
+
 		tmux.press("M-p");
 		await tmux.waitFor("permissions: acceptEdits");
 		expect(tmux.capture()).toContain("Permission mode: Accept edits (acceptEdits)");
+		server.enqueue(
+			toolCallReply([{ name: "write", arguments: { path: "edits.md", content: "x" } }]),
+			textReply("edited"),
+		);
+		tmux.submit("write in accept-edits mode");
+		await tmux.waitFor("edited", SLOW);
+		expect(exists("edits.md")).toBe(true);
+
 		tmux.press("M-p");
 		await tmux.waitFor("permissions: plan");
-
 		server.enqueue(
 			toolCallReply([{ name: "write", arguments: { path: "plan.md", content: "x" } }]),
 			textReply("planned instead"),
 		);
 		tmux.submit("write the plan file");
 		await tmux.waitFor("planned instead", SLOW);
-		expect(existsSync(join(sandbox.cwd, "plan.md"))).toBe(false);
-		expect(toolResultsOf(server.requests[1])[0]).toContain("Permission denied: plan mode is read-only");
+		expect(exists("plan.md")).toBe(false);
+		expect(toolResultsOf(server.requests.at(-1)).at(-1)).toContain("Permission denied: plan mode is read-only");
+		// None of these asked: a question would have held the run, and its reply would never have shown.
 
 		tmux.press("M-p");
 		await tmux.waitFor("permissions: ask");
 		tmux.press("M-p");
 		await tmux.waitFor("permissions: default");
+		tmux.submit("/quit");
+		expect(await tmux.waitForExit(30_000)).toBe(0);
+	});
+
+	it("yolo, when the session starts in it, runs what a deny rule refuses", async () => {
+		const { sandbox, tmux } = start(["--permission-mode", "yolo", "--deny", "Bash(touch:*)"]);
+		await tmux.waitFor("permissions: yolo");
+		server.enqueue(
+			toolCallReply([{ name: "bash", arguments: { command: "touch yolo.txt" } }]),
+			textReply("yolo done"),
+		);
+		tmux.submit("touch in yolo mode");
+		await tmux.waitFor("yolo done", SLOW);
+		expect(existsSync(join(sandbox.cwd, "yolo.txt"))).toBe(true);
 		tmux.submit("/quit");
 		expect(await tmux.waitForExit(30_000)).toBe(0);
 	});

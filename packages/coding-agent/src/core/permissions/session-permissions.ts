@@ -62,7 +62,7 @@ export interface PermissionCall {
 	args: Record<string, unknown>;
 }
 
-/** One rule in effect, for `/permissions`, extensions and RPC clients. */
+/** One rule in effect, for extensions (`pi.permissions.getRules()`). */
 export interface ListedRule {
 	list: RuleList;
 	rule: string;

@@ -13,7 +13,7 @@ import { createAgentSession } from "../core/sdk.js";
 import { formatSessionFileDiagnostic } from "../core/session/session-loader.js";
 import { routeConsoleToStderr } from "../modes/rpc/jsonl.js";
 import { resourceFlagOptions, startAcpMode } from "./acp-startup.js";
-import { type Args, parseArgs, TOOL_NAMES } from "./args.js";
+import { type Args, parseArgs, permissionsOf, TOOL_NAMES } from "./args.js";
 import { runExportCommand } from "./export-command.js";
 import { loadCliExtensions } from "./extension-startup.js";
 import { FileArgumentError } from "./file-arguments.js";
@@ -259,8 +259,12 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		...(thinkingLevel ? { thinkingLevel } : {}),
 		...(scopedModels.length > 0 ? { scopedModels } : {}),
 		...(args.trustProject ? { trustProject: true } : {}),
+		permissions: permissionsOf(args),
 	});
 	warn(io, mcpWarnings);
+	warn(io, session.permissions.notices());
+	// No one can answer a permission question in print and JSON mode: such a call is refused and named here.
+	if (mode === "text" || mode === "json") session.permissions.onUnanswered((line) => io.stderr.write(`${line}\n`));
 	// MCP servers start in the background; their failures and authorization requests are reported as they
 	// happen: on stderr here, as notices in the terminal UI (which subscribes itself).
 	if (mode !== "interactive") session.onMcpNotice((notice) => io.stderr.write(`${notice.text}\n`));

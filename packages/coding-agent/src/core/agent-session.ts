@@ -28,6 +28,7 @@ import {
 import type { ExtensionRunner } from "./extensions/runner.js";
 import type { McpManager } from "./mcp/manager.js";
 import type { McpNotice, McpServerStatus } from "./mcp/status.js";
+import { SessionPermissions } from "./permissions/session-permissions.js";
 import type { PromptTemplate } from "./resources/prompt-templates.js";
 import type { ResourceLoader } from "./resources/resource-loader.js";
 import type { SessionManager } from "./session/session-manager.js";
@@ -80,6 +81,8 @@ export class AgentSession implements ExtensionSessionBinding {
 	readonly mcp: McpManager | undefined;
 	/** The stream function every model call goes through (the configured one wrapped in the stall watchdog). */
 	readonly streamFn: StreamFn;
+	/** Ours: permission rules and mode, checked before every tool call (docs/permissions.md). */
+	readonly permissions: SessionPermissions;
 
 	private readonly models: ModelController;
 	private readonly tools: SessionTools;
@@ -113,6 +116,12 @@ export class AgentSession implements ExtensionSessionBinding {
 			withStallWatchdog(config.streamFn ?? streamSimple, () => this.stallTimeoutMs),
 			() => this.settingsManager.getRetrySettings(),
 		);
+		this.permissions = new SessionPermissions({
+			cwd: this.cwd,
+			settingsManager: this.settingsManager,
+			...(config.permissions ? { commandLine: config.permissions } : {}),
+			record: (decision) => this.sessionManager.appendPermissionDecision(decision),
+		});
 		this.shellEnvironment = new ShellEnvironment({
 			extraKeyNames: () => this.modelRegistry.getCredentialEnvNames(),
 			passthrough: () => this.settingsManager.getShellEnvPassthrough(),
@@ -151,6 +160,7 @@ export class AgentSession implements ExtensionSessionBinding {
 			cwd: this.cwd,
 			shellEnvironment: this.shellEnvironment,
 			bashOutputFiles: this.bashOutputFiles,
+			bashSpawnHook: this.permissions.sandbox.spawnHook,
 			settingsManager: this.settingsManager,
 			resourceLoader: this.resourceLoader,
 			hooks: this.hooks,
@@ -232,7 +242,18 @@ export class AgentSession implements ExtensionSessionBinding {
 			reportExtensionError: (error) => this.reportExtensionError(error),
 		});
 
-		this.agent.setBeforeToolCall((context) => this.events.beforeToolCall(context));
+		this.agent.setBeforeToolCall(async (context, signal) => {
+			const hooked = await this.events.beforeToolCall(context);
+			if (hooked?.block) return hooked;
+			// After the `tool_call` handlers (they may change the arguments), with the calling message recorded.
+			await this.events.drain();
+			const toolCall = { toolCallId: context.toolCall.id, toolName: context.toolCall.name };
+			const refusal = await this.permissions.check(
+				{ ...toolCall, args: context.args as Record<string, unknown> },
+				signal,
+			);
+			return refusal === undefined ? undefined : { block: true, reason: refusal };
+		});
 		this.agent.setAfterToolCall((context) => this.events.afterToolCall(context));
 		this.unsubscribers.push(this.hooks.onError((error) => this.reportExtensionError(error)));
 		this.navigator.initializeSession(config.thinkingLevel);

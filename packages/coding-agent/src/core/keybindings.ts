@@ -33,7 +33,8 @@ export type AppAction =
 	| "resume"
 	| "scrollUp"
 	| "scrollDown"
-	| "searchTranscript";
+	| "searchTranscript"
+	| "cyclePermissionMode";
 
 export type KeybindingAction = AppAction | EditorAction;
 
@@ -60,6 +61,7 @@ export const APP_ACTIONS: readonly AppAction[] = [
 	"scrollUp",
 	"scrollDown",
 	"searchTranscript",
+	"cyclePermissionMode",
 ];
 
 /** The application defaults for a platform (Alt+V pastes images on Windows, where Ctrl+V is the terminal's). */
@@ -88,6 +90,8 @@ export function defaultAppKeybindingsFor(platform: NodeJS.Platform = process.pla
 		scrollUp: ["pageUp"],
 		scrollDown: ["pageDown"],
 		searchTranscript: ["ctrl+s"],
+		// Ours: permission modes (docs/permissions.md).
+		cyclePermissionMode: ["alt+p"],
 	};
 }
 

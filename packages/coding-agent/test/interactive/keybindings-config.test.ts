@@ -41,6 +41,7 @@ describe("default key bindings", () => {
 			scrollUp: ["pageUp"],
 			scrollDown: ["pageDown"],
 			searchTranscript: ["ctrl+s"],
+			cyclePermissionMode: ["alt+p"],
 		});
 	});
 

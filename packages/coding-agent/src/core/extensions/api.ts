@@ -80,5 +80,6 @@ export function createExtensionAPI(extension: Extension, runtime: ExtensionRunti
 		registerProvider: (name, config) => runtime.registerProvider(name, config),
 		unregisterProvider: (name) => runtime.unregisterProvider(name),
 		events: runtime.events,
+		permissions: runtime.permissionsFor(extensionPath),
 	};
 }

@@ -16,6 +16,7 @@ import type { AgentMessage, AgentTool, AgentToolResult, ThinkingLevel } from "@a
 import type { AssistantMessageEvent, ImageContent, Model, TextContent, ToolResultMessage } from "@agent/ai";
 import type { CompactionPreparation, CompactionResult } from "../compaction/compaction.js";
 import type { ModelRegistry } from "../config/model-registry.js";
+import type { SessionPermissions } from "../permissions/session-permissions.js";
 import type { ResourceExtensionPaths } from "../resources/resource-loader.js";
 import type { BranchSummaryEntry, CompactionEntry, SessionEntry } from "../session/entries.js";
 import type { SessionManager } from "../session/session-manager.js";
@@ -323,6 +324,8 @@ export interface ExtensionSessionBinding {
 	/** The effective system prompt of the current run (or the base prompt when idle). */
 	readonly systemPrompt: string;
 	readonly pendingMessageCount: number;
+	/** Ours: permission rules and mode. */
+	readonly permissions: Pick<SessionPermissions, "mode" | "setMode" | "addRules" | "listRules" | "evaluate">;
 
 	abort(): Promise<void>;
 	waitForIdle(): Promise<void>;

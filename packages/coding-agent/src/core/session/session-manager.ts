@@ -11,6 +11,8 @@ import type {
 	CustomMessageEntry,
 	LabelEntry,
 	ModelChangeEntry,
+	PermissionDecision,
+	PermissionDecisionEntry,
 	SessionContext,
 	SessionEntry,
 	SessionFileDiagnostic,
@@ -333,6 +335,11 @@ export class SessionManager {
 	/** Sets the session's display name (trimmed). */
 	appendSessionInfo(name: string): string {
 		return this.appendEntry<SessionInfoEntry>("session_info", { name: name.trim() });
+	}
+
+	/** Ours: how a tool call's permission was decided; a tree node that never reaches the model. */
+	appendPermissionDecision(decision: PermissionDecision): string {
+		return this.appendEntry<PermissionDecisionEntry>("permission_decision", decision);
 	}
 
 	/** Sets (or with undefined/"" clears) the label of an existing entry. */

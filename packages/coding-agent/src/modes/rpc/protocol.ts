@@ -4,6 +4,7 @@ import type { AgentMessage, ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, Model } from "@agent/ai";
 import type { CompactionResult } from "../../core/compaction/compaction.js";
 import type { BashResult, SlashCommandInfo } from "../../core/extensions/hooks.js";
+import type { PermissionMode } from "../../core/permissions/modes.js";
 import type { SessionEntry, SessionTreeNode } from "../../core/session/entries.js";
 import type { AgentSessionEvent, ModelCycleResult, SessionStats } from "../../core/session-runtime/events.js";
 
@@ -65,14 +66,17 @@ export type RpcCommand =
 	| (CommandBase & { type: "get_entries"; since?: string })
 	| (CommandBase & { type: "get_tree" })
 	| (CommandBase & { type: "clone" })
-	| (CommandBase & { type: "restart_mcp_server"; name: string });
+	| (CommandBase & { type: "restart_mcp_server"; name: string })
+	// Ours: permission modes (docs/permissions.md).
+	| (CommandBase & { type: "get_permission_mode" })
+	| (CommandBase & { type: "set_permission_mode"; mode: PermissionMode });
 
 export type RpcCommandType = RpcCommand["type"];
 
 /** A command of one type. */
 export type RpcCommandOf<C extends RpcCommandType> = Extract<RpcCommand, { type: C }>;
 
-/** The reference's 28 command types, then ours (MCP), then the newest reference's. */
+/** The reference's 28 command types, then ours (MCP), then the newest reference's, then ours (permissions). */
 export const RPC_COMMAND_TYPES = [
 	"prompt",
 	"steer",
@@ -109,6 +113,8 @@ export const RPC_COMMAND_TYPES = [
 	"get_entries",
 	"get_tree",
 	"clone",
+	"get_permission_mode",
+	"set_permission_mode",
 ] as const satisfies readonly RpcCommandType[];
 
 export function isRpcCommandType(type: string): type is RpcCommandType {
@@ -210,6 +216,14 @@ export interface RpcResponseDataMap {
 	get_entries: { entries: SessionEntry[]; leafId: string | null };
 	get_tree: { tree: SessionTreeNode[]; leafId: string | null };
 	clone: { cancelled: boolean };
+	get_permission_mode: RpcPermissionModeState;
+	set_permission_mode: RpcPermissionModeState;
+}
+
+/** `get_permission_mode` / `set_permission_mode` (docs/permissions.md): the mode now, and every mode there is. */
+export interface RpcPermissionModeState {
+	mode: PermissionMode;
+	availableModes: PermissionMode[];
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentMessage, ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, Model } from "@agent/ai";
+import type { PermissionMode } from "../../core/permissions/modes.js";
 import { getPackageRoot } from "../../package-root.js";
 import { JsonlLineSplitter, serializeJsonLine } from "./jsonl.js";
 import type {
@@ -20,6 +21,7 @@ import type {
 	RpcExtensionUiResponse,
 	RpcForkMessage,
 	RpcMcpServer,
+	RpcPermissionModeState,
 	RpcQueueMode,
 	RpcResponseDataMap,
 	RpcResponseFor,
@@ -352,6 +354,16 @@ export class RpcClient {
 	/** Ours: stops and starts an MCP server again (its failure count reset). */
 	async restartMcpServer(name: string): Promise<void> {
 		await this.call({ type: "restart_mcp_server", name });
+	}
+
+	/** Ours: the permission mode (docs/permissions.md). */
+	getPermissionMode(): Promise<RpcPermissionModeState> {
+		return this.call({ type: "get_permission_mode" });
+	}
+
+	/** Ours: switches the permission mode for this session (not saved). */
+	setPermissionMode(mode: PermissionMode): Promise<RpcPermissionModeState> {
+		return this.call({ type: "set_permission_mode", mode });
 	}
 
 	// -----------------------------------------------------------------------------------------------------

@@ -8,8 +8,16 @@ import {
 	STREAMING_WITHOUT_BEHAVIOR_TEXT,
 } from "../../core/agent-session.js";
 import type { McpServerStatus } from "../../core/mcp/status.js";
+import { invalidPermissionModeText, isPermissionMode, PERMISSION_MODES } from "../../core/permissions/modes.js";
 import { parseSlashCommand } from "../../core/session-runtime/prompt-input.js";
-import type { RpcCommandType, RpcMcpServer, RpcQueueMode, RpcResponseDataMap, RpcSessionState } from "./protocol.js";
+import type {
+	RpcCommandType,
+	RpcMcpServer,
+	RpcPermissionModeState,
+	RpcQueueMode,
+	RpcResponseDataMap,
+	RpcSessionState,
+} from "./protocol.js";
 
 /** An error whose message is sent to the client as is (a command's own `success: false` response). */
 export class RpcCommandFailure extends Error {
@@ -131,6 +139,10 @@ export function immediatePromptFailure(session: AgentSession, message: string, b
 	if (session.hooks.hasHandlers("input")) return undefined;
 	if (session.isStreaming) return behavior === undefined ? STREAMING_WITHOUT_BEHAVIOR_TEXT : undefined;
 	return session.model ? undefined : noModelSelectedPromptText();
+}
+
+function permissionModeState(session: AgentSession): RpcPermissionModeState {
+	return { mode: session.permissions.mode, availableModes: [...PERMISSION_MODES] };
 }
 
 type Handler<C extends RpcCommandType> = (
@@ -272,6 +284,13 @@ export const RPC_COMMAND_HANDLERS: HandlerTable = {
 		leafId: session.sessionManager.getLeafId(),
 	}),
 	clone: async (_command, session) => session.clone(),
+	get_permission_mode: (_command, session) => permissionModeState(session),
+	set_permission_mode: (command, session) => {
+		const mode = requireString(command, "mode");
+		if (!isPermissionMode(mode)) throw new RpcCommandFailure(invalidPermissionModeText(mode));
+		session.permissions.setMode(mode);
+		return permissionModeState(session);
+	},
 };
 
 /** `get_entries` with a `since` that names no entry (the newest reference's text). */

@@ -97,7 +97,7 @@ export interface SessionInfoEntry extends SessionEntryBase {
 
 /**
  * Ours: how one tool call's permission was decided (docs/permissions.md). A tree node that never reaches the
- * model; readers that do not know the kind keep it and skip it (session-format.md §4.10).
+ * model; readers that do not know the kind keep it and skip it (docs/session-format.md "Kinds a reader does not know").
  */
 export interface PermissionDecisionEntry extends SessionEntryBase {
 	type: "permission_decision";

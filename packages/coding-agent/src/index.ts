@@ -11,6 +11,7 @@ export type { DialogOptions as RpcDialogOptions } from "./core/extensions/ui-con
 export { RESERVED_SHORTCUT_ACTIONS } from "./core/keybindings.js";
 export * from "./core/mcp/index.js";
 export * from "./core/packages/index.js";
+export * from "./core/permissions/index.js";
 export * from "./core/resources/index.js";
 export * from "./core/sdk.js";
 export * from "./core/session/index.js";
@@ -56,6 +57,7 @@ export {
 	type RpcMcpServer,
 	type RpcNotifyType,
 	type RpcOutputRecord,
+	type RpcPermissionModeState,
 	type RpcQueueMode,
 	type RpcResponse,
 	type RpcResponseDataMap,

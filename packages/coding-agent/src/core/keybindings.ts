@@ -1,4 +1,4 @@
-// Key bindings of the interactive mode (cli.md §14): application actions with their defaults, the editor and
+// Key bindings of the interactive mode (docs/keybindings.md): application actions with their defaults, the editor and
 // list actions of @agent/tui, and a manager that answers "which action is this key?". Loading
 // `<agentDir>/keybindings.json` lives in keybindings-file.ts.
 import {
@@ -11,7 +11,7 @@ import {
 } from "@agent/tui";
 
 /**
- * Actions of the application (cli.md §14.2), in the order that decides which wins when two share a key; editor
+ * Actions of the application (docs/keybindings.md "Application actions"), in the order that decides which wins when two share a key; editor
  * and list actions are @agent/tui's `EditorAction`. `reserved`: an extension shortcut may not take its keys.
  */
 const APP_ACTION_TRAITS = {
@@ -37,6 +37,7 @@ const APP_ACTION_TRAITS = {
 	scrollUp: { reserved: false },
 	scrollDown: { reserved: false },
 	searchTranscript: { reserved: false },
+	cyclePermissionMode: { reserved: false },
 } as const satisfies Record<string, { reserved: boolean }>;
 
 export type AppAction = keyof typeof APP_ACTION_TRAITS;
@@ -77,12 +78,14 @@ export function defaultAppKeybindingsFor(platform: NodeJS.Platform = process.pla
 		scrollUp: ["pageUp"],
 		scrollDown: ["pageDown"],
 		searchTranscript: ["ctrl+s"],
+		// Ours: permission modes (docs/permissions.md).
+		cyclePermissionMode: ["alt+p"],
 	};
 }
 
 export const DEFAULT_APP_KEYBINDINGS: Readonly<Record<AppAction, readonly KeyId[]>> = defaultAppKeybindingsFor();
 
-/** Every action's default keys: the application's and the editor's (cli.md §14.2, §14.3). */
+/** Every action's default keys: the application's and the editor's (docs/keybindings.md). */
 export const DEFAULT_KEYBINDINGS: Readonly<Record<KeybindingAction, readonly KeyId[]>> = {
 	...DEFAULT_EDITOR_KEYBINDINGS,
 	...DEFAULT_APP_KEYBINDINGS,

@@ -1,4 +1,4 @@
-// Credentials per provider in `<agentDir>/auth.json` (config.md §3) and API key resolution (§3.2).
+// Credentials per provider in `<agentDir>/auth.json` and API key resolution (docs/providers.md).
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { getEnvApiKey } from "@agent/ai";
@@ -9,7 +9,7 @@ import { getAuthPath } from "./paths.js";
 
 export interface ApiKeyCredential {
 	type: "api_key";
-	/** Literal, environment variable name, or `!command` (config.md §5). */
+	/** Literal, environment variable name, or `!command` (docs/providers.md). */
 	key: string;
 }
 
@@ -48,7 +48,7 @@ function cloudCodeKey(id: string): OAuthKeyProvider {
 	};
 }
 
-/** The built-in OAuth providers' key derivation (config.md §3.1). Refresh flows are registered separately. */
+/** The built-in OAuth providers' key derivation. Refresh flows are registered separately. */
 const BUILT_IN_OAUTH_PROVIDERS: OAuthKeyProvider[] = [
 	accessTokenKey("anthropic"),
 	accessTokenKey("openai-codex"),
@@ -239,7 +239,7 @@ export class AuthStorage {
 	}
 
 	/**
-	 * Whether any credential is configured for the provider (config.md §3.2 "available"): a runtime key, any
+	 * Whether any credential is configured for the provider ("available"): a runtime key, any
 	 * auth.json entry (even an expired OAuth one), an environment key, or a fallback key that resolves. Never
 	 * refreshes anything.
 	 */
@@ -251,7 +251,7 @@ export class AuthStorage {
 	}
 
 	/**
-	 * The API key for a provider (config.md §3.2), first source that applies: runtime key; auth.json `api_key`
+	 * The API key for a provider (docs/providers.md "Which key is used"), first source that applies: runtime key; auth.json `api_key`
 	 * (resolved; nothing means no key, without falling through to the environment); auth.json `oauth` (refreshed
 	 * under the lock when expired); environment; models.json `apiKey`.
 	 */

@@ -1,5 +1,5 @@
-// Public API of @agent/coding-agent. Nothing inside the package imports this file statically (the extension
-// loader imports it lazily, to hand extensions this running copy: core/extensions/host-modules.ts).
+// Public API of @agent/coding-agent. Nothing inside the package imports this file; the CLI entry (cli.ts) hands
+// it to extensions lazily (core/extensions/host-modules.ts).
 export { APP_NAME, VERSION } from "./config.js";
 export * from "./core/agent-session.js";
 export * from "./core/compaction/index.js";
@@ -8,7 +8,6 @@ export * from "./core/export-html/index.js";
 export * from "./core/extensions/hooks.js";
 export * from "./core/extensions/index.js";
 export type { DialogOptions as RpcDialogOptions } from "./core/extensions/ui-context.js";
-export { RESERVED_SHORTCUT_ACTIONS } from "./core/keybindings.js";
 export * from "./core/mcp/index.js";
 export * from "./core/packages/index.js";
 export * from "./core/permissions/index.js";
@@ -18,6 +17,7 @@ export * from "./core/session/index.js";
 export * from "./core/session-runtime/index.js";
 export * from "./core/tools/index.js";
 export * from "./modes/interactive/extension-kit/index.js";
+export { RESERVED_SHORTCUT_ACTIONS } from "./modes/interactive/keybindings.js";
 export {
 	getCurrentTheme,
 	getEditorTheme,
@@ -41,9 +41,12 @@ export {
 	PARSE_ERROR_COMMAND,
 	RPC_COMMAND_TYPES,
 	RPC_DIALOG_METHODS,
+	type RpcAgentEvent,
+	type RpcBashResult,
 	type RpcCommand,
 	type RpcCommandOf,
 	type RpcCommandType,
+	type RpcCompactionResult,
 	type RpcErrorResponse,
 	type RpcEvent,
 	type RpcEventType,
@@ -55,14 +58,17 @@ export {
 	type RpcForkMessage,
 	type RpcInputRecord,
 	type RpcMcpServer,
+	type RpcModelCycleResult,
 	type RpcNotifyType,
 	type RpcOutputRecord,
+	type RpcPermissionMode,
 	type RpcPermissionModeState,
 	type RpcQueueMode,
 	type RpcResponse,
 	type RpcResponseDataMap,
 	type RpcResponseFor,
 	type RpcSessionState,
+	type RpcSessionStats,
 	type RpcSlashCommand,
 	type RpcStreamingBehavior,
 	type RpcSuccessResponse,
@@ -75,3 +81,4 @@ export {
 	type RpcExtensionUiAnswer,
 	type RpcExtensionUiHandler,
 } from "./modes/rpc/rpc-client.js";
+export * from "./modes/rpc/rpc-ui-context.js";

@@ -42,7 +42,7 @@ export async function runMode(options: RunModeOptions): Promise<number> {
 		case "rpc": {
 			const [{ runRpcMode }, { createRpcUIContext }, { createSelectPermissionPrompt }] = await Promise.all([
 				import("../modes/rpc/rpc-mode.js"),
-				import("../core/extensions/rpc-ui-context.js"),
+				import("../modes/rpc/rpc-ui-context.js"),
 				import("../core/permissions/prompt.js"),
 			]);
 			return runRpcMode(session, {

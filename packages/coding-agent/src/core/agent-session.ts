@@ -11,19 +11,11 @@ import type { ScopedModel } from "./config/model-resolver.js";
 import type { SettingsManager } from "./config/settings-manager.js";
 import type { ExtensionEventType } from "./extensions/hooks.js";
 import {
-	type BashResult,
-	type ContextUsage,
 	type CustomMessageInput,
 	type ExtensionError,
 	type ExtensionHooks,
 	type ExtensionSessionBinding,
-	type ForkResult,
-	type MessageDelivery,
-	type NavigateTreeOptions,
-	type NavigateTreeResult,
-	type NewSessionRequest,
 	noopExtensionHooks,
-	type SlashCommandInfo,
 } from "./extensions/hooks.js";
 import type { ExtensionRunner } from "./extensions/runner.js";
 import type { McpManager } from "./mcp/manager.js";
@@ -35,9 +27,17 @@ import type { SessionManager } from "./session/session-manager.js";
 import { COMPACTION_IN_PROGRESS_TEXT, CompactionController } from "./session-runtime/compaction-controller.js";
 import type {
 	AgentSessionEventListener,
+	BashResult,
+	ContextUsage,
+	ForkResult,
+	MessageDelivery,
 	ModelCycleResult,
+	NavigateTreeOptions,
+	NavigateTreeResult,
+	NewSessionRequest,
 	PromptOptions,
 	SessionStats,
+	SlashCommandInfo,
 } from "./session-runtime/events.js";
 import { ModelController } from "./session-runtime/model-controller.js";
 import { PromptController } from "./session-runtime/prompt-controller.js";

@@ -10,8 +10,8 @@ import { loadExtensions } from "../../src/core/extensions/loader.js";
 import { ExtensionRunner } from "../../src/core/extensions/runner.js";
 import { RUNTIME_NOT_INITIALIZED_TEXT, SET_MODEL_NOT_INITIALIZED_TEXT } from "../../src/core/extensions/runtime.js";
 import { extensionLoadFailureText } from "../../src/core/extensions/setup.js";
-import { RESERVED_SHORTCUT_ACTIONS } from "../../src/core/keybindings.js";
 import { DefaultResourceLoader } from "../../src/core/resources/resource-loader.js";
+import { RESERVED_SHORTCUT_ACTIONS } from "../../src/modes/interactive/keybindings.js";
 import { createExtensionWorld, type ExtensionWorld, loadWorldExtensions } from "../helpers/extension-harness.js";
 
 let world: ExtensionWorld;

@@ -5,10 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { getTrustedProjectsPath } from "../../src/core/config/project-trust.js";
-import {
-	RPC_CUSTOM_UI_UNAVAILABLE_TEXT,
-	RPC_THEME_UNSUPPORTED_TEXT,
-} from "../../src/core/extensions/rpc-ui-context.js";
+import { RPC_CUSTOM_UI_UNAVAILABLE_TEXT, RPC_THEME_UNSUPPORTED_TEXT } from "../../src/modes/rpc/rpc-ui-context.js";
 import { type CliSandbox, createCliSandbox, FAKE_MODEL, FAKE_PROVIDER, runCli } from "../helpers/cli-sandbox.js";
 import { type RawRpcAgent, startRawRpcAgent } from "../helpers/extension-cli.js";
 import { startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";

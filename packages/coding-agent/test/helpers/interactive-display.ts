@@ -1,8 +1,8 @@
 // What interactive-mode components are rendered with in tests: a DisplayState (a theme, dark by default or no
 // colour, default key bindings, a fixed working directory) and assistant messages to show.
 import type { AssistantMessage } from "@agent/ai";
-import { AppKeybindings } from "../../src/core/keybindings.js";
 import type { DisplayState } from "../../src/modes/interactive/display-state.js";
+import { AppKeybindings } from "../../src/modes/interactive/keybindings.js";
 import type { ColorMode } from "../../src/modes/interactive/theme/theme.js";
 import { ThemeRegistry } from "../../src/modes/interactive/theme/theme-registry.js";
 

@@ -2,7 +2,7 @@
 // what they then see, and what the session records.
 import { type FauxRequest, fauxError, fauxText, fauxToolCall } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
-import type { BashResult } from "../../src/core/extensions/hooks.js";
+import type { BashResult } from "../../src/core/session-runtime/events.js";
 import { NOTHING_TO_COMPACT_YET_TEXT } from "../../src/modes/interactive/commands/session-commands.js";
 import { BASH_ALREADY_RUNNING_TEXT } from "../../src/modes/interactive/input-controller.js";
 import { deferred } from "../helpers/deferred.js";

@@ -7,8 +7,8 @@ import {
 	DEFAULT_KEYBINDINGS,
 	defaultAppKeybindingsFor,
 	normalizeKeyId,
-} from "../../src/core/keybindings.js";
-import { loadKeybindings, parseKeybindingsFile } from "../../src/core/keybindings-file.js";
+} from "../../src/modes/interactive/keybindings.js";
+import { loadKeybindings, parseKeybindingsFile } from "../../src/modes/interactive/keybindings-file.js";
 
 const CTRL_P = "\x10";
 const ALT_M = "\x1bm";

@@ -1,7 +1,7 @@
 import type { Model } from "@agent/ai";
 import { describe, expect, it } from "vitest";
-import { AppKeybindings } from "../../src/core/keybindings.js";
 import type { SessionInfo } from "../../src/core/session/entries.js";
+import { AppKeybindings } from "../../src/modes/interactive/keybindings.js";
 import { findExactModel } from "../../src/modes/interactive/selectors/model-selector.js";
 import { ScopedModelsSelector } from "../../src/modes/interactive/selectors/scoped-models-selector.js";
 import { SelectPanel } from "../../src/modes/interactive/selectors/select-panel.js";

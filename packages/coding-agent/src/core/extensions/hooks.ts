@@ -20,40 +20,25 @@ import type { SessionPermissions } from "../permissions/session-permissions.js";
 import type { ResourceExtensionPaths } from "../resources/resource-loader.js";
 import type { BranchSummaryEntry, CompactionEntry, SessionEntry } from "../session/entries.js";
 import type { SessionManager } from "../session/session-manager.js";
+import type {
+	BashResult,
+	ContextUsage,
+	ForkResult,
+	InputSource,
+	MessageDelivery,
+	ModelSelectSource,
+	NavigateTreeOptions,
+	NavigateTreeResult,
+	NewSessionRequest,
+	SessionSwitchReason,
+	SlashCommandInfo,
+	TreePreparation,
+} from "../session-runtime/events.js";
 import type { BashOperations } from "../tools/bash-executor.js";
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared payload types
 // ---------------------------------------------------------------------------------------------------------
-
-/** Result of a user `!command` / RPC `bash` (docs/rpc.md "bash and abort_bash"). */
-export interface BashResult {
-	output: string;
-	/** Absent when the process was killed or cancelled. */
-	exitCode?: number;
-	cancelled: boolean;
-	truncated: boolean;
-	/** Set when the output exceeded 50 KiB: the whole sanitized output is in this file. */
-	fullOutputPath?: string;
-}
-
-/** Context usage for footers and `ctx.getContextUsage()` (docs/compaction.md "When it happens"). */
-export interface ContextUsage {
-	/** null right after a compaction, until a reply reports usage again. */
-	tokens: number | null;
-	contextWindow: number;
-	percent: number | null;
-}
-
-/** A slash command as `get_commands` lists it (docs/rpc.md "Reading the conversation"). */
-export interface SlashCommandInfo {
-	name: string;
-	description?: string;
-	/** Ours: `mcp` for an MCP server's prompt (`mcp__<server>__<prompt>`). */
-	source: "extension" | "prompt" | "skill" | "mcp";
-	location?: "user" | "project" | "path";
-	path?: string;
-}
 
 /** What an extension passes to `sendMessage`. */
 export interface CustomMessageInput<TDetails = unknown> {
@@ -62,51 +47,6 @@ export interface CustomMessageInput<TDetails = unknown> {
 	display: boolean;
 	details?: TDetails;
 }
-
-/** Where a branch-summary navigation ends up (docs/compaction.md "Branch summaries"). */
-export interface TreePreparation {
-	targetId: string;
-	oldLeafId: string | null;
-	commonAncestorId: string | null;
-	entriesToSummarize: SessionEntry[];
-	userWantsSummary: boolean;
-	customInstructions?: string;
-	replaceInstructions?: boolean;
-	label?: string;
-}
-
-export interface NavigateTreeOptions {
-	summarize?: boolean;
-	customInstructions?: string;
-	replaceInstructions?: boolean;
-	label?: string;
-}
-
-export interface NavigateTreeResult {
-	cancelled: boolean;
-	/** The summarizer was aborted (`abortBranchSummary()`); nothing changed. */
-	aborted?: boolean;
-	/** Text of the target user/custom message, to pre-fill an editor. */
-	editorText?: string;
-	summaryEntry?: BranchSummaryEntry;
-}
-
-export interface ForkResult {
-	/** Text of the selected user message (to pre-fill an editor). */
-	selectedText: string;
-	cancelled: boolean;
-}
-
-export interface NewSessionRequest {
-	parentSession?: string;
-	/** Runs on the fresh session before it is used (extensions seed entries here). */
-	setup?: (sessionManager: SessionManager) => Promise<void>;
-}
-
-export type SessionSwitchReason = "new" | "resume";
-export type ModelSelectSource = "set" | "cycle" | "restore";
-export type InputSource = "interactive" | "rpc" | "extension";
-export type MessageDelivery = "steer" | "followUp";
 
 // ---------------------------------------------------------------------------------------------------------
 // Events (docs/extensions.md "Events")

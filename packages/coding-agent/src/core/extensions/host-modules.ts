@@ -3,9 +3,11 @@
 // classes. They are handed to jiti as virtual modules, under our names and under the reference's names, so
 // extensions written for the reference load unchanged (docs/extensions.md "Loading").
 //
-// Each package is imported only when an extension needs it (most import only types, plus TypeBox). This is
-// also the one module that reaches for the package's own public entry: it is what extension authors import,
-// and it is loaded lazily, so there is no import cycle at module-evaluation time.
+// Each package is imported only when an extension needs it (most import only types, plus TypeBox). This
+// package's own public entry is what extension authors import most; nothing inside the package imports its
+// index (that would close an import circle through everything the index re-exports), so it is reached by name
+// at run time, which gives an embedder's extensions the very copy the embedder imported, or provided by the
+// entry that holds another copy (the CLI's bundle: cli.ts).
 
 /** A host package by our name, with every module id it answers to. */
 export const HOST_PACKAGE_ALIASES = {
@@ -29,8 +31,17 @@ export function hostPackageOf(id: string): HostPackage | undefined {
 	return PACKAGE_BY_ID.get(id);
 }
 
+// In a variable, so that neither the compiler nor the bundler resolves it to this package's own files.
+const OWN_PACKAGE_NAME: string = "@agent/coding-agent";
+let loadOwnPackage: () => Promise<unknown> = () => import(OWN_PACKAGE_NAME);
+
+/** Makes `load` the source of `@agent/coding-agent` for extensions (before any extension is loaded). */
+export function provideOwnPackage(load: () => Promise<unknown>): void {
+	loadOwnPackage = load;
+}
+
 const importers: Record<HostPackage, () => Promise<unknown>> = {
-	"@agent/coding-agent": () => import("../../index.js"),
+	"@agent/coding-agent": () => loadOwnPackage(),
 	"@agent/agent-core": () => import("@agent/agent-core"),
 	"@agent/ai": () => import("@agent/ai"),
 	"@agent/tui": () => import("@agent/tui"),

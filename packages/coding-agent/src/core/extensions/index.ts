@@ -11,7 +11,6 @@ export * from "./provider-registration.js";
 export * from "./reference-api.js";
 export * from "./reference-types.js";
 export * from "./registrations.js";
-export * from "./rpc-ui-context.js";
 export * from "./runner.js";
 export * from "./runtime.js";
 export * from "./setup.js";

@@ -1,7 +1,7 @@
 // Type names of the reference's extension API that ours spells differently, so code written for the reference
 // type-checks unchanged. Each is an alias of our own type.
 import type { AgentToolResult, AgentToolUpdateCallback } from "@agent/agent-core";
-import type { AppAction, AppKeybindings } from "../keybindings.js";
+import type { SlashCommandInfo } from "../session-runtime/events.js";
 import type { BashToolInput } from "../tools/bash.js";
 import type { EditToolInput } from "../tools/edit.js";
 import type { FindToolInput } from "../tools/find.js";
@@ -10,11 +10,11 @@ import type { LsToolInput } from "../tools/ls.js";
 import type { ReadToolInput } from "../tools/read.js";
 import type { WriteToolInput } from "../tools/write.js";
 import type { ExtensionEventMap } from "./events.js";
-import type { SlashCommandInfo, ToolCallEvent } from "./hooks.js";
+import type { ToolCallEvent } from "./hooks.js";
 import type { EventBus, RegisteredFlag, RegisteredShortcut } from "./types.js";
 import type { DialogOptions, WidgetOptions } from "./ui-context.js";
 
-export type { AgentToolResult, AgentToolUpdateCallback, AppAction };
+export type { AgentToolResult, AgentToolUpdateCallback };
 
 type ToolCallEventOf<TName extends string, TInput> = Omit<ToolCallEvent, "toolName" | "input"> & {
 	toolName: TName;
@@ -41,5 +41,3 @@ export type SlashCommandSource = SlashCommandInfo["source"];
 export type SlashCommandLocation = NonNullable<SlashCommandInfo["location"]>;
 export type ToolInfo = { name: string; description: string; parameters: unknown };
 export type ExtensionEvent = ExtensionEventMap[keyof ExtensionEventMap];
-/** The key map handed to `setEditorComponent` factories and `appKey`. */
-export type KeybindingsManager = Pick<AppKeybindings, "getKeys" | "matches">;

@@ -5,9 +5,10 @@ import type { ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, Model, TextContent } from "@agent/ai";
 import type { ModelRegistry } from "../config/model-registry.js";
 import type { PermissionRuleSet } from "../permissions/policy.js";
+import type { SlashCommandInfo } from "../session-runtime/events.js";
 import { createEventBus } from "./event-bus.js";
 import { execCommand } from "./exec.js";
-import type { CustomMessageInput, ExtensionError, ExtensionSessionBinding, SlashCommandInfo } from "./hooks.js";
+import type { CustomMessageInput, ExtensionError, ExtensionSessionBinding } from "./hooks.js";
 import { ProviderRegistrations } from "./provider-registration.js";
 import type {
 	EventBus,

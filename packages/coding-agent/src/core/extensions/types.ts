@@ -25,18 +25,18 @@ import type { PermissionRuleSet } from "../permissions/policy.js";
 import type { ListedRule, PermissionEvaluation } from "../permissions/session-permissions.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type {
+	ContextUsage,
+	NavigateTreeOptions,
+	NewSessionRequest,
+	SlashCommandInfo,
+} from "../session-runtime/events.js";
+import type {
 	ExtensionEventMap,
 	ExtensionEventName,
 	ExtensionEventResultMap,
 	SessionDirectoryEvent,
 } from "./events.js";
-import type {
-	ContextUsage,
-	CustomMessageInput,
-	NavigateTreeOptions,
-	NewSessionRequest,
-	SlashCommandInfo,
-} from "./hooks.js";
+import type { CustomMessageInput } from "./hooks.js";
 import type { ExtensionUIContext, Theme } from "./ui-context.js";
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // What an extension can do with the user interface (`ctx.ui`, docs/extensions.md "UI"). Each mode supplies one
 // implementation: the interactive mode draws with the TUI, RPC mode turns calls into `extension_ui_request`
-// records (./rpc-ui-context.ts), and print/JSON mode uses the no-op context below (`hasUI === false`).
+// records (modes/rpc/rpc-ui-context.ts), and print/JSON mode uses the no-op context below (`hasUI === false`).
 //
 // Only types and the no-op implementation live here, so modes can implement the interface without importing
 // the extension runner.

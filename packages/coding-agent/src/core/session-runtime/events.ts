@@ -3,7 +3,8 @@
 import type { AgentEvent, ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, Model } from "@agent/ai";
 import type { CompactionResult } from "../compaction/compaction.js";
-import type { InputSource, MessageDelivery } from "../extensions/hooks.js";
+import type { BranchSummaryEntry, SessionEntry } from "../session/entries.js";
+import type { SessionManager } from "../session/session-manager.js";
 
 export type AutoCompactionReason = "threshold" | "overflow";
 
@@ -60,3 +61,77 @@ export interface ModelCycleResult {
 	/** The candidates were the scoped models (`--models` / `enabledModels`). */
 	isScoped: boolean;
 }
+
+/** Result of a user `!command` / RPC `bash` (docs/rpc.md "bash and abort_bash"). */
+export interface BashResult {
+	output: string;
+	/** Absent when the process was killed or cancelled. */
+	exitCode?: number;
+	cancelled: boolean;
+	truncated: boolean;
+	/** Set when the output exceeded 50 KiB: the whole sanitized output is in this file. */
+	fullOutputPath?: string;
+}
+
+/** Context usage for footers and `ctx.getContextUsage()` (docs/compaction.md "When it happens"). */
+export interface ContextUsage {
+	/** null right after a compaction, until a reply reports usage again. */
+	tokens: number | null;
+	contextWindow: number;
+	percent: number | null;
+}
+
+/** A slash command as `get_commands` lists it (docs/rpc.md "Reading the conversation"). */
+export interface SlashCommandInfo {
+	name: string;
+	description?: string;
+	/** Ours: `mcp` for an MCP server's prompt (`mcp__<server>__<prompt>`). */
+	source: "extension" | "prompt" | "skill" | "mcp";
+	location?: "user" | "project" | "path";
+	path?: string;
+}
+
+/** Where a branch-summary navigation ends up (docs/compaction.md "Branch summaries"). */
+export interface TreePreparation {
+	targetId: string;
+	oldLeafId: string | null;
+	commonAncestorId: string | null;
+	entriesToSummarize: SessionEntry[];
+	userWantsSummary: boolean;
+	customInstructions?: string;
+	replaceInstructions?: boolean;
+	label?: string;
+}
+
+export interface NavigateTreeOptions {
+	summarize?: boolean;
+	customInstructions?: string;
+	replaceInstructions?: boolean;
+	label?: string;
+}
+
+export interface NavigateTreeResult {
+	cancelled: boolean;
+	/** The summarizer was aborted (`abortBranchSummary()`); nothing changed. */
+	aborted?: boolean;
+	/** Text of the target user/custom message, to pre-fill an editor. */
+	editorText?: string;
+	summaryEntry?: BranchSummaryEntry;
+}
+
+export interface ForkResult {
+	/** Text of the selected user message (to pre-fill an editor). */
+	selectedText: string;
+	cancelled: boolean;
+}
+
+export interface NewSessionRequest {
+	parentSession?: string;
+	/** Runs on the fresh session before it is used (extensions seed entries here). */
+	setup?: (sessionManager: SessionManager) => Promise<void>;
+}
+
+export type SessionSwitchReason = "new" | "resume";
+export type ModelSelectSource = "set" | "cycle" | "restore";
+export type InputSource = "interactive" | "rpc" | "extension";
+export type MessageDelivery = "steer" | "followUp";

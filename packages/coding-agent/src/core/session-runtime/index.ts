@@ -12,9 +12,21 @@ export type {
 	AgentSessionEvent,
 	AgentSessionEventListener,
 	AutoCompactionReason,
+	BashResult,
+	ContextUsage,
+	ForkResult,
+	InputSource,
+	MessageDelivery,
 	ModelCycleResult,
+	ModelSelectSource,
+	NavigateTreeOptions,
+	NavigateTreeResult,
+	NewSessionRequest,
 	PromptOptions,
 	SessionStats,
+	SessionSwitchReason,
+	SlashCommandInfo,
+	TreePreparation,
 } from "./events.js";
 export { noApiKeyForModelText } from "./model-controller.js";
 export {

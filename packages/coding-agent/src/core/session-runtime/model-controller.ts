@@ -5,9 +5,8 @@ import type { Model } from "@agent/ai";
 import type { ModelRegistry } from "../config/model-registry.js";
 import { DEFAULT_THINKING_LEVEL, type ScopedModel } from "../config/model-resolver.js";
 import type { SettingsManager } from "../config/settings-manager.js";
-import type { ModelSelectSource } from "../extensions/hooks.js";
 import type { SessionManager } from "../session/session-manager.js";
-import type { ModelCycleResult } from "./events.js";
+import type { ModelCycleResult, ModelSelectSource } from "./events.js";
 import { clampThinkingLevel, getAvailableThinkingLevels } from "./thinking-levels.js";
 
 export interface ModelHost {

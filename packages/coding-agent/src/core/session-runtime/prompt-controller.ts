@@ -6,12 +6,12 @@ import type { Agent, AgentMessage } from "@agent/agent-core";
 import type { AssistantMessage, ImageContent, Model, TextContent } from "@agent/ai";
 import { missingApiKeyText } from "../config/missing-key.js";
 import type { ModelRegistry } from "../config/model-registry.js";
-import type { CustomMessageInput, ExtensionError, ExtensionHooks, MessageDelivery } from "../extensions/hooks.js";
+import type { CustomMessageInput, ExtensionError, ExtensionHooks } from "../extensions/hooks.js";
 import { type CustomMessage, createCustomMessage } from "../messages.js";
 import { getDocsPath } from "../resources/package-docs.js";
 import type { ResourceLoader } from "../resources/resource-loader.js";
 import type { SessionManager } from "../session/session-manager.js";
-import type { PromptOptions } from "./events.js";
+import type { MessageDelivery, PromptOptions } from "./events.js";
 import { expandPromptText, parseSlashCommand, splitMessageContent } from "./prompt-input.js";
 
 export const STREAMING_WITHOUT_BEHAVIOR_TEXT =

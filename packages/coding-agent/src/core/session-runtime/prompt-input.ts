@@ -1,11 +1,12 @@
 // Reading what the user typed: extension commands, `/skill:` and `/template` expansion, `!` commands
 // (docs/rpc.md "prompt"). Pure, apart from reading skill files.
 import type { ImageContent, TextContent } from "@agent/ai";
-import type { ExtensionCommand, SlashCommandInfo } from "../extensions/hooks.js";
+import type { ExtensionCommand } from "../extensions/hooks.js";
 import { expandPromptTemplate } from "../resources/prompt-template-expansion.js";
 import type { PromptTemplate } from "../resources/prompt-templates.js";
 import { expandSkillCommand } from "../resources/skill-prompt.js";
 import type { Skill } from "../resources/skills.js";
+import type { SlashCommandInfo } from "./events.js";
 
 export interface SlashCommandCall {
 	name: string;

@@ -5,16 +5,16 @@ import type { Model } from "@agent/ai";
 import { collectEntriesForBranchSummary, generateBranchSummary } from "../compaction/branch-summarization.js";
 import type { ModelRegistry } from "../config/model-registry.js";
 import type { SettingsManager } from "../config/settings-manager.js";
+import type { ExtensionHooks } from "../extensions/hooks.js";
+import type { BranchSummaryEntry, SessionEntry } from "../session/entries.js";
+import type { SessionManager } from "../session/session-manager.js";
 import type {
-	ExtensionHooks,
 	ForkResult,
 	NavigateTreeOptions,
 	NavigateTreeResult,
 	NewSessionRequest,
 	TreePreparation,
-} from "../extensions/hooks.js";
-import type { BranchSummaryEntry, SessionEntry } from "../session/entries.js";
-import type { SessionManager } from "../session/session-manager.js";
+} from "./events.js";
 import type { ModelController } from "./model-controller.js";
 import { userMessageText } from "./prompt-input.js";
 

@@ -2,9 +2,8 @@
 import type { AgentMessage } from "@agent/agent-core";
 import type { AssistantMessage, Model } from "@agent/ai";
 import { estimateContextTokens } from "../compaction/token-estimation.js";
-import type { ContextUsage } from "../extensions/hooks.js";
 import type { SessionEntry } from "../session/entries.js";
-import type { SessionStats } from "./events.js";
+import type { ContextUsage, SessionStats } from "./events.js";
 
 /** Counts by role and the usage and cost of the replies in context. */
 export function computeSessionStats(

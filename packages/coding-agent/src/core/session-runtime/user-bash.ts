@@ -2,7 +2,7 @@
 // operations (same shell resolution, process-group kill), output cleaned for display and the model.
 import { StringDecoder } from "node:string_decoder";
 import { DEFAULT_BASH_OUTPUT_FILE_BYTES, type SettingsManager } from "../config/settings-manager.js";
-import type { BashResult, ExtensionHooks } from "../extensions/hooks.js";
+import type { ExtensionHooks } from "../extensions/hooks.js";
 import type { BashExecutionMessage } from "../messages.js";
 import { type BashOperations, createLocalBashOperations } from "../tools/bash-executor.js";
 import type { BashOutputFileOptions } from "../tools/bash-output.js";
@@ -14,6 +14,7 @@ import {
 } from "../tools/bash-output-files.js";
 import { ShellEnvironment } from "../tools/shell-env.js";
 import { DEFAULT_MAX_BYTES, truncateTail } from "../tools/truncate.js";
+import type { BashResult } from "./events.js";
 
 /** Recent output kept in memory: twice what is returned (the rest is only in the full-output file). */
 const WINDOW_CHARS = DEFAULT_MAX_BYTES * 2;

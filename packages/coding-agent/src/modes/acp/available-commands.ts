@@ -1,7 +1,7 @@
 // `available_commands_update`: what the editor offers after "/". Prompt templates, skills and extension
 // commands are run by AgentSession.prompt itself; `compact` is handled by the ACP session. Pure.
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
-import type { SlashCommandInfo } from "../../core/extensions/hooks.js";
+import type { SlashCommandInfo } from "../../core/session-runtime/events.js";
 
 export const COMPACT_COMMAND = "compact";
 

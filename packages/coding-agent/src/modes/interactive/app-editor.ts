@@ -1,7 +1,7 @@
 // The prompt editor of the interactive mode: @agent/tui's Editor with the application's keys checked first
 // (extension shortcuts, then the key map), so Ctrl+P cycles models here while it toggles paths in a picker.
 import { Editor, type EditorHost, type EditorOptions, type EditorTheme } from "@agent/tui";
-import type { AppAction, AppKeybindings } from "../../core/keybindings.js";
+import type { AppAction, AppKeybindings } from "./keybindings.js";
 
 export class AppEditor extends Editor {
 	/** Extension shortcuts; true when one handled the key. */

@@ -2,7 +2,7 @@
 // expanded, key names for hints, and the working directory for shorter paths. The mode owns one instance and
 // invalidates the transcript when a field changes, so components re-render with the new value once.
 import type { MessageRenderer, ToolDefinition } from "../../core/extensions/types.js";
-import type { AppKeybindings } from "../../core/keybindings.js";
+import type { AppKeybindings } from "./keybindings.js";
 import type { Theme } from "./theme/theme.js";
 
 export interface DisplayState {

@@ -2,9 +2,9 @@
 // renderers, `ctx.shutdown()`, and session changes from extension commands (the transcript follows them).
 import { matchesKey } from "@agent/tui";
 import type { ExtensionRunner } from "../../core/extensions/runner.js";
-import { DEFAULT_KEYBINDINGS, type KeybindingAction, RESERVED_SHORTCUT_ACTIONS } from "../../core/keybindings.js";
 import { BUILTIN_COMMANDS } from "./commands/command-table.js";
 import { type ExtensionUiHost, InteractiveExtensionUI } from "./extension-ui.js";
+import { DEFAULT_KEYBINDINGS, type KeybindingAction, RESERVED_SHORTCUT_ACTIONS } from "./keybindings.js";
 
 export interface ExtensionBinding {
 	ui: InteractiveExtensionUI;

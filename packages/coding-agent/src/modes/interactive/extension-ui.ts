@@ -20,7 +20,7 @@ import type {
 	WidgetFactory,
 	WidgetOptions,
 } from "../../core/extensions/ui-context.js";
-import type { KeybindingAction } from "../../core/keybindings.js";
+import type { KeybindingAction } from "./keybindings.js";
 import type { ModeHost } from "./mode-host.js";
 import { confirmDialog, editorDialog, inputDialog, openDialog, selectDialog } from "./selectors/dialogs.js";
 import { Theme } from "./theme/theme.js";

@@ -17,8 +17,6 @@ import type { AgentSession } from "../../core/agent-session.js";
 import { getAgentDir } from "../../core/config/paths.js";
 import type { TuiMode } from "../../core/config/settings-schema.js";
 import { extensionPathsToLoad } from "../../core/extensions/trust.js";
-import type { AppKeybindings } from "../../core/keybindings.js";
-import { loadKeybindings } from "../../core/keybindings-file.js";
 import { getDocsPath } from "../../core/resources/package-docs.js";
 import { AppEditor } from "./app-editor.js";
 import { builtinSlashCommands } from "./commands/builtin-commands.js";
@@ -37,6 +35,8 @@ import { editInExternalEditor, editorCommand, NO_EDITOR_CONFIGURED_TEXT } from "
 import { collectFooterFigures, readGitBranch } from "./footer-figures.js";
 import { InputController } from "./input-controller.js";
 import { KeyActions } from "./key-actions.js";
+import type { AppKeybindings } from "./keybindings.js";
+import { loadKeybindings } from "./keybindings-file.js";
 import type { InteractiveModeOptions, ModeHost, NoticeLevel, SelectorHandle } from "./mode-host.js";
 import { ModelsJsonErrorTracker } from "./models-json-error.js";
 import { bindPermissions } from "./permission-binding.js";

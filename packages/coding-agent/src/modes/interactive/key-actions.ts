@@ -1,12 +1,13 @@
 // The application's key actions in the main editor (docs/keybindings.md "Application actions"). Each returns true
 // when it handled the key; false lets the editor have it (Esc closing the autocomplete, Ctrl+D deleting).
-import type { AppAction } from "../../core/keybindings.js";
+
 import { modeChangedText } from "../../core/permissions/messages.js";
 import { PERMISSION_MODE_NAMES } from "../../core/permissions/modes.js";
 import { saveClipboardImage } from "./clipboard.js";
 import { runFork, runNew, runResume } from "./commands/session-commands.js";
 import { openTreeNavigator } from "./commands/tree-command.js";
 import type { InputController } from "./input-controller.js";
+import type { AppAction } from "./keybindings.js";
 import type { ModeHost } from "./mode-host.js";
 import { openModelSelector } from "./selectors/model-selector.js";
 

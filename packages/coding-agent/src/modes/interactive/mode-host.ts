@@ -6,10 +6,10 @@ import type { Component, Terminal, TUI } from "@agent/tui";
 import type { AgentSession } from "../../core/agent-session.js";
 import type { TuiMode } from "../../core/config/settings-schema.js";
 import type { ExtensionRunner } from "../../core/extensions/runner.js";
-import type { AppKeybindings } from "../../core/keybindings.js";
 import type { AppEditor } from "./app-editor.js";
 import type { StatusArea } from "./components/status-area.js";
 import type { DisplayState } from "./display-state.js";
+import type { AppKeybindings } from "./keybindings.js";
 import type { ThemeRegistry } from "./theme/theme-registry.js";
 import type { Transcript } from "./transcript.js";
 

@@ -1,14 +1,15 @@
 // The RPC wire format (docs/rpc.md): every command, response, event and extension-UI record, defined once. The
 // server (rpc-mode.ts), the client (rpc-client.ts) and embedders import these types; nothing else defines them.
-import type { AgentMessage, ThinkingLevel } from "@agent/agent-core";
-import type { ImageContent, Model } from "@agent/ai";
-import type { CompactionResult } from "../../core/compaction/compaction.js";
-import type { BashResult, SlashCommandInfo } from "../../core/extensions/hooks.js";
-import type { PermissionMode } from "../../core/permissions/modes.js";
+//
+// This module owns its shapes: it imports only the public types of @agent/ai and @agent/agent-core (messages,
+// models) and the session file's wire format (core/session/entries.ts), never the session's internal types.
+// The server is checked against these shapes at compile time (wire-conformance.ts): a change to an internal
+// type that would change what clients receive fails the build until this file says so.
+import type { AgentMessage, AgentToolResult, ThinkingLevel } from "@agent/agent-core";
+import type { AssistantMessageEvent, ImageContent, Model, ToolResultMessage } from "@agent/ai";
 import type { SessionEntry, SessionTreeNode } from "../../core/session/entries.js";
-import type { AgentSessionEvent, ModelCycleResult, SessionStats } from "../../core/session-runtime/events.js";
 
-export type { BashResult, CompactionResult, ModelCycleResult, SessionEntry, SessionStats, SessionTreeNode };
+export type { SessionEntry, SessionTreeNode };
 
 // ---------------------------------------------------------------------------------------------------------
 // Commands (client → agent)
@@ -16,6 +17,9 @@ export type { BashResult, CompactionResult, ModelCycleResult, SessionEntry, Sess
 
 /** Queue dequeue mode for steering and follow-up messages. */
 export type RpcQueueMode = "all" | "one-at-a-time";
+
+/** Permission modes (docs/permissions.md). */
+export type RpcPermissionMode = "default" | "acceptEdits" | "plan" | "ask" | "yolo";
 
 export type RpcStreamingBehavior = "steer" | "followUp";
 
@@ -69,7 +73,7 @@ export type RpcCommand =
 	| (CommandBase & { type: "restart_mcp_server"; name: string })
 	// Ours: permission modes (docs/permissions.md).
 	| (CommandBase & { type: "get_permission_mode" })
-	| (CommandBase & { type: "set_permission_mode"; mode: PermissionMode });
+	| (CommandBase & { type: "set_permission_mode"; mode: RpcPermissionMode });
 
 export type RpcCommandType = RpcCommand["type"];
 
@@ -141,7 +145,57 @@ export interface RpcSessionState {
 	pendingMessageCount: number;
 }
 
-export type RpcSlashCommand = SlashCommandInfo;
+/** A slash command in `get_commands`. */
+export interface RpcSlashCommand {
+	name: string;
+	description?: string;
+	/** Ours: `mcp` for an MCP server's prompt (`mcp__<server>__<prompt>`). */
+	source: "extension" | "prompt" | "skill" | "mcp";
+	location?: "user" | "project" | "path";
+	path?: string;
+}
+
+/** `cycle_model`: the model now in use. */
+export interface RpcModelCycleResult {
+	model: Model;
+	/** The effective level after clamping. */
+	thinkingLevel: ThinkingLevel;
+	/** The candidates were the scoped models (`--models` / `enabledModels`). */
+	isScoped: boolean;
+}
+
+/** `compact`, and the `result` of `auto_compaction_end`. */
+export interface RpcCompactionResult<TDetails = unknown> {
+	summary: string;
+	firstKeptEntryId: string;
+	tokensBefore: number;
+	details?: TDetails;
+}
+
+/** `bash`: the result of the command. */
+export interface RpcBashResult {
+	output: string;
+	/** Absent when the process was killed or cancelled. */
+	exitCode?: number;
+	cancelled: boolean;
+	truncated: boolean;
+	/** Set when the output exceeded 50 KiB: the whole sanitized output is in this file. */
+	fullOutputPath?: string;
+}
+
+/** `get_session_stats`, over the messages currently in context. */
+export interface RpcSessionStats {
+	sessionFile?: string;
+	sessionId: string;
+	userMessages: number;
+	assistantMessages: number;
+	toolCalls: number;
+	toolResults: number;
+	totalMessages: number;
+	tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+	/** USD */
+	cost: number;
+}
 
 /** One MCP server in `get_mcp_servers` (docs/mcp.md). Absent fields are omitted. */
 export interface RpcMcpServer {
@@ -184,19 +238,19 @@ export interface RpcResponseDataMap {
 	new_session: { cancelled: boolean };
 	get_state: RpcSessionState;
 	set_model: Model;
-	cycle_model: ModelCycleResult | null;
+	cycle_model: RpcModelCycleResult | null;
 	get_available_models: { models: Model[] };
 	set_thinking_level: undefined;
 	cycle_thinking_level: { level: ThinkingLevel } | null;
 	set_steering_mode: undefined;
 	set_follow_up_mode: undefined;
-	compact: CompactionResult;
+	compact: RpcCompactionResult;
 	set_auto_compaction: undefined;
 	set_auto_retry: undefined;
 	abort_retry: undefined;
-	bash: BashResult;
+	bash: RpcBashResult;
 	abort_bash: undefined;
-	get_session_stats: SessionStats;
+	get_session_stats: RpcSessionStats;
 	export_html: { path: string };
 	switch_session: { cancelled: boolean };
 	fork: { text: string; cancelled: boolean };
@@ -222,8 +276,8 @@ export interface RpcResponseDataMap {
 
 /** `get_permission_mode` / `set_permission_mode` (docs/permissions.md): the mode now, and every mode there is. */
 export interface RpcPermissionModeState {
-	mode: PermissionMode;
-	availableModes: PermissionMode[];
+	mode: RpcPermissionMode;
+	availableModes: RpcPermissionMode[];
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -299,7 +353,42 @@ export function unknownCommandMessage(type: string): string {
 // Events (agent → client, no id) — the session's event stream, shared with `--mode json`
 // ---------------------------------------------------------------------------------------------------------
 
-export type RpcEvent = AgentSessionEvent;
+/** The agent's events: a run, its turns, each message as it streams, each tool call as it runs. */
+export type RpcAgentEvent =
+	| { type: "agent_start" }
+	/** Only the messages added by this run. */
+	| { type: "agent_end"; messages: AgentMessage[] }
+	| { type: "turn_start" }
+	| { type: "turn_end"; message: AgentMessage; toolResults: ToolResultMessage[] }
+	| { type: "message_start"; message: AgentMessage }
+	/** Assistant messages only. */
+	| { type: "message_update"; message: AgentMessage; assistantMessageEvent: AssistantMessageEvent }
+	| { type: "message_end"; message: AgentMessage }
+	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown> }
+	| {
+			type: "tool_execution_update";
+			toolCallId: string;
+			toolName: string;
+			args: Record<string, unknown>;
+			partialResult: AgentToolResult;
+	  }
+	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult; isError: boolean };
+
+/** Agent events, then the session's own: automatic compaction, automatic retry, extension failures. */
+export type RpcEvent =
+	| RpcAgentEvent
+	| { type: "auto_compaction_start"; reason: "threshold" | "overflow" }
+	| {
+			type: "auto_compaction_end";
+			/** Absent when nothing was compacted. */
+			result?: RpcCompactionResult;
+			aborted: boolean;
+			willRetry: boolean;
+			errorMessage?: string;
+	  }
+	| { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
+	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
+	| { type: "extension_error"; extensionPath: string; event: string; error: string };
 
 export type RpcEventType = RpcEvent["type"];
 

@@ -5,15 +5,13 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentMessage, ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, Model } from "@agent/ai";
-import type { PermissionMode } from "../../core/permissions/modes.js";
 import { getPackageRoot } from "../../package-root.js";
 import { JsonlLineSplitter, serializeJsonLine } from "./jsonl.js";
 import type {
-	BashResult,
-	CompactionResult,
-	ModelCycleResult,
+	RpcBashResult,
 	RpcCommand,
 	RpcCommandType,
+	RpcCompactionResult,
 	RpcErrorResponse,
 	RpcEvent,
 	RpcExtensionUiDialogRequest,
@@ -21,15 +19,17 @@ import type {
 	RpcExtensionUiResponse,
 	RpcForkMessage,
 	RpcMcpServer,
+	RpcModelCycleResult,
+	RpcPermissionMode,
 	RpcPermissionModeState,
 	RpcQueueMode,
 	RpcResponseDataMap,
 	RpcResponseFor,
 	RpcSessionState,
+	RpcSessionStats,
 	RpcSlashCommand,
 	RpcStreamingBehavior,
 	SessionEntry,
-	SessionStats,
 	SessionTreeNode,
 } from "./protocol.js";
 
@@ -261,7 +261,7 @@ export class RpcClient {
 	setModel(provider: string, modelId: string): Promise<Model> {
 		return this.call({ type: "set_model", provider, modelId });
 	}
-	cycleModel(): Promise<ModelCycleResult | null> {
+	cycleModel(): Promise<RpcModelCycleResult | null> {
 		return this.call({ type: "cycle_model" });
 	}
 	async getAvailableModels(): Promise<Model[]> {
@@ -279,7 +279,7 @@ export class RpcClient {
 	setFollowUpMode(mode: RpcQueueMode) {
 		return this.call({ type: "set_follow_up_mode", mode });
 	}
-	compact(customInstructions?: string): Promise<CompactionResult> {
+	compact(customInstructions?: string): Promise<RpcCompactionResult> {
 		return this.call({ type: "compact", ...(customInstructions ? { customInstructions } : {}) });
 	}
 	setAutoCompaction(enabled: boolean) {
@@ -291,13 +291,13 @@ export class RpcClient {
 	abortRetry() {
 		return this.call({ type: "abort_retry" });
 	}
-	bash(command: string): Promise<BashResult> {
+	bash(command: string): Promise<RpcBashResult> {
 		return this.call({ type: "bash", command });
 	}
 	abortBash() {
 		return this.call({ type: "abort_bash" });
 	}
-	getSessionStats(): Promise<SessionStats> {
+	getSessionStats(): Promise<RpcSessionStats> {
 		return this.call({ type: "get_session_stats" });
 	}
 	async exportHtml(outputPath?: string): Promise<string> {
@@ -362,7 +362,7 @@ export class RpcClient {
 	}
 
 	/** Ours: switches the permission mode for this session (not saved). */
-	setPermissionMode(mode: PermissionMode): Promise<RpcPermissionModeState> {
+	setPermissionMode(mode: RpcPermissionMode): Promise<RpcPermissionModeState> {
 		return this.call({ type: "set_permission_mode", mode });
 	}
 

@@ -14,6 +14,7 @@ import {
 	unknownCommandMessage,
 } from "./protocol.js";
 import { type PromptReporter, RPC_COMMAND_HANDLERS } from "./rpc-commands.js";
+import { toRpcEvent } from "./wire-conformance.js";
 
 export interface RpcModeOptions {
 	input?: NodeJS.ReadableStream;
@@ -48,7 +49,7 @@ export async function runRpcMode(session: AgentSession, options: RpcModeOptions 
 	// Set once the command loop is running; until then a shutdown request has nothing to stop.
 	let requestShutdown: () => void = () => {};
 
-	const unsubscribe = session.subscribe((event) => writer.write(event));
+	const unsubscribe = session.subscribe((event) => writer.write(toRpcEvent(event)));
 	await session.bindExtensions();
 
 	const track = (work: Promise<unknown>) => {

@@ -4,7 +4,7 @@
 // does: `instanceof` fails when an extension's copy of a class differs from ours).
 import { Editor, type EditorHost, type EditorOptions, type EditorTheme } from "@agent/tui";
 import type { ExtensionKeybindings } from "../../../core/extensions/ui-context.js";
-import type { AppAction } from "../../../core/keybindings.js";
+import type { AppAction } from "../keybindings.js";
 
 export class CustomEditor extends Editor {
 	/** Handlers of application actions (clear, suspend, model switching, …), filled in by the interactive mode. */

@@ -2,7 +2,16 @@
 export { BorderedLoader } from "./bordered-loader.js";
 export { CustomEditor } from "./custom-editor.js";
 export { DynamicBorder } from "./dynamic-border.js";
-export { appKey, appKeyHint, editorKey, type KeyLookup, keyHint, rawKeyHint } from "./keybinding-hints.js";
+export {
+	type AppAction,
+	appKey,
+	appKeyHint,
+	editorKey,
+	type KeybindingsManager,
+	type KeyLookup,
+	keyHint,
+	rawKeyHint,
+} from "./keybinding-hints.js";
 export {
 	copyToClipboard,
 	getLanguageFromPath,

@@ -1,7 +1,12 @@
 // Key hints in the style of the built-in dialogs: the key dim, the description muted.
 import { type EditorAction, getEditorKeybindings } from "@agent/tui";
-import type { AppAction } from "../../../core/keybindings.js";
+import type { AppAction, AppKeybindings } from "../keybindings.js";
 import { getCurrentTheme } from "../theme/current-theme.js";
+
+export type { AppAction };
+
+/** The key map handed to `setEditorComponent` factories and `appKey` (the reference's name). */
+export type KeybindingsManager = Pick<AppKeybindings, "getKeys" | "matches">;
 
 /** What `appKey` needs of a key map: the keys of an action. */
 export interface KeyLookup {

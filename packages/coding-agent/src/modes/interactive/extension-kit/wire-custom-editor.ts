@@ -3,7 +3,7 @@
 // Recognised by its `actionHandlers` map, as in the reference: `instanceof` fails when the extension's copy
 // of the class is not ours. A handler the extension set itself is kept.
 import type { EditorComponent } from "@agent/tui";
-import { APP_ACTIONS, type AppAction } from "../../../core/keybindings.js";
+import { APP_ACTIONS, type AppAction } from "../keybindings.js";
 
 interface CustomEditorShape {
 	actionHandlers: Map<AppAction, () => void>;

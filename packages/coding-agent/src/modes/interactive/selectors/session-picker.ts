@@ -2,10 +2,10 @@
 // recent or best-match order (Ctrl+S), named-only (Ctrl+N), with paths (Ctrl+P); rename (Ctrl+R) and delete
 // (Ctrl+D, or Ctrl+Backspace with an empty search) in place.
 import { CachedComponent, getEditorKeybindings, Input, matchesKey, truncateToWidth, visibleWidth } from "@agent/tui";
-import type { AppKeybindings } from "../../../core/keybindings.js";
 import type { SessionInfo } from "../../../core/session/entries.js";
 import { formatAge, shortenPath } from "../components/render-utils.js";
 import type { DisplayState } from "../display-state.js";
+import type { AppKeybindings } from "../keybindings.js";
 import { dropLastCharacter, typedText } from "./input-keys.js";
 import {
 	buildSessionRows,

@@ -1,9 +1,9 @@
 // `<agentDir>/keybindings.json` (docs/keybindings.md): action names mapped to a key id or an array of key ids; an
 // entry replaces that action's defaults, `[]` unbinds it. Invalid JSON leaves the defaults in place.
 import { type KeyId, parseKeybindingsConfig } from "@agent/tui";
-import { getKeybindingsPath } from "./config/paths.js";
+import { getKeybindingsPath } from "../../core/config/paths.js";
+import { readSmallTextFileSync } from "../../core/tools/regular-file.js";
 import { AppKeybindings, isAppAction, isEditorAction } from "./keybindings.js";
-import { readSmallTextFileSync } from "./tools/regular-file.js";
 
 export interface LoadedKeybindings {
 	keybindings: AppKeybindings;

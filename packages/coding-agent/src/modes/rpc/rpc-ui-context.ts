@@ -12,9 +12,9 @@ import {
 	type ExtensionUIContext,
 	type NotifyType,
 	type WidgetPlacement,
-} from "./ui-context.js";
+} from "../../core/extensions/ui-context.js";
 
-/** What the RPC mode's extension-UI bridge offers (structurally: this module does not import modes). */
+/** What the RPC mode's extension-UI bridge offers (extension-ui-bridge.ts). */
 export interface RpcUiTransport {
 	select(title: string, options: string[], opts?: DialogOptions): Promise<string | undefined>;
 	confirm(title: string, message: string, opts?: DialogOptions): Promise<boolean>;

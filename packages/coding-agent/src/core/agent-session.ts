@@ -90,6 +90,7 @@ export class AgentSession implements ExtensionSessionBinding {
 	private readonly compaction: CompactionController;
 	private readonly navigator: SessionNavigator;
 	private readonly events: SessionEventPipeline;
+	private readonly stateListeners = new Set<() => void>();
 	private readonly unsubscribers: (() => void)[] = [];
 	/** Full-output files of this session's commands, removed by `dispose()` (or at process exit). */
 	private readonly bashOutputFiles = new BashOutputFiles();
@@ -352,6 +353,34 @@ export class AgentSession implements ExtensionSessionBinding {
 		return this.events.subscribe(listener);
 	}
 
+	/**
+	 * Called after a method of the session changed what a status line shows (model, thinking level, the session
+	 * and its name, the branch, compaction, settings): not an event of the wire, which only reports runs.
+	 * Returns the unsubscribe function.
+	 */
+	onStateChange(listener: () => void): () => void {
+		this.stateListeners.add(listener);
+		return () => this.stateListeners.delete(listener);
+	}
+
+	private stateChanged(): void {
+		for (const listener of this.stateListeners) listener();
+	}
+
+	/** Runs `change` (sync or async), then tells the state listeners, whether it succeeded or not. */
+	private changingState<T>(change: () => T): T {
+		let result: T;
+		try {
+			result = change();
+		} catch (error) {
+			this.stateChanged();
+			throw error;
+		}
+		if (result instanceof Promise) return result.finally(() => this.stateChanged()) as T;
+		this.stateChanged();
+		return result;
+	}
+
 	// ── Prompting and queues (docs/rpc.md "prompt") ─────────────────────────────────────────────────────────────
 
 	/**
@@ -422,15 +451,15 @@ export class AgentSession implements ExtensionSessionBinding {
 
 	/** Throws `No API key for <provider>/<id>` when the model's provider has no key. */
 	setModel(model: Model): Promise<void> {
-		return this.models.setModel(model);
+		return this.changingState(() => this.models.setModel(model));
 	}
 
 	trySetModel(model: Model): Promise<boolean> {
-		return this.models.trySetModel(model);
+		return this.changingState(() => this.models.trySetModel(model));
 	}
 
 	cycleModel(direction: "forward" | "backward" = "forward"): Promise<ModelCycleResult | undefined> {
-		return this.models.cycleModel(direction);
+		return this.changingState(() => this.models.cycleModel(direction));
 	}
 
 	getAvailableModels(): Model[] {
@@ -442,11 +471,11 @@ export class AgentSession implements ExtensionSessionBinding {
 	}
 
 	setThinkingLevel(level: ThinkingLevel): void {
-		this.models.setThinkingLevel(level);
+		this.changingState(() => this.models.setThinkingLevel(level));
 	}
 
 	cycleThinkingLevel(): ThinkingLevel | undefined {
-		return this.models.cycleThinkingLevel();
+		return this.changingState(() => this.models.cycleThinkingLevel());
 	}
 
 	getAvailableThinkingLevels(): ThinkingLevel[] {
@@ -473,7 +502,7 @@ export class AgentSession implements ExtensionSessionBinding {
 	async compact(customInstructions?: string): Promise<CompactionResult> {
 		if (this.isCompacting) throw new Error(COMPACTION_IN_PROGRESS_TEXT);
 		await this.stopRunWithoutFollowOn({ keepAutoCompaction: true });
-		return this.compaction.compactNow(customInstructions);
+		return this.changingState(() => this.compaction.compactNow(customInstructions));
 	}
 
 	/** Cancels a running compaction (manual or automatic) or branch summary. */
@@ -483,7 +512,7 @@ export class AgentSession implements ExtensionSessionBinding {
 	}
 
 	setAutoCompactionEnabled(enabled: boolean): void {
-		this.settingsManager.setCompactionEnabled(enabled);
+		this.changingState(() => this.settingsManager.setCompactionEnabled(enabled));
 	}
 
 	setAutoRetryEnabled(enabled: boolean): void {
@@ -511,7 +540,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		onChunk?: (text: string) => void,
 		options: { excludeFromContext?: boolean; operations?: BashOperations } = {},
 	): Promise<BashResult> {
-		return this.userBash.execute(command, onChunk, options);
+		return this.changingState(() => this.userBash.execute(command, onChunk, options));
 	}
 
 	/** Kills the running user command's process tree; its result comes back `cancelled`. */
@@ -521,7 +550,7 @@ export class AgentSession implements ExtensionSessionBinding {
 
 	/** Records a command's result the caller ran itself (e.g. a `user_bash` handler's) as `executeBash` would. */
 	recordBashResult(command: string, result: BashResult, options?: { excludeFromContext?: boolean }): void {
-		this.userBash.record(command, result, options);
+		this.changingState(() => this.userBash.record(command, result, options));
 	}
 
 	get hasPendingBashMessages(): boolean {
@@ -531,26 +560,26 @@ export class AgentSession implements ExtensionSessionBinding {
 	// ── Sessions and the tree ─────────────────────────────────────────────
 
 	async newSession(options?: NewSessionRequest): Promise<boolean> {
-		const changed = await this.navigator.newSession(options);
+		const changed = await this.changingState(() => this.navigator.newSession(options));
 		this.agent.sessionId = this.sessionId;
 		return changed;
 	}
 
 	async switchSession(sessionPath: string): Promise<boolean> {
-		const changed = await this.navigator.switchSession(sessionPath);
+		const changed = await this.changingState(() => this.navigator.switchSession(sessionPath));
 		this.agent.sessionId = this.sessionId;
 		return changed;
 	}
 
 	async fork(entryId: string): Promise<ForkResult> {
-		const result = await this.navigator.fork(entryId);
+		const result = await this.changingState(() => this.navigator.fork(entryId));
 		this.agent.sessionId = this.sessionId;
 		return result;
 	}
 
 	/** A new session holding the active branch up to here (RPC `clone`); `session_before_fork` may cancel it. */
 	async clone(): Promise<{ cancelled: boolean }> {
-		const result = await this.navigator.clone();
+		const result = await this.changingState(() => this.navigator.clone());
 		this.agent.sessionId = this.sessionId;
 		return result;
 	}
@@ -560,14 +589,14 @@ export class AgentSession implements ExtensionSessionBinding {
 	}
 
 	navigateTree(targetId: string, options?: NavigateTreeOptions): Promise<NavigateTreeResult> {
-		return this.navigator.navigateTree(targetId, options);
+		return this.changingState(() => this.navigator.navigateTree(targetId, options));
 	}
 
 	/** Trims the name; throws `Session name cannot be empty`. */
 	setSessionName(name: string): void {
 		const trimmed = name.trim();
 		if (!trimmed) throw new Error("Session name cannot be empty");
-		this.sessionManager.appendSessionInfo(trimmed);
+		this.changingState(() => this.sessionManager.appendSessionInfo(trimmed));
 	}
 
 	setLabel(entryId: string, label: string | undefined): void {
@@ -665,6 +694,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.tools.refresh();
 		await this.hooks.emit({ type: "session_start" });
 		await this.tools.discoverExtensionResources("reload");
+		this.stateChanged();
 	}
 
 	/** Ends the session: `session_shutdown`, the run stopped, settings written, the session file released. */

@@ -19,7 +19,6 @@ describe("a tool call being written", () => {
 			state,
 			workingMessage: () => "Working...",
 			refreshPending: () => {},
-			refreshFooter: () => {},
 			requestRender: () => renders.push(Date.now()),
 			onIdle: () => {},
 			isBusy: () => true,

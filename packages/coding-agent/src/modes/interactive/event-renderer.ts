@@ -20,7 +20,6 @@ export interface EventRendererHost {
 	/** The spinner text while the agent works (an extension may change it). */
 	workingMessage(): string;
 	refreshPending(): void;
-	refreshFooter(): void;
 	requestRender(): void;
 	/** The run ended (after retries and compaction); the mode may send what waited for it. */
 	onIdle(): void;
@@ -73,7 +72,6 @@ export class SessionEventRenderer {
 				this.streaming = undefined;
 				for (const tool of this.tools.values()) tool.markNotExecuted(TOOL_NOT_EXECUTED_TEXT);
 				this.tools.clear();
-				host.refreshFooter();
 				// A retry or compaction may follow; the spinner stays until all of it is over.
 				void host.waitForIdle().then(() => {
 					if (!host.isBusy()) this.finishRun();
@@ -183,7 +181,6 @@ export class SessionEventRenderer {
 			}
 			if (component && !component.hasVisibleContent) host.transcript.removeChild(component);
 			this.streaming = undefined;
-			host.refreshFooter();
 		} else if (message.role === "custom" && message.display) {
 			host.transcript.addChild(new CustomMessageComponent(host.state, message));
 		}
@@ -200,7 +197,6 @@ export class SessionEventRenderer {
 		} else if (event.errorMessage) {
 			host.transcript.showNotice("error", `Auto-compaction failed: ${event.errorMessage}`);
 		}
-		host.refreshFooter();
 		host.status.show(host.workingMessage());
 	}
 

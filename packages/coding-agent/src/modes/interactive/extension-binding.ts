@@ -33,7 +33,6 @@ export function bindExtensionRunner(host: ExtensionUiHost, runner: ExtensionRunn
 	const afterSessionChange = () => {
 		host.rebuildTranscript();
 		host.updateTitle();
-		host.refreshFooter();
 		host.refreshEditorBorder();
 	};
 	runner.setCommandActions({

@@ -138,7 +138,6 @@ export class InputController {
 			host.notifyPromptFailure(error);
 		}
 		if (!host.session.isStreaming) host.status.hide();
-		host.refreshFooter();
 		host.requestRender();
 	}
 
@@ -171,7 +170,6 @@ export class InputController {
 			if (this.runningBash === component) this.runningBash = undefined;
 			component.finish(result);
 			if (!host.session.isStreaming) this.unparkBash();
-			host.refreshFooter();
 			host.requestRender();
 		};
 		void host.session

@@ -49,6 +49,9 @@ import { Transcript } from "./transcript.js";
 
 export const NO_SESSION_SELECTED_TEXT = "No session selected";
 
+/** Session events after which the footer's figures (usage, context) may differ. */
+const FOOTER_EVENTS: ReadonlySet<string> = new Set(["message_end", "agent_end", "auto_compaction_end"]);
+
 export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	readonly session: AgentSession;
 	readonly options: InteractiveModeOptions;
@@ -74,6 +77,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	private currentGitBranch: string | undefined;
 	private unsubscribe: (() => void) | undefined;
 	private readonly unsubscribeMcp: (() => void)[] = [];
+	private unsubscribeState: (() => void) | undefined;
 	private unbindPermissions: (() => void) | undefined;
 	/** The MCP prompt commands the autocomplete offers. */
 	private mcpCommandsKey = "";
@@ -156,7 +160,6 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			state: this.state,
 			workingMessage: () => this.workingMessage(),
 			refreshPending: () => this.refreshPending(),
-			refreshFooter: () => this.refreshFooter(),
 			requestRender: () => this.requestRender(),
 			isBusy: () => this.session.isStreaming || this.session.isCompacting,
 			waitForIdle: () => this.session.waitForIdle(),
@@ -190,6 +193,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		this.unsubscribe = this.session.subscribe((event) => {
 			try {
 				this.renderer.handle(event);
+				if (FOOTER_EVENTS.has(event.type)) this.refreshFooter();
 			} catch (error) {
 				// A drawing bug must not take the session down with it.
 				this.notify(
@@ -198,6 +202,9 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 				);
 			}
 		});
+		// The footer follows the session: its events (usage after each reply, compaction) and its state changes
+		// (model, thinking level, session, name, branch), whoever made them (a command, a key, an extension).
+		this.unsubscribeState = this.session.onStateChange(() => this.refreshFooter());
 		const runner = this.options.extensions;
 		if (runner) {
 			this.extensionBinding = bindExtensionRunner(this, runner);
@@ -512,6 +519,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		this.isQuitting = true;
 		this.exitCode = exitCode;
 		this.unsubscribe?.();
+		this.unsubscribeState?.();
 		this.unbindPermissions?.();
 		for (const unsubscribe of this.unsubscribeMcp.splice(0)) unsubscribe();
 		process.off("SIGTERM", this.onTerminate);

@@ -99,7 +99,6 @@ export class KeyActions {
 			case "cyclePermissionMode": {
 				const mode = host.session.permissions.cycleMode();
 				host.notify("status", modeChangedText(mode, PERMISSION_MODE_NAMES[mode]));
-				host.refreshFooter();
 				return true;
 			}
 			case "toggleSessionNamedFilter":
@@ -173,7 +172,6 @@ export class KeyActions {
 		}
 		host.notify("status", `Thinking level: ${level}`);
 		host.refreshEditorBorder();
-		host.refreshFooter();
 	}
 
 	private async cycleModel(direction: "forward" | "backward"): Promise<void> {
@@ -193,7 +191,6 @@ export class KeyActions {
 				result.model.reasoning && result.thinkingLevel !== "off" ? ` (thinking: ${result.thinkingLevel})` : "";
 			host.notify("status", `Switched to ${name}${thinking}`);
 			host.refreshEditorBorder();
-			host.refreshFooter();
 		} catch (error) {
 			host.notify("error", error instanceof Error ? error.message : String(error));
 		}

@@ -88,6 +88,10 @@ export interface ModeHost {
 
 	/** Rebuilds the transcript from the session's current branch. */
 	rebuildTranscript(): void;
+	/**
+	 * The footer follows the session by itself (its events and `onStateChange`); this is for figures the mode
+	 * owns: extension statuses, the permission mode, the git branch.
+	 */
 	refreshFooter(): void;
 	refreshPending(): void;
 	refreshEditorBorder(): void;

@@ -141,7 +141,6 @@ export async function runReload(host: ModeHost): Promise<void> {
 		host.reloadThemes();
 		host.applyUiSettings();
 		host.refreshAutocomplete();
-		host.refreshFooter();
 		host.reportModelsJsonError();
 		host.notify("status", RELOADED_TEXT);
 	} catch (error) {

@@ -35,7 +35,6 @@ export function runName(host: ModeHost, args: string): void {
 	}
 	host.session.setSessionName(name);
 	host.updateTitle();
-	host.refreshFooter();
 	host.notify("info", `Session name set: ${name}`);
 }
 
@@ -136,7 +135,6 @@ export async function runNew(host: ModeHost): Promise<void> {
 	if (!started) return;
 	host.rebuildTranscript();
 	host.updateTitle();
-	host.refreshFooter();
 	host.notify("info", "✓ New session started");
 }
 
@@ -165,7 +163,6 @@ export async function runCompact(host: ModeHost, instructions: string): Promise<
 		else host.notify("error", `Compaction failed: ${message}`);
 	} finally {
 		host.status.hide();
-		host.refreshFooter();
 	}
 }
 
@@ -198,7 +195,6 @@ async function forkAt(host: ModeHost, entryId: string): Promise<void> {
 		host.rebuildTranscript();
 		host.editor.setText(result.selectedText);
 		host.updateTitle();
-		host.refreshFooter();
 		host.notify("status", "Branched to new session");
 	} catch (error) {
 		host.notify("error", error instanceof Error ? error.message : String(error));
@@ -210,7 +206,6 @@ async function renameSession(host: ModeHost, info: SessionInfo, name: string): P
 	if (info.path === host.session.sessionFile) {
 		host.session.setSessionName(name);
 		host.updateTitle();
-		host.refreshFooter();
 		return;
 	}
 	const manager = SessionManager.open(info.path);
@@ -272,7 +267,6 @@ export function pickSessionAtStartup(host: ModeHost, on: { onOpened(): void; onC
 					() => {
 						host.rebuildTranscript();
 						host.updateTitle();
-						host.refreshFooter();
 						host.refreshEditorBorder();
 						on.onOpened();
 					},
@@ -301,7 +295,6 @@ async function resumeSession(host: ModeHost, path: string): Promise<void> {
 		if (!switched) return;
 		host.rebuildTranscript();
 		host.updateTitle();
-		host.refreshFooter();
 		host.refreshEditorBorder();
 		host.notify("status", "Resumed session");
 	} catch (error) {

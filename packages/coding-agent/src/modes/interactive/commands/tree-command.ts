@@ -86,7 +86,6 @@ async function navigateTo(host: ModeHost, entry: SessionEntry, closeTree: () => 
 		host.rebuildTranscript();
 		if (result.editorText !== undefined && host.editor.getText().trim() === "")
 			host.editor.setText(result.editorText);
-		host.refreshFooter();
 		host.refreshEditorBorder();
 		host.notify("status", "Navigated to selected point");
 	} catch (error) {

@@ -45,7 +45,6 @@ export async function switchModel(host: ModeHost, model: Model): Promise<boolean
 		return false;
 	}
 	host.notify("status", `Model: ${model.id}`);
-	host.refreshFooter();
 	host.refreshEditorBorder();
 	return true;
 }

@@ -11,7 +11,7 @@
 // never matches a path outside the project: `..` is resolved first, and symbolic links are followed (see
 // `resolveCallPath`), so `src/link-to-etc/passwd` is not under `src/` for an allow rule.
 
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
 import { expandPath } from "../tools/path-utils.js";
 import { realpathOfNearestExisting } from "../tools/workspace-confinement.js";

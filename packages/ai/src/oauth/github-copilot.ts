@@ -74,7 +74,6 @@ export async function refreshGitHubCopilotToken(
 async function pollForGitHubToken(
 	urls: GitHubCopilotEndpoints,
 	device: { deviceCode: string; intervalMs: number; expiresInMs: number },
-	options: GitHubCopilotOAuthOptions,
 	signal: AbortSignal | undefined,
 ): Promise<string> {
 	const deadline = Date.now() + device.expiresInMs;
@@ -156,7 +155,6 @@ export async function loginGitHubCopilot(
 			intervalMs: Math.max(options.minPollIntervalMs ?? 1000, requireNumber(device, "interval", what) * 1000),
 			expiresInMs: requireNumber(device, "expires_in", what) * 1000,
 		},
-		options,
 		callbacks.signal,
 	);
 	const credentials = await refreshGitHubCopilotToken(githubToken, enterpriseDomain, options);

@@ -1,7 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { AuthStorage, clearConfigValueCache, type OAuthCredential } from "../../src/core/config/index.js";
+import type { OAuthCredentials } from "@agent/ai";
+import { AuthStorage, clearConfigValueCache } from "../../src/core/config/index.js";
 import { startSourcesInChild } from "../helpers/session-child-process.js";
 import { useTempDirs } from "../helpers/session-fixtures.js";
 
@@ -9,7 +10,6 @@ afterEach(() => clearConfigValueCache());
 
 const AUTH_STORAGE_SOURCE = join(import.meta.dirname, "..", "..", "src", "core", "config", "auth-storage.ts");
 // auth-storage needs only getEnvApiKey from @agent/ai: loading just that module keeps the children quick to start.
-const ENV_API_KEYS_SOURCE = join(import.meta.dirname, "..", "..", "..", "ai", "src", "env-api-keys.ts");
 
 function mode(path: string): number {
 	return statSync(path).mode & 0o777;
@@ -100,7 +100,6 @@ describe("auth.json on disk", () => {
 				for (let i = 0; i < 100; i++) storage.set("${prefix}" + i, { type: "api_key", key: "k" + i });
 				process.exit(0);
 			`,
-				{ "@agent/ai": ENV_API_KEYS_SOURCE },
 			);
 		const children = [writer("a"), writer("b")];
 		await Promise.all(children.map((child) => child.waitForLine("READY")));
@@ -211,8 +210,10 @@ describe("OAuth credentials", () => {
 		let refreshes = 0;
 		storage.registerOAuthProvider({
 			id: "custom",
+			name: "Custom",
+			login: () => Promise.reject(new Error("not used")),
 			getApiKey: (c) => `key:${c.access}`,
-			refresh: async (c: OAuthCredential) => {
+			refreshToken: async (c: OAuthCredentials) => {
 				refreshes++;
 				return { ...c, refresh: "r2", access: "new", expires: future };
 			},
@@ -236,8 +237,10 @@ describe("OAuth credentials", () => {
 		let refreshes = 0;
 		storage.registerOAuthProvider({
 			id: "custom",
+			name: "Custom",
+			login: () => Promise.reject(new Error("not used")),
 			getApiKey: (c) => c.access,
-			refresh: async (c) => {
+			refreshToken: async (c) => {
 				refreshes++;
 				return c;
 			},

@@ -65,7 +65,11 @@ export type RpcCommand =
 	| (CommandBase & { type: "get_entries"; since?: string })
 	| (CommandBase & { type: "get_tree" })
 	| (CommandBase & { type: "clone" })
-	| (CommandBase & { type: "restart_mcp_server"; name: string });
+	| (CommandBase & { type: "restart_mcp_server"; name: string })
+	// Ours: subscription sign-in (docs/login.md). `login` asks through the extension-UI sub-protocol.
+	| (CommandBase & { type: "get_oauth_providers" })
+	| (CommandBase & { type: "login"; provider: string })
+	| (CommandBase & { type: "logout"; provider: string });
 
 export type RpcCommandType = RpcCommand["type"];
 
@@ -109,6 +113,9 @@ export const RPC_COMMAND_TYPES = [
 	"get_entries",
 	"get_tree",
 	"clone",
+	"get_oauth_providers",
+	"login",
+	"logout",
 ] as const satisfies readonly RpcCommandType[];
 
 export function isRpcCommandType(type: string): type is RpcCommandType {
@@ -164,6 +171,16 @@ export interface RpcMcpServer {
 	stderr?: string;
 }
 
+/** One sign-in provider in `get_oauth_providers`. */
+export interface RpcOAuthProvider {
+	id: string;
+	name: string;
+	/** auth.json holds its credentials (possibly expired: they are refreshed when used). */
+	loggedIn: boolean;
+	/** Its login waits for a browser redirect and also takes the pasted redirect URL (an `input` request). */
+	usesCallbackServer: boolean;
+}
+
 export interface RpcForkMessage {
 	entryId: string;
 	text: string;
@@ -202,6 +219,9 @@ export interface RpcResponseDataMap {
 	get_commands: { commands: RpcSlashCommand[] };
 	get_mcp_servers: { servers: RpcMcpServer[] };
 	restart_mcp_server: undefined;
+	get_oauth_providers: { providers: RpcOAuthProvider[] };
+	login: { provider: string };
+	logout: undefined;
 	/** `["off"]` for a model without reasoning. */
 	get_available_thinking_levels: { levels: ThinkingLevel[] };
 	/** The texts that were queued, removed from the queues. */

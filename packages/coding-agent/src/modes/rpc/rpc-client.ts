@@ -20,6 +20,7 @@ import type {
 	RpcExtensionUiResponse,
 	RpcForkMessage,
 	RpcMcpServer,
+	RpcOAuthProvider,
 	RpcQueueMode,
 	RpcResponseDataMap,
 	RpcResponseFor,
@@ -352,6 +353,20 @@ export class RpcClient {
 	/** Ours: stops and starts an MCP server again (its failure count reset). */
 	async restartMcpServer(name: string): Promise<void> {
 		await this.call({ type: "restart_mcp_server", name });
+	}
+
+	/** Sign-in providers and whether each is logged in (docs/login.md). */
+	async getOAuthProviders(): Promise<RpcOAuthProvider[]> {
+		return (await this.call({ type: "get_oauth_providers" })).providers;
+	}
+
+	/** Runs a provider's sign-in; the agent shows the page and asks for values through extension-UI requests. */
+	async login(provider: string): Promise<void> {
+		await this.call({ type: "login", provider });
+	}
+
+	async logout(provider: string): Promise<void> {
+		await this.call({ type: "logout", provider });
 	}
 
 	// -----------------------------------------------------------------------------------------------------

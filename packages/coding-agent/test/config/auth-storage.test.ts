@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
 import type { OAuthCredentials } from "@agent/ai";
+import { afterEach, describe, expect, it } from "vitest";
 import { AuthStorage, clearConfigValueCache } from "../../src/core/config/index.js";
 import { startSourcesInChild } from "../helpers/session-child-process.js";
 import { useTempDirs } from "../helpers/session-fixtures.js";

@@ -15,9 +15,20 @@ const tempDir = useTempDirs("agent-login-cmd-");
 function capture() {
 	let stdout = "";
 	let stderr = "";
+	const sink = (append: (text: string) => void) =>
+		({
+			write: (text: string) => {
+				append(text);
+				return true;
+			},
+		}) as unknown as NodeJS.WritableStream;
 	const io = {
-		stdout: { write: (text: string) => ((stdout += text), true) } as unknown as NodeJS.WritableStream,
-		stderr: { write: (text: string) => ((stderr += text), true) } as unknown as NodeJS.WritableStream,
+		stdout: sink((text) => {
+			stdout += text;
+		}),
+		stderr: sink((text) => {
+			stderr += text;
+		}),
 	};
 	return { io, out: () => stdout, err: () => stderr };
 }

@@ -22,7 +22,6 @@ class RotatingTokenServer {
 	readonly requests: Record<string, string>[] = [];
 	private valid = new Set(["refresh-0"]);
 	private serial = 0;
-	private held: (() => void) | undefined;
 	private releaseHeld: () => void = () => undefined;
 	private readonly released = new Promise<void>((resolve) => {
 		this.releaseHeld = resolve;

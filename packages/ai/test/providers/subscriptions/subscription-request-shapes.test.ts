@@ -3,6 +3,7 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { complete, getModel, type Model } from "../../../src/index.js";
+import type { SseChunk } from "../../helpers/fake-server.js";
 import { geminiReply, geminiTextChunks } from "../../helpers/google-sse.js";
 import { codexAccessToken } from "../../helpers/oauth-fixtures.js";
 import { textReply } from "../../helpers/openai-completions-sse.js";
@@ -149,7 +150,7 @@ describe("Cloud Code Assist requests", () => {
 });
 
 /** Cloud Code Assist sends each Gemini chunk as `{"response": <chunk>}`. */
-function wrapInResponse(chunk: unknown): unknown {
+function wrapInResponse(chunk: SseChunk): SseChunk {
 	const data = (chunk as { data: unknown }).data;
 	return { data: { response: data } };
 }

@@ -2,13 +2,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Markdown, Spacer } from "@agent/tui";
-import { getAuthPath, getModelsPath } from "../../../core/config/paths.js";
 import { APP_ACTIONS, type KeybindingAction } from "../../../core/keybindings.js";
 import { getPackageRoot } from "../../../core/resources/package-docs.js";
 import { formatKeyLabel } from "../display-state.js";
 import type { ModeHost } from "../mode-host.js";
-import { selectDialog } from "../selectors/dialogs.js";
-import { refreshModels } from "../selectors/model-selector.js";
 
 export const RELOAD_WHILE_STREAMING_TEXT = "Wait for the current response to finish before reloading.";
 export const RELOADED_TEXT = "Reloaded extensions, skills, prompts, themes";

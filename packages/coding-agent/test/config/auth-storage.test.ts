@@ -164,10 +164,18 @@ describe("OAuth credentials", () => {
 
 	it("give the access token as the key while unexpired", async () => {
 		const storage = AuthStorage.inMemory(
+			{ "openai-codex": { type: "oauth", refresh: "r", access: "eyJ-access", expires: future } },
+			{},
+		);
+		expect(await storage.getApiKey("openai-codex")).toBe("eyJ-access");
+	});
+
+	it("give no key for a Claude subscription sign-in, which third-party clients may not use", async () => {
+		const storage = AuthStorage.inMemory(
 			{ anthropic: { type: "oauth", refresh: "r", access: "sk-ant-oat-1", expires: future } },
 			{},
 		);
-		expect(await storage.getApiKey("anthropic")).toBe("sk-ant-oat-1");
+		expect(await storage.getApiKey("anthropic")).toBeUndefined();
 	});
 
 	it("give Cloud Code Assist a token with its project id", async () => {

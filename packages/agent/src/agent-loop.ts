@@ -97,7 +97,7 @@ function streamRun(
 }
 
 /**
- * The double loop (spec agent-loop §3). The inner loop runs turns while the model calls tools or steering
+ * The double loop. The inner loop runs turns while the model calls tools or steering
  * messages are pending; the outer loop keeps the run going while follow-up messages arrive. `newMessages`
  * collects what the run adds and is what `agent_end` reports.
  */

@@ -14,7 +14,7 @@ function hasToolCall(message: AssistantMessage, id: string): boolean {
  * Whether `transformMessages` would have to repair this history before a provider accepts it: a failed
  * (error/aborted) assistant turn to drop, a tool call without a result before the next turn, or a result
  * that answers no pending call (or answers one twice). Allocation-free, so the loop can check before every
- * call and pay for the rewrite only when something is wrong; the rules are those of ai §8 pass 2.
+ * call and pay for the rewrite only when something is wrong; the rules are those of `transformMessages`'s pairing pass (@agent/ai).
  */
 export function needsPairingRepair(messages: readonly Message[]): boolean {
 	let turn: AssistantMessage | undefined;

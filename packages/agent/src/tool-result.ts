@@ -1,7 +1,7 @@
 import type { ImageContent, TextContent, ToolCall, ToolResultMessage } from "@agent/ai";
 import type { AgentToolResult } from "./types.js";
 
-// Model-facing texts of results the loop produces itself (spec agent-loop §3).
+// Model-facing texts of results the loop produces itself.
 export const SKIPPED_FOR_STEERING_TEXT = "Skipped due to queued user message.";
 export const TOOL_BLOCKED_TEXT = "Tool execution was blocked";
 export function toolNotFoundText(toolName: string): string {

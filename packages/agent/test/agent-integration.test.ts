@@ -1,6 +1,5 @@
-// Seed 001 §J.9 "Agent integration tests", adapted to this API and the scripted faux provider. Scenario
-// numbers match the seed. Parts that belong to other layers are noted where they occur: real-provider
-// E2E runs live in @agent/ai's provider tests; retry, compaction and error classification live in the
+// Agent integration scenarios on the scripted faux provider. Parts that belong to other layers are noted where
+// they occur: real-provider E2E runs live in @agent/ai's provider tests; retry, compaction and error classification live in the
 // coding agent's session layer. Here each scenario checks what the agent core itself guarantees.
 import { Agent, type AgentTool, SKIPPED_FOR_STEERING_TEXT } from "@agent/agent-core";
 import {
@@ -92,7 +91,7 @@ describe("1. pipeline", () => {
 	});
 
 	it("1.4 steering: the running tool finishes, the remaining calls are skipped, the message comes next", async () => {
-		// Steering does not kill the running tool (spec); a mode that wants that calls abort() as well.
+		// Steering does not kill the running tool (as in the reference); a mode that wants that calls abort() as well.
 		const bash = createGatedTool("bash");
 		const { faux, agent } = createHarness({ tools: [bash.tool], toolExecution: "sequential" });
 		faux.enqueue(

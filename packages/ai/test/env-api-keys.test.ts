@@ -11,7 +11,7 @@ import {
 
 const noHome = join(tmpdir(), "agent-env-api-keys-no-home");
 
-describe("single-variable providers (config spec §4)", () => {
+describe("providers whose key is one environment variable", () => {
 	it.each([
 		["openai", "OPENAI_API_KEY"],
 		["azure-openai-responses", "AZURE_OPENAI_API_KEY"],

@@ -1,5 +1,5 @@
 // Replays histories produced by each provider to every other target model and checks the invariants
-// every provider relies on (spec ai §8): no foreign reasoning or signatures, tool calls and results
+// every provider relies on: no foreign reasoning or signatures, tool calls and results
 // paired exactly, normalized ids applied to calls and results alike.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -7,7 +7,7 @@ import { getModel, type Model, transformMessages } from "../src/index.js";
 import type { AssistantMessage, Message, StopReason, ToolCall, ToolResultMessage } from "../src/types.js";
 import { assistant, testModel, toolResult, user } from "./helpers/messages.js";
 
-// --- Id normalizers the target APIs apply (spec ai §7.1, §7.2, §7.3, §7.4) -------------------------
+// --- Id normalizers the target APIs apply -------------------------
 
 type Normalizer = (id: string, target: Model, source: AssistantMessage) => string;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getModel, getModels, getProviders, MODELS, type Model, modelsAreEqual, supportsXhigh } from "../src/index.js";
 
-/** Spec ai §6: the API(s) and base URL(s) of each provider we serve. */
+/** The API(s) and base URL(s) of each provider we serve, as the reference catalog has them. */
 const PROVIDER_ENDPOINTS: Record<string, Record<string, string>> = {
 	anthropic: { "anthropic-messages": "https://api.anthropic.com" },
 	openai: { "openai-responses": "https://api.openai.com/v1" },
@@ -46,7 +46,7 @@ const PROVIDER_ENDPOINTS: Record<string, Record<string, string>> = {
 /** Bedrock models name the public endpoint of their region (`eu.*` profiles an EU one). */
 const BEDROCK_ENDPOINT = /^https:\/\/bedrock-runtime\.[a-z]{2}-[a-z]+-\d\.amazonaws\.com$/;
 
-/** Spec ai §12 "Default model per provider", for the providers in our catalog. */
+/** The model the reference starts with for each provider of our catalog. */
 const DEFAULT_MODELS: Record<string, string> = {
 	"amazon-bedrock": "us.anthropic.claude-opus-4-6-v1",
 	anthropic: "claude-opus-4-6",
@@ -72,7 +72,7 @@ const DEFAULT_MODELS: Record<string, string> = {
 	"google-antigravity": "gemini-3.1-pro-high",
 	"github-copilot": "gpt-4o",
 };
-/** Defaults the spec records as absent from the reference catalog too. */
+/** Default models that the reference catalog lacks too. */
 const KNOWN_ABSENT_DEFAULTS = new Set(["cerebras/zai-glm-4.6", "vercel-ai-gateway/anthropic/claude-opus-4-6"]);
 
 const allModels: Model[] = getProviders().flatMap((provider) => getModels(provider));
@@ -130,7 +130,7 @@ describe.each(Object.keys(PROVIDER_ENDPOINTS))("catalog entries of %s", (provide
 	});
 });
 
-describe("catalog compat settings (spec ai §7.2)", () => {
+describe("catalog compat settings", () => {
 	it("mark every zai model as zai-thinking without the developer role", () => {
 		for (const model of getModels("zai")) {
 			expect(model.compat).toEqual({ supportsDeveloperRole: false, thinkingFormat: "zai" });
@@ -147,7 +147,7 @@ describe("catalog compat settings (spec ai §7.2)", () => {
 	});
 });
 
-describe("catalog rows from the spec snapshot", () => {
+describe("catalog rows as the reference catalog has them", () => {
 	it("keep each transcribed field", () => {
 		expect(getModel("anthropic", "claude-opus-4-6")).toEqual({
 			id: "claude-opus-4-6",
@@ -203,7 +203,7 @@ describe("catalog coverage", () => {
 
 describe("default model per provider", () => {
 	it.each(Object.entries(DEFAULT_MODELS))(
-		"of %s is in the catalog unless the spec records it absent",
+		"of %s is in the catalog unless the reference catalog lacks it too",
 		(provider, id) => {
 			const present = getModel(provider, id) !== undefined;
 			expect(present).toBe(!KNOWN_ABSENT_DEFAULTS.has(`${provider}/${id}`));

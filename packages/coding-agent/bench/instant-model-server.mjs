@@ -2,7 +2,24 @@
 // measures the agent and not a fake server sharing the benchmark's event loop. Stateless: the reply follows
 // from the request. A first user message `turns=<N> tool=<read|bash>` gets N-1 tool calls and then "done";
 // anything else gets "ok". Prints `{"port":<n>}` once listening.
+// With --log it also prints one line per request, `{"request":<n>,"gapMs":<ms>,"rssKb":<kb>}`: the time since its
+// previous reply ended (what the agent spent between two model calls: tool, events, building the request) and the
+// resident memory of the process whose pid was last sent on stdin as `{"watchPid":<pid>}`.
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
+
+const log = process.argv.includes("--log");
+let watchPid;
+let requests = 0;
+let lastReplyEnd;
+
+function rssKb(pid) {
+	try {
+		return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+	} catch {
+		return undefined;
+	}
+}
 
 const TOOL_ARGUMENTS = { read: { path: "note.txt" }, bash: { command: "true" } };
 
@@ -34,6 +51,13 @@ function reply(body) {
 }
 
 const server = createServer(async (req, res) => {
+	const arrived = performance.now();
+	if (log) {
+		requests++;
+		const gapMs = lastReplyEnd === undefined ? undefined : arrived - lastReplyEnd;
+		const rss = watchPid === undefined ? undefined : rssKb(watchPid);
+		process.stdout.write(`${JSON.stringify({ request: requests, gapMs, rssKb: rss })}\n`);
+	}
 	const parts = [];
 	for await (const part of req) parts.push(part);
 	const answer = reply(JSON.parse(Buffer.concat(parts).toString("utf8")));
@@ -47,9 +71,20 @@ const server = createServer(async (req, res) => {
 		res.write(chunk({ content: answer.text }));
 		res.write(chunk({}, "stop", USAGE));
 	}
-	res.end("data: [DONE]\n\n");
+	res.end("data: [DONE]\n\n", () => {
+		lastReplyEnd = performance.now();
+	});
 });
 server.keepAliveTimeout = 60_000;
 server.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`));
+let control = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (text) => {
+	control += text;
+	for (let newline = control.indexOf("\n"); newline !== -1; newline = control.indexOf("\n")) {
+		const line = control.slice(0, newline);
+		control = control.slice(newline + 1);
+		if (line.trim()) ({ watchPid } = JSON.parse(line));
+	}
+});
 process.stdin.on("end", () => process.exit(0));
-process.stdin.resume();

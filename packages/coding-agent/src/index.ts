@@ -9,6 +9,7 @@ export * from "./core/extensions/hooks.js";
 export * from "./core/extensions/index.js";
 export * from "./core/mcp/index.js";
 export * from "./core/packages/index.js";
+export * from "./core/permissions/index.js";
 export * from "./core/resources/index.js";
 export * from "./core/sdk.js";
 export * from "./core/session/index.js";
@@ -54,6 +55,7 @@ export {
 	type RpcMcpServer,
 	type RpcNotifyType,
 	type RpcOutputRecord,
+	type RpcPermissionModeState,
 	type RpcQueueMode,
 	type RpcResponse,
 	type RpcResponseDataMap,

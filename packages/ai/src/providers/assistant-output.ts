@@ -13,7 +13,7 @@ export function emptyUsage(): Usage {
 	};
 }
 
-/** The message every provider starts from before any I/O (spec ai §3 rule 1). */
+/** The message every provider starts from before any I/O (its `usage` zero, `stopReason` "stop"). */
 export function createAssistantOutput(model: Model): AssistantMessage {
 	return {
 		role: "assistant",
@@ -63,7 +63,7 @@ export function stripInternalFields(output: AssistantMessage): void {
 }
 
 /**
- * Encodes a failure in the stream (spec ai §3 rule 7): internal fields removed, stop reason
+ * Encodes a failure in the stream: internal fields removed, stop reason
  * `aborted` when the signal fired and `error` otherwise, then a terminal `error` event.
  */
 export function failStream(
@@ -79,7 +79,7 @@ export function failStream(
 	stream.end();
 }
 
-/** Ends a successful stream with `done` (spec ai §3 rule 6). */
+/** Ends a successful stream with `done`. */
 export function finishStream(stream: AssistantMessageEventStream, output: AssistantMessage): void {
 	stripInternalFields(output);
 	const reason = output.stopReason;

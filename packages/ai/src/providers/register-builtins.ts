@@ -108,7 +108,7 @@ function createLazyProvider(api: Api, load: () => Promise<ProviderModule>) {
 		api,
 		stream: lazyStream<StreamOptions>(load, (m) => m.stream),
 		streamSimple: (model: Model, context: Parameters<typeof streamSimple>[1], options?: SimpleStreamOptions) => {
-			// The one synchronous throw of the call surface (spec ai §3 rule 8): no key, no stream.
+			// The one synchronous throw of the call surface: no key, no stream (every other failure is a stream event).
 			const apiKey = options?.apiKey || getEnvApiKey(model.provider);
 			if (!apiKey) throw new Error(`No API key for provider: ${model.provider}`);
 			return streamSimple(model, context, { ...options, apiKey });

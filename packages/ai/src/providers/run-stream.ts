@@ -56,9 +56,9 @@ export interface ProviderStream<TPayload, TEvent> {
 }
 
 /**
- * The one stream loop every built-in adapter runs (spec ai §3): output created before any I/O, payload hook,
+ * The one stream loop every built-in adapter runs: output created before any I/O, payload hook,
  * `start` once the response stream is open, every failure encoded in the stream and never thrown. On top of the
- * spec, a reply counts as finished only when the API's terminal event arrived, the transport is guarded
+ * reference, a reply counts as finished only when the API's terminal event arrived, the transport is guarded
  * (ReplyGuard: limits, redirects, wire format), and an abort or failure leaves the loop at once and closes
  * the request.
  */

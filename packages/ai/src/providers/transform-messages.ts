@@ -1,4 +1,4 @@
-// Cross-provider handoff (spec ai §8): rewrites a history so it can be replayed to `targetModel`,
+// Cross-provider handoff: rewrites a history so it can be replayed to `targetModel`,
 // whichever provider, API or model produced each assistant turn. Providers call this before converting.
 import type {
 	AssistantMessage,

@@ -8,7 +8,7 @@ import { findInitialModel, resolveModelScope } from "../core/config/model-resolv
 import { getAuthPath, getModelsPath } from "../core/config/paths.js";
 import type { SettingsManager } from "../core/config/settings-manager.js";
 import type { DefaultResourceLoaderOptions } from "../core/resources/resource-loader.js";
-import type { Args } from "./args.js";
+import { type Args, permissionsOf } from "./args.js";
 import { type CliIo, EXIT_FAILURE } from "./help.js";
 
 export const FILES_IN_ACP_MODE_TEXT = "@file arguments are not supported in ACP mode";
@@ -88,6 +88,7 @@ export async function startAcpMode(options: AcpStartupOptions): Promise<number> 
 			...(args.sessionDir !== undefined ? { sessionDir: args.sessionDir } : {}),
 			persistSessions: !args.noSession,
 			extensionFlagValues: args.extensionFlagValues,
+			permissions: permissionsOf(args),
 		},
 	});
 }

@@ -1,7 +1,8 @@
-// Command-line arguments (cli.md §2, §3): one left-to-right scan, run twice — once before extensions load and
+// Command-line arguments (docs/cli.md): one left-to-right scan, run twice — once before extensions load and
 // once with the flags they registered. Pure: no I/O, so it is cheap enough for `--version`.
 import type { ThinkingLevel } from "@agent/agent-core";
 import type { TuiMode } from "../core/config/settings-schema.js";
+import { invalidPermissionModeText, isPermissionMode, type PermissionMode } from "../core/permissions/modes.js";
 
 export type OutputMode = "text" | "json" | "rpc" | "acp";
 
@@ -50,6 +51,12 @@ export interface Args {
 	 * settings that run code apply.
 	 */
 	trustProject: boolean;
+	/** `--allow <rule>` (repeatable): permission rules for this run (docs/permissions.md). */
+	allow: string[];
+	/** `--deny <rule>` (repeatable). */
+	deny: string[];
+	/** `--permission-mode <mode>`. */
+	permissionMode?: PermissionMode;
 	skills: string[];
 	noSkills: boolean;
 	promptTemplates: string[];
@@ -96,7 +103,10 @@ type ValueTarget =
 	| "systemPrompt"
 	| "appendSystemPrompt"
 	| "export"
-	| "tuiMode";
+	| "tuiMode"
+	| "allow"
+	| "deny"
+	| "permissionMode";
 
 type BooleanTarget =
 	| "help"
@@ -133,6 +143,9 @@ const VALUE_FLAGS: Readonly<Record<string, ValueTarget>> = {
 	"--append-system-prompt": "appendSystemPrompt",
 	"--export": "export",
 	"--tui-mode": "tuiMode",
+	"--allow": "allow",
+	"--deny": "deny",
+	"--permission-mode": "permissionMode",
 };
 
 const BOOLEAN_FLAGS: Readonly<Record<string, BooleanTarget>> = {
@@ -181,6 +194,8 @@ function emptyArgs(): Args {
 		extensions: [],
 		noExtensions: false,
 		trustProject: false,
+		allow: [],
+		deny: [],
 		skills: [],
 		noSkills: false,
 		promptTemplates: [],
@@ -259,6 +274,16 @@ function applyValue(args: Args, flag: string, target: ValueTarget, value: string
 		case "extension":
 			args.extensions.push(value);
 			return;
+		case "allow":
+			args.allow.push(value);
+			return;
+		case "deny":
+			args.deny.push(value);
+			return;
+		case "permissionMode":
+			if (isPermissionMode(value)) args.permissionMode = value;
+			else args.errors.push(invalidPermissionModeText(value));
+			return;
 		case "skill":
 			args.skills.push(value);
 			return;
@@ -273,7 +298,7 @@ function applyValue(args: Args, flag: string, target: ValueTarget, value: string
 	}
 }
 
-/** `--name=value` for value-taking flags (a convenience the reference lacks; `--name value` is the spec). */
+/** `--name=value` for value-taking flags (a convenience the reference lacks; `--name value` is the reference's form). */
 function splitInlineValue(arg: string): { flag: string; value: string } | undefined {
 	if (!arg.startsWith("--")) return undefined;
 	const equals = arg.indexOf("=");
@@ -360,6 +385,19 @@ export function parseArgs(argv: readonly string[], options: ParseArgsOptions = {
 	}
 
 	return args;
+}
+
+/** The permission rules and mode the command line gives (`--allow`, `--deny`, `--permission-mode`). */
+export function permissionsOf(args: Pick<Args, "allow" | "deny" | "permissionMode">): {
+	allow: string[];
+	deny: string[];
+	mode?: PermissionMode;
+} {
+	return {
+		allow: [...args.allow],
+		deny: [...args.deny],
+		...(args.permissionMode ? { mode: args.permissionMode } : {}),
+	};
 }
 
 /** Optimal string alignment distance: edits plus adjacent transpositions (`--modle` is one step from `--model`). */

@@ -1,4 +1,4 @@
-// `agent config` (cli.md §1): a terminal list of every extension, skill, prompt template and theme that packages,
+// `agent config` (docs/packages.md): a terminal list of every extension, skill, prompt template and theme that packages,
 // settings entries and the auto-discovered directories offer; toggling one writes a `+path`/`-path` entry to the
 // settings file of its scope. Exits 0 when closed.
 import { APP_NAME } from "../config.js";

@@ -1,4 +1,4 @@
-// `agent --export <session.jsonl> [output.html]` (cli.md §9).
+// `agent --export <session.jsonl> [output.html]` (docs/export.md).
 import { type CliIo, EXIT_FAILURE, EXIT_SUCCESS } from "./help.js";
 
 /**

@@ -1,4 +1,4 @@
-// Loading extensions at startup (cli.md §4 steps 4–5): their flags make the second argument pass, their load
+// Loading extensions at startup : their flags make the second argument pass, their load
 // failures go to stderr. The loader (and jiti) is imported only when there is something to load.
 import type { ModelRegistry } from "../core/config/model-registry.js";
 import type { ExtensionRunner } from "../core/extensions/runner.js";
@@ -22,7 +22,7 @@ export interface LoadCliExtensionsOptions {
 	isProjectTrusted: () => boolean;
 	/**
 	 * Interactive start: extension commands named like the interactive mode's own slash commands are skipped
-	 * and reported (extensions.md §4); other modes have no built-in commands to collide with.
+	 * and reported (docs/extensions.md "Commands, shortcuts, flags, message renderers"); other modes have no built-in commands to collide with.
 	 */
 	hasBuiltInCommands: boolean;
 	io: CliIo;

@@ -1,4 +1,4 @@
-// `@path` arguments (cli.md §6): text files inlined into the first message, images attached to it.
+// `@path` arguments (docs/cli.md "Input"): text files inlined into the first message, images attached to it.
 import { readFile, stat } from "node:fs/promises";
 import type { ImageContent } from "@agent/ai";
 import { sniffImageMimeType } from "../core/tools/image-mime.js";

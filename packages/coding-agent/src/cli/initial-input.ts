@@ -1,4 +1,4 @@
-// What the first prompts are (cli.md §5, §6): piped stdin, @file contents and images, positional messages.
+// What the first prompts are (docs/cli.md "Input"): piped stdin, @file contents and images, positional messages.
 import type { ImageContent } from "@agent/ai";
 import { processFileArguments } from "./file-arguments.js";
 

@@ -1,4 +1,4 @@
-// `--list-models [search]` (cli.md §8.4): the models that have credentials, as a plain table.
+// `--list-models [search]` (docs/cli.md "Model"): the models that have credentials, as a plain table.
 import type { Model } from "@agent/ai";
 
 export const NO_MODELS_AVAILABLE_TEXT = "No models available. Set API keys in environment variables.";

@@ -4,7 +4,7 @@ import { VERSION } from "../config.js";
 import { parseArgs } from "./args.js";
 import { type CliIo, EXIT_FAILURE, EXIT_SUCCESS, formatHelp, formatUsageErrors } from "./help.js";
 
-/** Package-management sub-commands (cli.md §1), recognised only as the first argument. */
+/** Package-management sub-commands (docs/cli.md "Package commands"), recognised only as the first argument. */
 const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "update", "list"]);
 
 const TRUTHY = new Set(["1", "true", "yes"]);

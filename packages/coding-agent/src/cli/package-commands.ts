@@ -1,4 +1,4 @@
-// `agent install | remove (uninstall) | update | list` (cli.md §1): recognised only as the first argument, they
+// `agent install | remove (uninstall) | update | list` (docs/cli.md "Package commands", docs/packages.md): recognised only as the first argument, they
 // manage packages and exit without starting the agent. Progress goes to stdout, errors to stderr as `Error: …`.
 import { APP_NAME } from "../config.js";
 import { CONFIG_DIR_NAME, getAgentDir } from "../core/config/paths.js";

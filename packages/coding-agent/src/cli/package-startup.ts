@@ -1,4 +1,4 @@
-// Start-up installs what the configuration names but the disk lacks (cli.md §1, config.md §2.4): the user's
+// Start-up installs what the configuration names but the disk lacks (docs/packages.md): the user's
 // packages, a trusted project's packages (a teammate's clone has the settings, not the files), and `-e npm:…` /
 // `-e git:…` sources (cached per user). Nothing is spawned when everything is there, or when offline.
 import { existsSync } from "node:fs";

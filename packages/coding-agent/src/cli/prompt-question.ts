@@ -1,4 +1,4 @@
-// A yes/no question on the terminal (the cross-project fork of `--session <id>`, cli.md §7).
+// A yes/no question on the terminal (the cross-project fork of `--session <id>`, docs/cli.md "Sessions").
 import { createInterface } from "node:readline/promises";
 
 /** `y` / `yes` (any case) is yes; anything else, or closing the input, is no. */

@@ -40,12 +40,18 @@ export async function runMode(options: RunModeOptions): Promise<number> {
 	const { session, input, extensions } = options;
 	switch (options.mode) {
 		case "rpc": {
-			const [{ runRpcMode }, { createRpcUIContext }] = await Promise.all([
+			const [{ runRpcMode }, { createRpcUIContext }, { createSelectPermissionPrompt }] = await Promise.all([
 				import("../modes/rpc/rpc-mode.js"),
 				import("../core/extensions/rpc-ui-context.js"),
+				import("../core/permissions/prompt.js"),
 			]);
 			return runRpcMode(session, {
-				onUiBridge: (bridge) => extensions?.setUIContext(createRpcUIContext(bridge), true),
+				onUiBridge: (bridge) => {
+					const ui = createRpcUIContext(bridge);
+					extensions?.setUIContext(ui, true);
+					// Permission questions are extension-UI `select` requests (and `input` for a reason to deny).
+					session.permissions.setPrompt(createSelectPermissionPrompt(ui));
+				},
 				...(extensions ? { isShutdownRequested: () => extensions.isShutdownRequested() } : {}),
 			});
 		}

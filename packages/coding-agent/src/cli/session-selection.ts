@@ -1,4 +1,4 @@
-// Which session a run uses (cli.md §7, session-format.md §9): --no-session > --session > --continue > new.
+// Which session a run uses (docs/cli.md "Sessions"): --no-session > --session > --continue > new.
 
 import { noSessionFoundMessage, resolveSessionArgument } from "../core/session/session-listing.js";
 import { SessionManager } from "../core/session/session-manager.js";

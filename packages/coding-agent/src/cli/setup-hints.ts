@@ -1,4 +1,4 @@
-// What a first run without credentials tells the user (cli.md §4 step 16, extended with concrete examples).
+// What a first run without credentials tells the user (docs/providers.md), with concrete examples.
 import { join } from "node:path";
 import { APP_NAME } from "../config.js";
 

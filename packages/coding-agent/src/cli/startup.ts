@@ -1,4 +1,4 @@
-// The startup sequence (cli.md §4) after `main` answered what needs no files: configuration, resources and
+// The startup sequence after `main` answered what needs no files: configuration, resources and
 // extensions, the second argument pass, one-shot commands, input, the session, the model, then the mode.
 import { migrateLegacyCredentials } from "../core/config/auth-migration.js";
 import { AuthStorage } from "../core/config/auth-storage.js";
@@ -13,7 +13,7 @@ import { createAgentSession } from "../core/sdk.js";
 import { formatSessionFileDiagnostic } from "../core/session/session-loader.js";
 import { routeConsoleToStderr } from "../modes/rpc/jsonl.js";
 import { resourceFlagOptions, startAcpMode } from "./acp-startup.js";
-import { type Args, parseArgs, TOOL_NAMES } from "./args.js";
+import { type Args, parseArgs, permissionsOf, TOOL_NAMES } from "./args.js";
 import { runExportCommand } from "./export-command.js";
 import { loadCliExtensions } from "./extension-startup.js";
 import { FileArgumentError } from "./file-arguments.js";
@@ -34,7 +34,7 @@ const RESUME_NEEDS_UI_TEXT =
 	"--resume needs the interactive session picker. Use --continue, or --session <file or id>.";
 const NO_PROMPT_TEXT = 'No prompt given. Pass a message (agent -p "…"), an @file, or pipe text on stdin.';
 
-/** cli.md §3/§5: an explicit mode wins; -p or piped input means print; a terminal on both ends means the UI. */
+/** docs/cli.md "Modes": an explicit mode wins; -p or piped input means print; a terminal on both ends means the UI. */
 export function chooseRunMode(
 	args: Pick<Args, "mode" | "print">,
 	hasStdinPrompt: boolean,
@@ -195,7 +195,7 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		scopedModels = scope.scopedModels;
 	}
 
-	// --session-dir wins over an extension's session_directory handler (cli.md §7).
+	// --session-dir wins over an extension's session_directory handler (docs/cli.md "Sessions").
 	const sessionDir = args.sessionDir ?? (await extensions.runner?.emitSessionDirectory(cwd));
 	const selected = await selectSession(
 		{ ...args, ...(sessionDir !== undefined ? { sessionDir } : {}) },
@@ -259,8 +259,12 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		...(thinkingLevel ? { thinkingLevel } : {}),
 		...(scopedModels.length > 0 ? { scopedModels } : {}),
 		...(args.trustProject ? { trustProject: true } : {}),
+		permissions: permissionsOf(args),
 	});
 	warn(io, mcpWarnings);
+	warn(io, session.permissions.notices());
+	// No one can answer a permission question in print and JSON mode: such a call is refused and named here.
+	if (mode === "text" || mode === "json") session.permissions.onUnanswered((line) => io.stderr.write(`${line}\n`));
 	// MCP servers start in the background; their failures and authorization requests are reported as they
 	// happen: on stderr here, as notices in the terminal UI (which subscribes itself).
 	if (mode !== "interactive") session.onMcpNotice((notice) => io.stderr.write(`${notice.text}\n`));

@@ -1,4 +1,4 @@
-// Piped stdin (cli.md §5): read to EOF, decoded as UTF-8, trimmed.
+// Piped stdin (docs/cli.md "Input"): read to EOF, decoded as UTF-8, trimmed.
 import { StringDecoder } from "node:string_decoder";
 
 /** Reads the whole stream. A parent that never closes our stdin makes this wait: that is the contract. */

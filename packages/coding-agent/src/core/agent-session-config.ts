@@ -6,6 +6,7 @@ import type { ScopedModel } from "./config/model-resolver.js";
 import type { SettingsManager } from "./config/settings-manager.js";
 import type { ExtensionHooks, ExtensionTool } from "./extensions/hooks.js";
 import type { McpManager } from "./mcp/manager.js";
+import type { CommandLinePermissions } from "./permissions/session-permissions.js";
 import type { ResourceLoader } from "./resources/resource-loader.js";
 import type { SessionManager } from "./session/session-manager.js";
 
@@ -30,6 +31,8 @@ export interface AgentSessionConfig {
 	customTools?: ExtensionTool[];
 	/** The session's MCP servers (their tools, prompts and state); the session stops them when it ends. */
 	mcp?: McpManager;
+	/** Ours: `--allow`, `--deny`, `--permission-mode`; the settings' rules and mode apply too (docs/permissions.md). */
+	permissions?: CommandLinePermissions;
 	/** The provider call. Default `streamSimple`; tests pass a FauxProvider's `stream`. */
 	streamFn?: StreamFn;
 	/**

@@ -28,6 +28,7 @@ import {
 import type { ExtensionRunner } from "./extensions/runner.js";
 import type { McpManager } from "./mcp/manager.js";
 import type { McpNotice, McpServerStatus } from "./mcp/status.js";
+import { SessionPermissions } from "./permissions/session-permissions.js";
 import type { PromptTemplate } from "./resources/prompt-templates.js";
 import type { ResourceLoader } from "./resources/resource-loader.js";
 import type { SessionManager } from "./session/session-manager.js";
@@ -66,7 +67,7 @@ export {
 /**
  * One conversation with the model, persisted as a session file. Every message and every model or
  * thinking-level change is recorded as an entry; compaction keeps long sessions within the context window;
- * transient provider failures are retried; extensions are called at the points extensions.md §3 names.
+ * transient provider failures are retried; extensions are called at the points docs/extensions.md "Events" names.
  */
 export class AgentSession implements ExtensionSessionBinding {
 	readonly agent: Agent;
@@ -80,6 +81,8 @@ export class AgentSession implements ExtensionSessionBinding {
 	readonly mcp: McpManager | undefined;
 	/** The stream function every model call goes through (the configured one wrapped in the stall watchdog). */
 	readonly streamFn: StreamFn;
+	/** Ours: permission rules and mode, checked before every tool call (docs/permissions.md). */
+	readonly permissions: SessionPermissions;
 
 	private readonly models: ModelController;
 	private readonly tools: SessionTools;
@@ -113,6 +116,12 @@ export class AgentSession implements ExtensionSessionBinding {
 			withStallWatchdog(config.streamFn ?? streamSimple, () => this.stallTimeoutMs),
 			() => this.settingsManager.getRetrySettings(),
 		);
+		this.permissions = new SessionPermissions({
+			cwd: this.cwd,
+			settingsManager: this.settingsManager,
+			...(config.permissions ? { commandLine: config.permissions } : {}),
+			record: (decision) => this.sessionManager.appendPermissionDecision(decision),
+		});
 		this.shellEnvironment = new ShellEnvironment({
 			extraKeyNames: () => this.modelRegistry.getCredentialEnvNames(),
 			passthrough: () => this.settingsManager.getShellEnvPassthrough(),
@@ -151,6 +160,7 @@ export class AgentSession implements ExtensionSessionBinding {
 			cwd: this.cwd,
 			shellEnvironment: this.shellEnvironment,
 			bashOutputFiles: this.bashOutputFiles,
+			bashSpawnHook: this.permissions.sandbox.spawnHook,
 			settingsManager: this.settingsManager,
 			resourceLoader: this.resourceLoader,
 			hooks: this.hooks,
@@ -232,7 +242,18 @@ export class AgentSession implements ExtensionSessionBinding {
 			reportExtensionError: (error) => this.reportExtensionError(error),
 		});
 
-		this.agent.setBeforeToolCall((context) => this.events.beforeToolCall(context));
+		this.agent.setBeforeToolCall(async (context, signal) => {
+			const hooked = await this.events.beforeToolCall(context);
+			if (hooked?.block) return hooked;
+			// After the `tool_call` handlers (they may change the arguments), with the calling message recorded.
+			await this.events.drain();
+			const toolCall = { toolCallId: context.toolCall.id, toolName: context.toolCall.name };
+			const refusal = await this.permissions.check(
+				{ ...toolCall, args: context.args as Record<string, unknown> },
+				signal,
+			);
+			return refusal === undefined ? undefined : { block: true, reason: refusal };
+		});
 		this.agent.setAfterToolCall((context) => this.events.afterToolCall(context));
 		this.unsubscribers.push(this.hooks.onError((error) => this.reportExtensionError(error)));
 		this.navigator.initializeSession(config.thinkingLevel);
@@ -331,10 +352,10 @@ export class AgentSession implements ExtensionSessionBinding {
 		return this.events.subscribe(listener);
 	}
 
-	// ── Prompting and queues (rpc.md §4.2–§4.4) ─────────────────────────────────────────────────────────────
+	// ── Prompting and queues (docs/rpc.md "prompt") ─────────────────────────────────────────────────────────────
 
 	/**
-	 * Sends a message (rpc.md §4.2 step 3): an extension command runs at once, even while streaming; otherwise
+	 * Sends a message (docs/rpc.md "prompt"): an extension command runs at once, even while streaming; otherwise
 	 * `input` handlers, `/skill:` and `/template` expansion, then — while streaming — the message is queued as
 	 * `streamingBehavior` says (or rejected without it), else a new run starts. Resolves when the run, its
 	 * tools, and any automatic retry or compaction-and-retry have finished.
@@ -381,7 +402,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		await this.events.settle();
 	}
 
-	/** An extension's message (extensions.md §2 `sendMessage`). */
+	/** An extension's message (`sendMessage`, docs/extensions.md "`ExtensionAPI`"). */
 	sendCustomMessage(
 		message: CustomMessageInput,
 		options?: { triggerTurn?: boolean; deliverAs?: MessageDelivery | "nextTurn" },
@@ -397,7 +418,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		return this.prompts.sendUserMessage(content, options);
 	}
 
-	// ── Model and thinking level (rpc.md §4.7–§4.11) ────────────────────────────────────────────────────────
+	// ── Model and thinking level ────────────────────────────────────────────────────────
 
 	/** Throws `No API key for <provider>/<id>` when the model's provider has no key. */
 	setModel(model: Model): Promise<void> {
@@ -446,7 +467,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.settingsManager.setFollowUpMode(mode);
 	}
 
-	// ── Compaction and retry (rpc.md §4.12–§4.14) ───────────────────────────────────────────────────────────
+	// ── Compaction and retry (docs/compaction.md) ───────────────────────────────────────────────────────────
 
 	/** `/compact [instructions]`: stops the current run, summarizes the branch, returns the result. */
 	async compact(customInstructions?: string): Promise<CompactionResult> {
@@ -479,7 +500,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.stallTimeoutMs = ms;
 	}
 
-	// ── User bash (rpc.md §4.15, §4.16) ─────────────────────────────────────────────────────────────────────
+	// ── User bash ─────────────────────────────────────────────────────────────────────
 
 	/**
 	 * Runs a command of the user's (`!cmd`; `excludeFromContext` for `!!cmd`) and records a `bashExecution`
@@ -507,7 +528,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		return this.userBash.hasPending;
 	}
 
-	// ── Sessions and the tree (rpc.md §4.6, §4.19–§4.21, §4.23) ─────────────────────────────────────────────
+	// ── Sessions and the tree ─────────────────────────────────────────────
 
 	async newSession(options?: NewSessionRequest): Promise<boolean> {
 		const changed = await this.navigator.newSession(options);
@@ -553,7 +574,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		this.sessionManager.appendLabelChange(entryId, label);
 	}
 
-	// ── Queries (rpc.md §4.17, §4.22, §4.25) ────────────────────────────────────────────────────────────────
+	// ── Queries ────────────────────────────────────────────────────────────────
 
 	getSessionStats(): SessionStats {
 		const sessionFile = this.sessionManager.isPersisted() ? this.sessionFile : undefined;
@@ -707,7 +728,7 @@ export class AgentSession implements ExtensionSessionBinding {
 
 	private async transformContext(messages: AgentMessage[]): Promise<AgentMessage[]> {
 		if (!this.hooks.hasHandlers("context")) return messages;
-		// Handlers see this turn's `turn_start` and message events before `context` (extensions.md §3 order).
+		// Handlers see this turn's `turn_start` and message events before `context` (docs/extensions.md "Events").
 		await this.events.drain();
 		return this.hooks.emitContext(structuredClone(messages));
 	}

@@ -1,4 +1,4 @@
-// `<agentDir>/keybindings.json` (cli.md §14.1): action names mapped to a key id or an array of key ids; an
+// `<agentDir>/keybindings.json` (docs/keybindings.md): action names mapped to a key id or an array of key ids; an
 // entry replaces that action's defaults, `[]` unbinds it. Invalid JSON leaves the defaults in place.
 import { type KeyId, parseKeybindingsConfig } from "@agent/tui";
 import { getKeybindingsPath } from "./config/paths.js";

@@ -1,4 +1,4 @@
-// Key bindings of the interactive mode (cli.md §14): application actions with their defaults, the editor and
+// Key bindings of the interactive mode (docs/keybindings.md): application actions with their defaults, the editor and
 // list actions of @agent/tui, and a manager that answers "which action is this key?". Loading
 // `<agentDir>/keybindings.json` lives in keybindings-file.ts.
 import {
@@ -10,7 +10,7 @@ import {
 	type KeyId,
 } from "@agent/tui";
 
-/** Actions of the application (cli.md §14.2); editor and list actions are @agent/tui's `EditorAction`. */
+/** Actions of the application (docs/keybindings.md "Application actions"); editor and list actions are @agent/tui's `EditorAction`. */
 export type AppAction =
 	| "interrupt"
 	| "clear"
@@ -33,7 +33,8 @@ export type AppAction =
 	| "resume"
 	| "scrollUp"
 	| "scrollDown"
-	| "searchTranscript";
+	| "searchTranscript"
+	| "cyclePermissionMode";
 
 export type KeybindingAction = AppAction | EditorAction;
 
@@ -60,6 +61,7 @@ export const APP_ACTIONS: readonly AppAction[] = [
 	"scrollUp",
 	"scrollDown",
 	"searchTranscript",
+	"cyclePermissionMode",
 ];
 
 /** The application defaults for a platform (Alt+V pastes images on Windows, where Ctrl+V is the terminal's). */
@@ -88,12 +90,14 @@ export function defaultAppKeybindingsFor(platform: NodeJS.Platform = process.pla
 		scrollUp: ["pageUp"],
 		scrollDown: ["pageDown"],
 		searchTranscript: ["ctrl+s"],
+		// Ours: permission modes (docs/permissions.md).
+		cyclePermissionMode: ["alt+p"],
 	};
 }
 
 export const DEFAULT_APP_KEYBINDINGS: Readonly<Record<AppAction, readonly KeyId[]>> = defaultAppKeybindingsFor();
 
-/** Every action's default keys: the application's and the editor's (cli.md §14.2, §14.3). */
+/** Every action's default keys: the application's and the editor's (docs/keybindings.md). */
 export const DEFAULT_KEYBINDINGS: Readonly<Record<KeybindingAction, readonly KeyId[]>> = {
 	...DEFAULT_EDITOR_KEYBINDINGS,
 	...DEFAULT_APP_KEYBINDINGS,

@@ -1,5 +1,5 @@
 // The coding agent's own message kinds and their conversion to provider messages
-// (session-format.md §5 and §7.1). Declared on @agent/agent-core's CustomAgentMessages by
+// (docs/session-format.md "Messages", "What the model sees"). Declared on @agent/agent-core's CustomAgentMessages by
 // declaration merging, so `AgentMessage` includes them everywhere this module is loaded.
 import type { AgentMessage } from "@agent/agent-core";
 import type { ImageContent, Message, TextContent, UserMessage } from "@agent/ai";
@@ -55,7 +55,7 @@ declare module "@agent/agent-core" {
 	}
 }
 
-// Model-facing wrappers (session-format.md §7.1), byte for byte.
+// Model-facing wrappers, byte for byte.
 export const COMPACTION_SUMMARY_PREFIX =
 	"The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
 export const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
@@ -163,7 +163,7 @@ function blockImagesIn(message: Message): Message {
 }
 
 /**
- * Turns the agent's context into provider messages (session-format.md §7.1): user, assistant and tool
+ * Turns the agent's context into provider messages (docs/session-format.md "What the model sees"): user, assistant and tool
  * results pass through; bash executions, custom messages and summaries become user messages; bash runs
  * marked `excludeFromContext` and unknown roles are dropped.
  */

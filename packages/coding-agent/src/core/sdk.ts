@@ -18,6 +18,7 @@ import type { ExtensionFactory } from "./extensions/types.js";
 import type { McpConnectFunction } from "./mcp/client-handle.js";
 import { type LoadedMcpConfig, loadMcpConfig, type McpServerConfig } from "./mcp/config.js";
 import { McpManager } from "./mcp/manager.js";
+import type { CommandLinePermissions } from "./permissions/session-permissions.js";
 import {
 	adaptReferenceResourceLoader,
 	isReferenceResourceLoader,
@@ -45,7 +46,7 @@ export interface CreateAgentSessionOptions {
 	modelRegistry?: ModelRegistry;
 	/**
 	 * Default: the session's recorded model when it has credentials, else `defaultProvider`/`defaultModel`
-	 * from settings, else the first provider with credentials (config.md §7).
+	 * from settings, else the first provider with credentials.
 	 */
 	model?: Model;
 	/** Clamped to the model. Default: the session's recorded level, else `defaultThinkingLevel`, else medium. */
@@ -78,6 +79,11 @@ export interface CreateAgentSessionOptions {
 	trustProject?: boolean;
 	/** A model call whose stream is silent this long is aborted and retried. Default 120 000 ms; 0 disables. */
 	streamStallTimeoutMs?: number;
+	/**
+	 * Permission rules and mode of the command line (`--allow`, `--deny`, `--permission-mode`); the settings' rules
+	 * apply too. A call that would ask is refused until the mode binds a way to ask (`session.permissions.setPrompt`).
+	 */
+	permissions?: CommandLinePermissions;
 	/**
 	 * MCP servers (docs/mcp.md). Default: those of `<agentDir>/mcp.json`, and of the project's `.mcp.json` and
 	 * `.agent/mcp.json` when the project is trusted. `false`: no MCP at all.
@@ -239,6 +245,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		...(options.streamFn ? { streamFn: options.streamFn } : {}),
 		...(options.streamStallTimeoutMs !== undefined ? { streamStallTimeoutMs: options.streamStallTimeoutMs } : {}),
 		...(mcp.manager ? { mcp: mcp.manager } : {}),
+		...(options.permissions ? { permissions: options.permissions } : {}),
 	});
 	const runtime = extensions?.runner.runtime;
 	return {

@@ -72,7 +72,7 @@ describe("session/load", () => {
 			status: "completed",
 			content: [{ type: "content", content: { type: "text", text: "buy milk\n" } }],
 		});
-		expect(response.modes?.currentModeId).toBe("code");
+		expect(response.modes?.currentModeId).toBe("default");
 		expect(second.updatesOf(sessionId)).toContainEqual(expect.objectContaining({ sessionUpdate: "usage_update" }));
 	});
 

@@ -84,8 +84,10 @@ describe("session/new", () => {
 		const response = await agent.agent.request("session/new", { cwd: sandbox.cwd, mcpServers: [] });
 		expect(response.sessionId).toMatch(/^[0-9a-f-]{36}$/);
 		expect(response.modes).toEqual({
-			currentModeId: "code",
-			availableModes: [expect.objectContaining({ id: "code" }), expect.objectContaining({ id: "read-only" })],
+			currentModeId: "default",
+			availableModes: ["default", "acceptEdits", "plan", "ask", "yolo", "read-only"].map((id) =>
+				expect.objectContaining({ id }),
+			),
 		});
 		const options = response.configOptions ?? [];
 		expect(options.map((option) => [option.id, option.category])).toEqual([
@@ -126,7 +128,7 @@ describe("session/new", () => {
 });
 
 describe("modes and config options", () => {
-	it("read-only mode is announced and leaves only tools that cannot change anything; code mode restores them", async () => {
+	it("read-only mode is announced and leaves only tools that cannot change anything; code (default) mode restores them", async () => {
 		const agent = await start();
 		await agent.initialize();
 		const { sessionId } = await agent.agent.request("session/new", { cwd: sandbox.cwd, mcpServers: [] });
@@ -174,7 +176,7 @@ describe("modes and config options", () => {
 		const agent = await start();
 		await agent.initialize();
 		const { sessionId } = await agent.agent.request("session/new", { cwd: sandbox.cwd, mcpServers: [] });
-		const modeError = await agent.agent.request("session/set_mode", { sessionId, modeId: "yolo" }).catch((e) => e);
+		const modeError = await agent.agent.request("session/set_mode", { sessionId, modeId: "turbo" }).catch((e) => e);
 		expect((modeError as RequestError).code).toBe(-32602);
 		const valueError = await agent.agent
 			.request("session/set_config_option", { sessionId, configId: "thinking", value: "xhigh" })

@@ -1,4 +1,4 @@
-// The built `agent` binary's flags (cli.md §1–§9), against a local fake model server.
+// The built `agent` binary's flags (docs/cli.md), against a local fake model server.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -109,7 +109,7 @@ describe("model flags", () => {
 		});
 	});
 
-	it("--provider with an unknown name fails with the spec's message", async () => {
+	it("--provider with an unknown name fails and points to --list-models", async () => {
 		newSandbox();
 		const result = await runCli(sandbox, ["-p", "--provider", "nope", "--model", "x", "hi"]);
 		expect(result.code).toBe(1);

@@ -56,6 +56,8 @@ describe("what each start loads", () => {
 			"cli/help.js",
 			"cli/main.js",
 			"config.js",
+			// The names of the permission modes (`--permission-mode`), nothing else of the permissions.
+			"core/permissions/modes.js",
 			"package-root.js",
 		]);
 		expect(ofPackage(modules, "ai")).toEqual([]);

@@ -155,7 +155,7 @@ describe("prepareCompaction", () => {
 describe("compact", () => {
 	const model = new FauxProvider().model({ reasoning: true });
 
-	it("sends the transcript and the structured prompt, with the token budget and reasoning of the spec", async () => {
+	it("sends the transcript and the structured prompt, with 80% of reserveTokens as its budget and reasoning on", async () => {
 		const faux = new FauxProvider();
 		faux.enqueue(fauxText("## Goal\nShip it"));
 		const branch = chain([

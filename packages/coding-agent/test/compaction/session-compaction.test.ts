@@ -77,7 +77,7 @@ describe("threshold compaction", () => {
 		}
 	});
 
-	it("sends the compacted context, system prompt unchanged, on the next prompt (seed J.12 2.3)", async () => {
+	it("sends the compacted context, system prompt unchanged, on the next prompt", async () => {
 		harness = await compactingHarness();
 		await runFirstTurn(
 			harness,
@@ -125,7 +125,7 @@ describe("threshold compaction", () => {
 		expect(harness.eventsOf("auto_compaction_start")).toHaveLength(2);
 	});
 
-	it("delivers messages queued during compaction afterwards (seed J.9 4.4)", async () => {
+	it("delivers messages queued during compaction afterwards", async () => {
 		harness = await compactingHarness();
 		const gate = deferred();
 		await runFirstTurn(
@@ -246,7 +246,7 @@ describe("overflow recovery", () => {
 	});
 });
 
-describe("errors that must not compact (seed J.9 4.3, 5.3)", () => {
+describe("errors that must not compact", () => {
 	it("retries a 429 whose text mentions too many tokens instead of compacting", async () => {
 		harness = await compactingHarness();
 		harness.faux.enqueue(fauxError('429 {"error":{"message":"Too many tokens per minute, please slow down"}}'));
@@ -347,7 +347,7 @@ describe("manual compaction", () => {
 		await expect(harness.session.compact()).rejects.toThrow(NOTHING_TO_COMPACT_TEXT);
 	});
 
-	it("refuses to start while an automatic compaction runs (seed J.12 3.2)", async () => {
+	it("refuses to start while an automatic compaction runs", async () => {
 		harness = await compactingHarness();
 		const gate = deferred();
 		await runFirstTurn(

@@ -55,7 +55,7 @@ describe("estimateTokens", () => {
 		expect(estimateTokens({ role: "branchSummary", summary: "x".repeat(41), fromId: "a", timestamp: 0 })).toBe(11);
 	});
 
-	it("estimates mixed English and CJK text at chars/4 like every other text (seed J.12 1.1)", () => {
+	it("estimates mixed English and CJK text at chars/4 like every other text", () => {
 		// The estimate is deliberately provider-neutral; real usage replaces it as soon as a reply reports it.
 		expect(estimateTokens(user("Hello 你好 World 世界"))).toBe(Math.ceil("Hello 你好 World 世界".length / 4));
 	});
@@ -75,7 +75,7 @@ describe("context token accounting", () => {
 		expect(calculateContextTokens({ ...usage, totalTokens: 99 })).toBe(99);
 	});
 
-	it("is zero for an empty context (seed J.12 1.2)", () => {
+	it("is zero for an empty context", () => {
 		expect(estimateContextTokens([])).toEqual({ tokens: 0, usageTokens: 0, trailingTokens: 0, lastUsageIndex: null });
 	});
 

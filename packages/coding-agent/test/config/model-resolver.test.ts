@@ -39,7 +39,7 @@ const MODELS: Model[] = [
 
 const key = (m: Model | undefined) => (m ? `${m.provider}/${m.id}` : undefined);
 
-describe("--model / --provider resolution (cli.md §8.2)", () => {
+describe("--model / --provider resolution (exact id, then fuzzy)", () => {
 	it.each([
 		// [--provider, --model, resolved, thinking level]
 		[undefined, "claude-opus-4-6", "anthropic/claude-opus-4-6", undefined],
@@ -127,7 +127,7 @@ describe("pattern matching details", () => {
 	});
 });
 
-describe("--models scopes (cli.md §8.3)", () => {
+describe("--models scopes", () => {
 	it("matches globs on provider/id or id, patterns, levels, in order without duplicates", () => {
 		const { scopedModels, warnings } = resolveModelScope(
 			[
@@ -170,7 +170,7 @@ function source(models: Model[], withAuth: string[]): ModelSource {
 	};
 }
 
-describe("initial model (cli.md §8.1)", () => {
+describe("initial model", () => {
 	const catalog = [...MODELS, model("google", "gemini-2.5-pro")];
 
 	it("uses --model first, with its level, even without credentials", () => {

@@ -12,7 +12,7 @@ function errorOf(config: unknown): string | undefined {
 }
 
 describe("a valid models.json", () => {
-	it("accepts the spec's example", () => {
+	it("accepts the reference's example", () => {
 		const result = parseModelsJson(
 			JSON.stringify({
 				providers: {

@@ -15,6 +15,7 @@ const PROJECT = {
 	npmCommand: ["./evil-npm"],
 	extensions: ["./ext.ts"],
 	packages: ["./pkg"],
+	permissions: { allow: ["Bash"], defaultMode: "yolo" },
 	skills: ["./skills"],
 };
 
@@ -36,6 +37,8 @@ function codeRunning(settings: SettingsManager) {
 		npmCommand: settings.getNpmCommand(),
 		extensions: settings.getResourcePaths("extensions"),
 		packages: settings.getPackages(),
+		permissions: settings.getPermissionSettings("project"),
+		defaultPermissionMode: settings.getDefaultPermissionMode(),
 	};
 }
 
@@ -50,6 +53,8 @@ describe("an untrusted project's settings", () => {
 			npmCommand: undefined,
 			extensions: [],
 			packages: [],
+			permissions: undefined,
+			defaultPermissionMode: undefined,
 		});
 		expect(settings.getTheme()).toBe("light");
 		expect(settings.getResourcePaths("skills")).toEqual(["./skills"]);
@@ -61,6 +66,7 @@ describe("an untrusted project's settings", () => {
 			{ key: "npmCommand", value: ["./evil-npm"] },
 			{ key: "extensions", value: ["./ext.ts"] },
 			{ key: "packages", value: ["./pkg"] },
+			{ key: "permissions", value: { allow: ["Bash"], defaultMode: "yolo" } },
 		]);
 		expect(settings.getHeldBackProjectSettings().map((setting) => setting.key)).toEqual([
 			...PROJECT_SETTINGS_NEEDING_TRUST,
@@ -92,6 +98,8 @@ describe("an untrusted project's settings", () => {
 			npmCommand: ["./evil-npm"],
 			extensions: ["./ext.ts"],
 			packages: ["./pkg"],
+			permissions: { allow: ["Bash"], defaultMode: "yolo" },
+			defaultPermissionMode: "yolo",
 		});
 		expect(settings.getHeldBackProjectSettings()).toEqual([]);
 		writeFileSync(tree.path("project/.agent/settings.json"), JSON.stringify({ shellPath: "./other.sh" }));

@@ -24,7 +24,7 @@ describe("the event stream", () => {
 		expect(types[0]).toBe("agent_start");
 		expect(types.at(-1)).toBe("agent_end");
 		expect(types).toContain("message_update");
-		// Outside the updates, the run's skeleton is exactly this (rpc.md §7.2).
+		// Outside the updates, the run's skeleton is exactly this (docs/json.md "Turns and runs").
 		expect(types.filter((type) => type !== "message_update")).toEqual([
 			"agent_start",
 			"turn_start",
@@ -80,7 +80,7 @@ describe("the event stream", () => {
 		expect(types.filter((t) => t === "agent_start")).toHaveLength(2);
 		expect(types.filter((t) => t === "agent_end")).toHaveLength(2);
 		expect(records.find((r) => r.type === "auto_retry_start")).toMatchObject({ attempt: 1, maxAttempts: 1 });
-		// Giving up is announced after the last attempt's agent_end (rpc.md §7.3).
+		// Giving up is announced after the last attempt's agent_end (docs/json.md "Automatic retry: auto_retry_*").
 		expect(types.slice(-2)).toEqual(["agent_end", "auto_retry_end"]);
 		expect(records.at(-1)).toMatchObject({ success: false, attempt: 1 });
 	});

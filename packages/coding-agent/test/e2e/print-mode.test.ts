@@ -230,7 +230,7 @@ describe("failures", () => {
 		expect(server.requests).toHaveLength(1);
 	});
 
-	it("rejects an unknown model with the spec's message and exit 1", async () => {
+	it("rejects an unknown model with the reference's message and exit 1", async () => {
 		newSandbox();
 		const result = await runCli(sandbox, ["-p", "--model", "no-such-model-anywhere", "hi"]);
 		expect(result.code).toBe(1);

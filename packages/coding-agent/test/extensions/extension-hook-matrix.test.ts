@@ -1,4 +1,4 @@
-// Seed 001 J.10 (hook system, 18 cases) on this API: notification events, gates (`tool_call`,
+// The extension hook system, 18 cases: notification events, gates (`tool_call`,
 // `session_before_*`), chained transforms (`tool_result`, `context`, `input`, `before_agent_start`), error
 // isolation with stacks, and registration through settings and the command line. Every case drives a real
 // AgentSession on the faux provider with extensions loaded from `.ts` files.

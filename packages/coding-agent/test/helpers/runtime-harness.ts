@@ -10,6 +10,7 @@ import { ModelRegistry } from "../../src/core/config/model-registry.js";
 import { SettingsManager } from "../../src/core/config/settings-manager.js";
 import type { Settings } from "../../src/core/config/settings-schema.js";
 import type { ExtensionHooks, ExtensionTool } from "../../src/core/extensions/hooks.js";
+import type { CommandLinePermissions } from "../../src/core/permissions/session-permissions.js";
 import { DefaultResourceLoader } from "../../src/core/resources/resource-loader.js";
 import { type CreateAgentSessionMcpOptions, createAgentSession } from "../../src/core/sdk.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
@@ -49,6 +50,8 @@ export interface RuntimeHarnessOptions {
 	faux?: FauxProvider;
 	/** MCP servers (default: the files of the temp directories, which have none). */
 	mcp?: false | CreateAgentSessionMcpOptions;
+	/** Permission rules and mode as the command line gives them. */
+	permissions?: CommandLinePermissions;
 }
 
 export interface RuntimeHarness {
@@ -148,6 +151,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
 		...(options.customTools ? { customTools: options.customTools } : {}),
 		...(options.streamStallTimeoutMs !== undefined ? { streamStallTimeoutMs: options.streamStallTimeoutMs } : {}),
 		...(options.mcp !== undefined ? { mcp: options.mcp } : {}),
+		...(options.permissions ? { permissions: options.permissions } : {}),
 	});
 
 	const events: AgentSessionEvent[] = [];

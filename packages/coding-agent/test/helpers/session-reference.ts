@@ -1,4 +1,4 @@
-// A deliberately naive model of session-format.md §6–§7, written independently of the implementation,
+// A deliberately naive model of docs/session-format.md "The tree" and "What the model sees", written independently of the implementation,
 // for property tests to compare against.
 import type { AgentMessage } from "@agent/agent-core";
 import type { SessionContext, SessionEntry } from "../../src/core/session/index.js";

@@ -304,10 +304,11 @@ describe.skipIf(!hasTmux)("the transcript in a terminal", () => {
 		expect(await session.waitForExit()).toBe(0);
 	});
 
-	it("a missing API key names the environment variable to set, under the core's message", async () => {
+	it("a missing API key names the environment variable to set and the other ways to give a key", async () => {
 		const session = await start({ args: ["--model", "anthropic/claude-sonnet-4-5"], ready: "claude-sonnet-4-5" });
 		session.submit("hello");
-		const screen = await session.waitFor("Set ANTHROPIC_API_KEY");
+		const screen = await session.waitFor("--api-key");
+		expect(screen).toMatch(/- set .*ANTHROPIC_API_KEY/);
 		expect(screen).toContain("Error: No API key found for anthropic.");
 		session.submit("/quit");
 		expect(await session.waitForExit()).toBe(0);

@@ -61,6 +61,7 @@ describe("a prompt and its answer", () => {
 		harness.runtime.faux.enqueue({ errorMessage: "invalid request: too long" });
 		await harness.submit("hi");
 		await harness.waitForText("Error: invalid request: too long");
+		expect(harness.runtime.session.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
 	});
 });
 
@@ -73,6 +74,7 @@ describe("retries", () => {
 		await harness.press(KEYS.escape);
 		await harness.waitForText("Retry cancelled");
 		await waitFor(() => !harness?.mode.status.isActive, "the countdown to stop");
+		expect(harness.runtime.faux.requests).toHaveLength(1);
 	});
 
 	it("retries a transient failure and shows the answer", async () => {
@@ -80,6 +82,7 @@ describe("retries", () => {
 		harness.runtime.faux.enqueue({ errorMessage: "overloaded" }, fauxText("second time lucky"));
 		await harness.submit("hi");
 		await harness.waitForText("second time lucky");
+		expect(harness.runtime.faux.requests).toHaveLength(2);
 	});
 });
 
@@ -103,6 +106,7 @@ describe("messages queued while the agent works", () => {
 		await harness.waitForText("Follow-up: and then the docs");
 		gate.resolve();
 		await harness.waitForText("after follow-up");
+		expect(lastUserText(harness.runtime.faux.requests[1] as FauxRequest)).toBe("and then the docs");
 	});
 
 	it("Esc aborts the run and puts the queued messages back into the editor", async () => {
@@ -135,6 +139,7 @@ describe("messages queued while the agent works", () => {
 		harness = await createInteractiveHarness();
 		await harness.press(KEYS.altUp);
 		await harness.waitForText("No queued messages to restore");
+		expect(harness.mode.editor.getText()).toBe("");
 	});
 });
 
@@ -172,16 +177,19 @@ describe("keys", () => {
 		harness = await createInteractiveHarness({ models: [{ reasoning: false }] });
 		await harness.press(KEYS.shiftTab);
 		await harness.waitForText("Current model does not support thinking");
+		expect(harness.runtime.session.thinkingLevel).toBe("off");
 	});
 
 	it("Ctrl+P switches to the next model, or says there is only one", async () => {
 		harness = await createInteractiveHarness({ models: [{ id: "faux-1" }, { id: "faux-2" }] });
 		await harness.press(KEYS.ctrl("p"));
 		await harness.waitForText("Switched to faux-2 (thinking: medium)");
+		expect(harness.runtime.session.model?.id).toBe("faux-2");
 		await harness.dispose();
 		harness = await createInteractiveHarness();
 		await harness.press(KEYS.ctrl("p"));
 		await harness.waitForText("Only one model available");
+		expect(harness.runtime.session.model?.id).toBe("faux-1");
 	});
 
 	it("Ctrl+O expands tool output and Ctrl+T hides thinking", async () => {
@@ -317,6 +325,7 @@ describe("slash commands", () => {
 		harness = await createInteractiveHarness({ models: [{ id: "faux-1" }, { id: "faux-2" }] });
 		await harness.submit("/model faux/faux-2");
 		await harness.waitForText("Model: faux-2");
+		expect(harness.runtime.session.model?.id).toBe("faux-2");
 	});
 
 	it("/tree moves to an earlier user message and puts it into the editor", async () => {
@@ -337,11 +346,13 @@ describe("slash commands", () => {
 		harness.runtime.faux.enqueue(fauxText("only answer"));
 		await harness.submit("only question");
 		await harness.waitForText("only answer");
+		const leaf = harness.runtime.sessionManager.getLeafId();
 		await harness.press(KEYS.escape);
 		await harness.press(KEYS.escape);
 		await harness.waitForText("Session tree");
 		await harness.press(KEYS.enter);
 		await harness.waitForText("Already at this point");
+		expect(harness.runtime.sessionManager.getLeafId()).toBe(leaf);
 	});
 
 	it("/tree asks whether to summarize the branch left behind", async () => {
@@ -439,5 +450,6 @@ describe("performance invariants", () => {
 		await harness.waitForText("done");
 		await waitFor(() => !harness?.mode.status.isActive, "the spinner to stop");
 		await waitFor(() => timers() <= baseline, `timers back to ${baseline} (now ${timers()})`, 2000);
+		expect(timers()).toBeLessThanOrEqual(baseline);
 	});
 });

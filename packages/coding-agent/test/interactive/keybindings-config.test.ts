@@ -16,7 +16,7 @@ const ESC = "\x1b";
 const ALT_ENTER = "\x1b\r";
 
 describe("default key bindings", () => {
-	it("match the spec's application table", () => {
+	it("match the reference's application table", () => {
 		expect(defaultAppKeybindingsFor("linux")).toEqual({
 			interrupt: ["escape"],
 			clear: ["ctrl+c"],
@@ -41,6 +41,7 @@ describe("default key bindings", () => {
 			scrollUp: ["pageUp"],
 			scrollDown: ["pageDown"],
 			searchTranscript: ["ctrl+s"],
+			cyclePermissionMode: ["alt+p"],
 		});
 	});
 

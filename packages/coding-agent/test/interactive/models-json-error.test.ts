@@ -1,4 +1,4 @@
-// config.md §6.1: a broken models.json is shown in the interactive UI as `models.json error: …` at start-up, and
+// docs/models.md "Errors": a broken models.json is shown in the interactive UI as `models.json error: …` at start-up, and
 // again after a re-read (/model, /scoped-models, /reload) only when the error is new or changed.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

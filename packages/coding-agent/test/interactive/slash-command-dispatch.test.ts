@@ -8,7 +8,7 @@ const parse = (text: string) => {
 };
 
 describe("built-in slash commands", () => {
-	it("exist for every command of the spec", () => {
+	it("exist for every built-in command of the reference", () => {
 		const names = BUILTIN_COMMANDS.map((command) => command.name);
 		for (const name of [
 			"settings",

@@ -15,7 +15,7 @@ function layout() {
 }
 
 describe("locations", () => {
-	it("finds project skills before user skills, in the order of the spec", () => {
+	it("finds project skills before user skills, in the reference's order", () => {
 		const { tree, cwd, agentDir, homeDir } = layout();
 		tree.writeAll({
 			"repo/app/.agent/skills/a-project/SKILL.md": skill("a-project"),

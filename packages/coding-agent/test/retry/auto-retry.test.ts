@@ -229,7 +229,7 @@ describe("errors that are never retried", () => {
 });
 
 describe("retries and tools", () => {
-	it("resolves the prompt only after the retried run's tools and final reply have finished (seed J.9 4.7)", async () => {
+	it("resolves the prompt only after the retried run's tools and final reply have finished", async () => {
 		const gate = deferred();
 		const probe = createCountingTool("probe", { gate: () => gate.promise });
 		harness = await createRuntimeHarness({ customTools: [probe] });

@@ -1,4 +1,4 @@
-// The extension-UI sub-protocol (rpc.md §8) through RpcClient and the agent-side bridge, over real pipes.
+// The extension-UI sub-protocol (docs/rpc.md "Extension UI") through RpcClient and the agent-side bridge, over real pipes.
 // Loading an extension that calls ctx.ui is the extension system's end-to-end test; here a stand-in agent
 // (helpers/cli-ui-echo-agent.mjs) drives the same bridge the RPC mode uses.
 import { fileURLToPath } from "node:url";

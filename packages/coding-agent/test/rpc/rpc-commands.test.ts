@@ -1,4 +1,4 @@
-// Every command of rpc.md §4.1 against the built binary and a local fake model server.
+// Every command of docs/rpc.md "Commands" against the built binary and a local fake model server.
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Commands sent while a run streams (rpc.md §4.2–§4.4, §10): they are served at once, correlated by id.
+// Commands sent while a run streams (docs/rpc.md "Commands"): they are served at once, correlated by id.
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RpcEvent, RpcResponseFor } from "../../src/modes/rpc/protocol.js";

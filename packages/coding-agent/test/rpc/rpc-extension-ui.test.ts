@@ -1,4 +1,4 @@
-// An extension's ctx.ui dialogs over RPC (rpc.md §8), end to end: the extension is loaded with -e, its command
+// An extension's ctx.ui dialogs over RPC (docs/rpc.md "Extension UI"), end to end: the extension is loaded with -e, its command
 // runs from a prompt, its dialogs reach the client as extension_ui_request records and the answers come back.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Bad input never stops the server: every line gets an answer and the next command is served (rpc.md §2, §5, §6).
+// Bad input never stops the server: every line gets an answer and the next command is served (docs/rpc.md "Errors").
 import { afterEach, describe, expect, it } from "vitest";
 import type { RpcClient } from "../../src/modes/rpc/rpc-client.js";
 import { type CliSandbox, createCliSandbox, startRpcAgent } from "../helpers/cli-sandbox.js";

@@ -33,7 +33,7 @@ function requestTexts(h: RuntimeHarness, index = -1): string[] {
 	return messageTextsOf(index < 0 ? h.faux.requests.at(index) : h.faux.requests[index]);
 }
 
-describe("tool interception (extensions.md §5)", () => {
+describe("tool interception", () => {
 	it("blocks a call a tool_call handler blocks, after the calling message is recorded", async () => {
 		const probe = createCountingTool("probe");
 		let recordedBeforeHook = false;

@@ -117,7 +117,7 @@ describe("prompting while the agent streams", () => {
 		]);
 	});
 
-	it("queues a second prompt sent before the first one's run has started (seed J.9 4.1)", async () => {
+	it("queues a second prompt sent before the first one's run has started", async () => {
 		harness = await createRuntimeHarness();
 		harness.faux.enqueue(fauxText("first"), fauxText("second"));
 		const first = harness.session.prompt("one");

@@ -35,8 +35,8 @@ describe("convertToLlm passes provider messages through", () => {
 	});
 });
 
-describe("convertToLlm of bash executions (session-format.md §7.1)", () => {
-	it("matches the spec's example byte for byte", () => {
+describe("convertToLlm of bash executions", () => {
+	it("turns ls with exit code 2 into the model-facing text byte for byte", () => {
 		const [message] = convertToLlm([bash({ command: "ls", output: "a\nb", exitCode: 2 })]);
 		expect(textOf(message)).toBe("Ran `ls`\n```\na\nb\n```\n\nCommand exited with code 2");
 		expect(message?.timestamp).toBe(5);

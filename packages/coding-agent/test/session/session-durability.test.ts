@@ -159,7 +159,11 @@ describe("a second writer", () => {
 			lockPathFor(file),
 			JSON.stringify({ pid: process.pid, token: "from-a-previous-life", acquiredAt: "" }),
 		);
-		SessionManager.open(file).close();
+		const reopened = SessionManager.open(file);
+		const lock = JSON.parse(readFileSync(lockPathFor(file), "utf8")) as { pid: number; token: string };
+		expect(lock.pid).toBe(process.pid);
+		expect(lock.token).not.toBe("from-a-previous-life");
+		reopened.close();
 	});
 });
 

@@ -10,7 +10,7 @@ const fixtureText = readFileSync(FIXTURE, "utf8");
 const fixtureLines = fixtureText.split("\n").slice(0, -1);
 
 describe("every entry kind of the fixture", () => {
-	it("covers each kind the spec defines, plus an unknown one", () => {
+	it("covers each kind of docs/session-format.md, plus an unknown one", () => {
 		const kinds = new Set(fixtureLines.map((line) => JSON.parse(line).type));
 		for (const kind of [
 			"session",

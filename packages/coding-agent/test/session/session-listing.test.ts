@@ -18,7 +18,7 @@ function writeSession(dir: string, cwd: string, build: (s: SessionManager) => vo
 }
 
 describe("session directory names", () => {
-	it("encode the cwd as the spec's examples show", () => {
+	it("encode the cwd as the reference's examples show", () => {
 		expect(encodeSessionDirName("/home/alice/proj")).toBe("--home-alice-proj--");
 		expect(encodeSessionDirName("/")).toBe("----");
 		expect(encodeSessionDirName("C:\\Users\\bob\\x")).toBe("--C--Users-bob-x--");

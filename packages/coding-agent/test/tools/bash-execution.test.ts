@@ -9,14 +9,14 @@ const tempDir = useTempDir("agent-bash-");
 redirectTmpdir(tempDir);
 const node = JSON.stringify(process.execPath);
 
-describe("running commands (J.2 §1)", () => {
-	it("returns a simple command's output with no details (J.2 1.1)", async () => {
+describe("running commands", () => {
+	it("returns a simple command's output with no details", async () => {
 		const result = await run<BashToolDetails | undefined>(createBashTool(tempDir()), { command: "echo hello" });
 		expect(result.content).toEqual([{ type: "text", text: "hello\n" }]);
 		expect(result.details).toBeUndefined();
 	});
 
-	it("fails with the exit code appended (J.2 1.2)", async () => {
+	it("fails with the exit code appended", async () => {
 		expect(await errorOf(run(createBashTool(tempDir()), { command: "exit 1" }))).toBe(
 			"(no output)\n\nCommand exited with code 1",
 		);
@@ -25,12 +25,12 @@ describe("running commands (J.2 §1)", () => {
 		);
 	});
 
-	it("runs the command prefix first (J.2 1.3)", async () => {
+	it("runs the command prefix first", async () => {
 		const tool = createBashTool(tempDir(), { commandPrefix: "export TEST_VAR=hello" });
 		expect(textOf(await run(tool, { command: "echo $TEST_VAR" }))).toBe("hello\n");
 	});
 
-	it("shows the output of both the prefix and the command (J.2 1.4)", async () => {
+	it("shows the output of both the prefix and the command", async () => {
 		const tool = createBashTool(tempDir(), { commandPrefix: "echo prefix_output" });
 		expect(textOf(await run(tool, { command: "echo command_output" }))).toBe("prefix_output\ncommand_output\n");
 	});
@@ -43,8 +43,8 @@ describe("running commands (J.2 §1)", () => {
 	});
 });
 
-describe("errors (J.2 §2)", () => {
-	it("kills a command that passes its timeout (J.2 2.1)", async () => {
+describe("errors", () => {
+	it("kills a command that passes its timeout", async () => {
 		const message = await errorOf(run(createBashTool(tempDir()), { command: "echo before; sleep 5", timeout: 1 }));
 		expect(message).toBe("before\n\n\nCommand timed out after 1 seconds");
 		expect(await errorOf(run(createBashTool(tempDir()), { command: "sleep 5", timeout: 1 }))).toBe(
@@ -52,14 +52,14 @@ describe("errors (J.2 §2)", () => {
 		);
 	});
 
-	it("reports a working directory that does not exist (J.2 2.2)", async () => {
+	it("reports a working directory that does not exist", async () => {
 		const message = await errorOf(run(createBashTool("/this/directory/does/not/exist"), { command: "echo test" }));
 		expect(message).toBe(
 			"Working directory does not exist: /this/directory/does/not/exist\nCannot execute bash commands.",
 		);
 	});
 
-	it("passes a spawn failure through unchanged (J.2 2.3)", async () => {
+	it("passes a spawn failure through unchanged", async () => {
 		const brokenShell = join(tempDir(), "broken-shell");
 		writeFileSync(brokenShell, "#!/nonexistent/interpreter\n");
 		chmodSync(brokenShell, 0o755);
@@ -78,8 +78,8 @@ describe("errors (J.2 §2)", () => {
 	});
 });
 
-describe("output management (J.2 §3)", () => {
-	it("keeps the tail of output past the 100KB window, numbered against the whole output (J.2 3.1)", async () => {
+describe("output management", () => {
+	it("keeps the tail of output past the 100KB window, numbered against the whole output", async () => {
 		const command = `${node} -e "for (let i = 1; i <= 30000; i++) console.log('row ' + i + ' ' + 'x'.repeat(20))"`;
 		const result = await run<BashToolDetails>(createBashTool(tempDir()), { command });
 		const text = textOf(result);
@@ -112,7 +112,7 @@ describe("output management (J.2 §3)", () => {
 		expect(readFileSync(result.details.fullOutputPath!).length).toBe(110_000);
 	});
 
-	it("saves the complete output to a temp file once it passes 50KB (J.2 3.2)", async () => {
+	it("saves the complete output to a temp file once it passes 50KB", async () => {
 		const command = `${node} -e "for (let i = 1; i <= 8000; i++) console.log('line ' + i)"`;
 		const result = await run<BashToolDetails>(createBashTool(tempDir()), { command });
 		const path = result.details.fullOutputPath!;
@@ -124,13 +124,13 @@ describe("output management (J.2 §3)", () => {
 		expect(textOf(result)).toContain(`Full output: ${path}]`);
 	});
 
-	it("captures both stdout and stderr (J.2 3.3)", async () => {
+	it("captures both stdout and stderr", async () => {
 		const text = textOf(await run(createBashTool(tempDir()), { command: "echo out && echo err >&2" }));
 		expect(text).toContain("out\n");
 		expect(text).toContain("err\n");
 	});
 
-	it("cuts long multi-byte output on a character boundary (J.2 3.4)", async () => {
+	it("cuts long multi-byte output on a character boundary", async () => {
 		const command = `${node} -e "process.stdout.write('中文输出'.repeat(30000))"`;
 		const result = await run<BashToolDetails>(createBashTool(tempDir()), { command });
 		const text = textOf(result);
@@ -155,14 +155,14 @@ describe("one huge line", () => {
 	});
 });
 
-describe("shell semantics and regressions (J.2 §5)", () => {
-	it("runs bash, not sh, so bash syntax works (J.2 5.4)", async () => {
+describe("shell semantics and regressions", () => {
+	it("runs bash, not sh, so bash syntax works", async () => {
 		// biome-ignore lint/suspicious/noTemplateCurlyInString: bash array syntax, not a template.
 		const command = "if [[ -d / ]]; then arr=(a b c); echo yes ${#arr[@]}; fi; cat <(echo substituted)";
 		expect(textOf(await run(createBashTool(tempDir()), { command }))).toBe("yes 3\nsubstituted\n");
 	});
 
-	it("counts omitted lines exactly and writes the temp file even under 50KB (J.2 5.5)", async () => {
+	it("counts omitted lines exactly and writes the temp file even under 50KB", async () => {
 		const result = await run<BashToolDetails>(createBashTool(tempDir()), { command: "seq 1 3000" });
 		const path = result.details.fullOutputPath!;
 		const text = textOf(result);
@@ -173,9 +173,9 @@ describe("shell semantics and regressions (J.2 §5)", () => {
 		expect(readFileSync(path, "utf8").split("\n")).toHaveLength(3001);
 	});
 
-	// J.2 5.6 (argument types) is in tool-argument-validation.test.ts with the other tools.
+	// Wrong argument types: tool-argument-validation.test.ts, with the other tools.
 
-	it("lets a spawn hook refuse a dangerous command before anything runs (J.2 5.7)", async () => {
+	it("lets a spawn hook refuse a dangerous command before anything runs", async () => {
 		const sentinel = join(tempDir(), "keep-me");
 		writeFileSync(sentinel, "");
 		const tool = createBashTool(tempDir(), {

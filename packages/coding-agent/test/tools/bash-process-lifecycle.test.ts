@@ -36,8 +36,8 @@ afterEach(() => {
 	}
 });
 
-describe("process management (J.2 §4)", () => {
-	it("kills nested children when the call is aborted (J.2 4.1)", async () => {
+describe("process management", () => {
+	it("kills nested children when the call is aborted", async () => {
 		const witness = processTreeWitness();
 		const controller = new AbortController();
 		const command = `exec 3>"${witness.path}"; echo started; bash -c "sleep 100 & sleep 100 & wait" & wait`;
@@ -48,11 +48,11 @@ describe("process management (J.2 §4)", () => {
 		await witness.allExited;
 	});
 
-	it("finishes a pipeline whose reader exits early without an error (J.2 4.2)", async () => {
+	it("finishes a pipeline whose reader exits early without an error", async () => {
 		expect(textOf(await run(createBashTool(tempDir()), { command: "yes | head -5" }))).toBe("y\ny\ny\ny\ny\n");
 	});
 
-	it("passes the parent's environment to commands (J.2 4.3)", async () => {
+	it("passes the parent's environment to commands", async () => {
 		process.env.AGENT_TEST_INHERITED = "inherited-value";
 		try {
 			const text = textOf(await run(createBashTool(tempDir()), { command: 'echo "$HOME|$AGENT_TEST_INHERITED"' }));
@@ -63,8 +63,8 @@ describe("process management (J.2 §4)", () => {
 	});
 });
 
-describe("regressions from the reference (J.2 §5)", () => {
-	it("decodes multi-byte characters split across chunks, in updates and in the result (J.2 5.1)", async () => {
+describe("regressions from the reference", () => {
+	it("decodes multi-byte characters split across chunks, in updates and in the result", async () => {
 		// 4097-byte writes never end on a character boundary (each character is 3 bytes).
 		const script =
 			"const b = Buffer.from('你好'.repeat(20000)); for (let i = 0; i < b.length; i += 4097) require('fs').writeSync(1, b.subarray(i, i + 4097))";
@@ -81,13 +81,13 @@ describe("regressions from the reference (J.2 §5)", () => {
 		expect(readFileSync(result.details.fullOutputPath!, "utf8")).toBe("你好".repeat(20000));
 	});
 
-	it("does not hang on commands that read input: stdin is closed (J.2 5.2)", async () => {
+	it("does not hang on commands that read input: stdin is closed", async () => {
 		const tool = createBashTool(tempDir());
 		expect(textOf(await run(tool, { command: 'read -r line; echo "read status $?"' }))).toBe("read status 1\n");
 		expect(textOf(await run(tool, { command: "cat; echo cat-done" }))).toBe("cat-done\n");
 	});
 
-	it("returns from an interactive git commit: it fails or times out, never waits for a user (J.2 5.2)", async () => {
+	it("returns from an interactive git commit: it fails or times out, never waits for a user", async () => {
 		const repo = tempDir();
 		execFileSync("git", ["init", "-q", repo]);
 		const command = "git -c user.name=t -c user.email=t@t -c commit.gpgsign=false commit --allow-empty; echo exit=$?";
@@ -98,7 +98,7 @@ describe("regressions from the reference (J.2 §5)", () => {
 		expect(outcome).toMatch(/exit=\d+\n|Command timed out after 5 seconds/);
 	});
 
-	it("kills the whole process group on timeout (J.2 5.3)", async () => {
+	it("kills the whole process group on timeout", async () => {
 		const witness = processTreeWitness();
 		const command = `exec 3>"${witness.path}"; sleep 100 & sleep 100 & wait`;
 		expect(await errorOf(run(createBashTool(tempDir()), { command, timeout: 1 }))).toBe(

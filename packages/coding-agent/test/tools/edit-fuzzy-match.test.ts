@@ -13,28 +13,28 @@ async function edit(content: string, oldText: string, newText: string): Promise<
 	return readFileSync(join(tempDir(), "file.txt"), "utf8");
 }
 
-describe("fuzzy matching (J.1 §2)", () => {
-	it("matches a line whose trailing spaces the model dropped (J.1 2.1)", async () => {
+describe("fuzzy matching", () => {
+	it("matches a line whose trailing spaces the model dropped", async () => {
 		expect(await edit("line one   \nline two\n", "line one\n", "replaced\n")).toBe("replaced\nline two\n");
 	});
 
-	it("matches curly single quotes with ASCII ones (J.1 2.2)", async () => {
+	it("matches curly single quotes with ASCII ones", async () => {
 		expect(await edit("say \u2018hello\u2019 now", "'hello'", "'world'")).toBe("say 'world' now");
 	});
 
-	it("matches curly double quotes with ASCII ones (J.1 2.3)", async () => {
+	it("matches curly double quotes with ASCII ones", async () => {
 		expect(await edit("title = \u201CHello\u201D;", '"Hello"', '"World"')).toBe('title = "World";');
 	});
 
-	it("matches en and em dashes with hyphens (J.1 2.4)", async () => {
+	it("matches en and em dashes with hyphens", async () => {
 		expect(await edit("range 1\u20132 \u2014 done", "range 1-2 - done", "range 1-3")).toBe("range 1-3");
 	});
 
-	it("matches a non-breaking space with a normal space (J.1 2.5)", async () => {
+	it("matches a non-breaking space with a normal space", async () => {
 		expect(await edit("price:\u00A0100 EUR", "price: 100", "price: 200")).toBe("price: 200 EUR");
 	});
 
-	it("uses the exact match when there is one, with no normalization side effects (J.1 2.6)", async () => {
+	it("uses the exact match when there is one, with no normalization side effects", async () => {
 		const content = "let a = 'x';   \nlet b = 2;\n";
 		const match = fuzzyFindText(content, "let b = 2;");
 		expect(match.usedFuzzyMatch).toBe(false);
@@ -42,7 +42,7 @@ describe("fuzzy matching (J.1 §2)", () => {
 		expect(await edit(content, "let b = 2;", "let b = 3;")).toBe("let a = 'x';   \nlet b = 3;\n");
 	});
 
-	it("reports not found when neither exact nor fuzzy matching finds the text (J.1 2.7)", async () => {
+	it("reports not found when neither exact nor fuzzy matching finds the text", async () => {
 		writeFileSync(join(tempDir(), "file.txt"), "alpha beta gamma");
 		const message = await errorOf(
 			run(createEditTool(tempDir()), { path: "file.txt", oldText: "completely different", newText: "x" }),
@@ -56,7 +56,7 @@ describe("fuzzy matching (J.1 §2)", () => {
 		expect(fuzzyFindText("a  b", " ")).toMatchObject({ found: true, index: 1, usedFuzzyMatch: false });
 	});
 
-	it("counts lines differing only in trailing spaces as duplicates (J.1 2.8)", async () => {
+	it("counts lines differing only in trailing spaces as duplicates", async () => {
 		writeFileSync(join(tempDir(), "file.txt"), "hello   \nhello\n");
 		const message = await errorOf(
 			run(createEditTool(tempDir()), { path: "file.txt", oldText: "hello", newText: "bye" }),

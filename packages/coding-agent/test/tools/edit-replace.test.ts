@@ -12,8 +12,8 @@ function setup(name: string, content: string | Buffer) {
 	return { path, tool: createEditTool(tempDir()) };
 }
 
-describe("basic replacement (J.1 §1)", () => {
-	it("replaces an exact match and returns the success text and a diff (J.1 1.1)", async () => {
+describe("basic replacement", () => {
+	it("replaces an exact match and returns the success text and a diff", async () => {
 		const { path, tool } = setup("hello.txt", "Hello, world!");
 		const result = await run<EditToolDetails>(tool, { path: "hello.txt", oldText: "world", newText: "testing" });
 		expect(textOf(result)).toBe("Successfully replaced text in hello.txt.");
@@ -22,7 +22,7 @@ describe("basic replacement (J.1 §1)", () => {
 		expect(result.details.firstChangedLine).toBe(1);
 	});
 
-	it("reports text that is not in the file (J.1 1.2)", async () => {
+	it("reports text that is not in the file", async () => {
 		const { path, tool } = setup("hello.txt", "Hello, world!");
 		const message = await errorOf(run(tool, { path: "hello.txt", oldText: "nonexistent", newText: "x" }));
 		expect(message).toBe(
@@ -31,7 +31,7 @@ describe("basic replacement (J.1 §1)", () => {
 		expect(readFileSync(path, "utf8")).toBe("Hello, world!");
 	});
 
-	it("refuses text that occurs three times (J.1 1.3)", async () => {
+	it("refuses text that occurs three times", async () => {
 		const { path, tool } = setup("foo.txt", "foo bar foo baz foo");
 		const message = await errorOf(run(tool, { path: "foo.txt", oldText: "foo", newText: "qux" }));
 		expect(message).toBe(
@@ -41,14 +41,14 @@ describe("basic replacement (J.1 §1)", () => {
 	});
 });
 
-describe("CRLF and BOM preservation (J.1 §3)", () => {
-	it("matches LF oldText against a CRLF file (J.1 3.1)", async () => {
+describe("CRLF and BOM preservation", () => {
+	it("matches LF oldText against a CRLF file", async () => {
 		const { path, tool } = setup("crlf.txt", "one\r\ntwo\r\nthree\r\n");
 		await run(tool, { path: "crlf.txt", oldText: "one\ntwo", newText: "uno\ndos" });
 		expect(readFileSync(path, "utf8")).toBe("uno\r\ndos\r\nthree\r\n");
 	});
 
-	it("writes CRLF back to a CRLF file, including in the new text (J.1 3.2)", async () => {
+	it("writes CRLF back to a CRLF file, including in the new text", async () => {
 		const { path, tool } = setup("crlf.txt", "a\r\nb\r\nc\r\n");
 		await run(tool, { path: "crlf.txt", oldText: "b", newText: "b1\nb2" });
 		const written = readFileSync(path, "utf8");
@@ -56,7 +56,7 @@ describe("CRLF and BOM preservation (J.1 §3)", () => {
 		expect(written.replace(/\r\n/g, "")).not.toContain("\n");
 	});
 
-	it("keeps an LF file free of CR characters (J.1 3.3)", async () => {
+	it("keeps an LF file free of CR characters", async () => {
 		const { path, tool } = setup("lf.txt", "a\nb\nc\n");
 		await run(tool, { path: "lf.txt", oldText: "b", newText: "b1\r\nb2" });
 		const written = readFileSync(path, "utf8");
@@ -64,13 +64,13 @@ describe("CRLF and BOM preservation (J.1 §3)", () => {
 		expect(written).not.toContain("\r");
 	});
 
-	it("counts CRLF and LF spellings of the same text as two occurrences (J.1 3.4)", async () => {
+	it("counts CRLF and LF spellings of the same text as two occurrences", async () => {
 		const { tool } = setup("mixed.txt", "hello\r\nworld\nand\nhello\nworld\n");
 		const message = await errorOf(run(tool, { path: "mixed.txt", oldText: "hello\nworld", newText: "x" }));
 		expect(message).toContain("Found 2 occurrences of the text in mixed.txt.");
 	});
 
-	it("keeps both the BOM and CRLF line endings (J.1 3.5)", async () => {
+	it("keeps both the BOM and CRLF line endings", async () => {
 		const { path, tool } = setup("bom.txt", "\uFEFFfirst\r\nsecond\r\n");
 		await run(tool, { path: "bom.txt", oldText: "first", newText: "1st" });
 		const bytes = readFileSync(path);
@@ -85,8 +85,8 @@ describe("CRLF and BOM preservation (J.1 §3)", () => {
 	});
 });
 
-describe("safety and edge cases (J.1 §4)", () => {
-	it("refuses an empty oldText and leaves an empty file empty (J.1 4.1)", async () => {
+describe("safety and edge cases", () => {
+	it("refuses an empty oldText and leaves an empty file empty", async () => {
 		const { path, tool } = setup("empty.txt", "");
 		const message = await errorOf(run(tool, { path: "empty.txt", oldText: "", newText: "content" }));
 		expect(message).toBe(
@@ -95,7 +95,7 @@ describe("safety and edge cases (J.1 §4)", () => {
 		expect(readFileSync(path, "utf8")).toBe("");
 	});
 
-	it("edits a 10MB file correctly; its time is measured in bench/tools.bench.ts (J.1 4.2)", async () => {
+	it("edits a 10MB file correctly; its time is measured in bench/tools.bench.ts", async () => {
 		const line = "const value = computeSomething(alpha, beta, gamma); // filler\n";
 		const count = Math.ceil((10 * 1024 * 1024) / line.length);
 		const lines = Array.from({ length: count }, () => line);
@@ -108,7 +108,7 @@ describe("safety and edge cases (J.1 §4)", () => {
 		expect(written.split("\n")[count - 10]).toBe("const target = 2;");
 	});
 
-	it("rejects a replacement that changes nothing (J.1 4.3)", async () => {
+	it("rejects a replacement that changes nothing", async () => {
 		const { tool } = setup("same.txt", "hello");
 		const message = await errorOf(run(tool, { path: "same.txt", oldText: "hello", newText: "hello" }));
 		expect(message).toBe(
@@ -116,7 +116,7 @@ describe("safety and edge cases (J.1 §4)", () => {
 		);
 	});
 
-	it("applies two concurrent edits of one file without losing either (J.1 4.4)", async () => {
+	it("applies two concurrent edits of one file without losing either", async () => {
 		const { path, tool } = setup("shared.txt", "alpha\nbeta\ngamma\n");
 		const other = createEditTool(tempDir());
 		await Promise.all([
@@ -126,7 +126,7 @@ describe("safety and edge cases (J.1 §4)", () => {
 		expect(readFileSync(path, "utf8")).toBe("ALPHA\nbeta\nGAMMA\n");
 	});
 
-	it("refuses a binary file and leaves its bytes intact (J.1 4.5)", async () => {
+	it("refuses a binary file and leaves its bytes intact", async () => {
 		const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
 		const { path, tool } = setup("image.png", Buffer.concat([png, Buffer.from("IHDR text")]));
 		const message = await errorOf(run(tool, { path: "image.png", oldText: "IHDR", newText: "XXXX" }));
@@ -142,7 +142,7 @@ describe("safety and edge cases (J.1 §4)", () => {
 		expect(readFileSync(path).equals(latin1)).toBe(true);
 	});
 
-	describe("with workspace confinement on (J.1 4.6)", () => {
+	describe("with workspace confinement on", () => {
 		let outside: string;
 		beforeEach(() => {
 			outside = join(tempDir(), "outside.txt");
@@ -150,7 +150,7 @@ describe("safety and edge cases (J.1 §4)", () => {
 			mkdirSync(join(tempDir(), "work"));
 		});
 
-		it("refuses a ../ path that leaves the working directory (J.1 4.6)", async () => {
+		it("refuses a ../ path that leaves the working directory", async () => {
 			const tool = createEditTool(join(tempDir(), "work"), { confineToCwd: true });
 			const message = await errorOf(run(tool, { path: "../outside.txt", oldText: "root", newText: "hacked" }));
 			expect(message).toContain("Path is outside the working directory: ../outside.txt");
@@ -173,7 +173,7 @@ describe("safety and edge cases (J.1 §4)", () => {
 		});
 	});
 
-	it("reports a directory as such (J.1 4.7)", async () => {
+	it("reports a directory as such", async () => {
 		mkdirSync(join(tempDir(), "folder"));
 		const message = await errorOf(run(createEditTool(tempDir()), { path: "folder", oldText: "x", newText: "y" }));
 		expect(message).toBe("Is a directory: folder. Provide the path of a file to edit.");
@@ -208,7 +208,7 @@ describe("atomic write", () => {
 	});
 });
 
-describe("regressions from the reference (J.1 §5)", () => {
+describe("regressions from the reference", () => {
 	let savedHome: string | undefined;
 	beforeEach(() => {
 		savedHome = process.env.HOME;
@@ -217,7 +217,7 @@ describe("regressions from the reference (J.1 §5)", () => {
 		process.env.HOME = savedHome;
 	});
 
-	it("expands ~/ to the home directory (J.1 5.1)", async () => {
+	it("expands ~/ to the home directory", async () => {
 		process.env.HOME = tempDir();
 		mkdirSync(join(tempDir(), "test_dir"));
 		writeFileSync(join(tempDir(), "test_dir", "hello.txt"), "a");
@@ -225,9 +225,9 @@ describe("regressions from the reference (J.1 §5)", () => {
 		expect(readFileSync(join(tempDir(), "test_dir", "hello.txt"), "utf8")).toBe("b");
 	});
 
-	// J.1 5.2 (argument types) is in tool-argument-validation.test.ts with the other tools.
+	// Wrong argument types: tool-argument-validation.test.ts, with the other tools.
 
-	it("numbers diff lines from their place in a 500-line file (J.1 5.3)", async () => {
+	it("numbers diff lines from their place in a 500-line file", async () => {
 		const lines = Array.from({ length: 500 }, (_, i) => (i === 337 ? "target" : `line ${i + 1}`));
 		setup("long.txt", `${lines.join("\n")}\n`);
 		const result = await run<EditToolDetails>(createEditTool(tempDir()), {

@@ -13,65 +13,62 @@ describe.each(searchEngines("fd"))("find with the $engine engine", ({ engine, sk
 	const find = (args: Record<string, unknown>) =>
 		run<FindToolDetails | undefined>(createFindTool(tempDir(), { engine }), args);
 
-	describe.skipIf(skipReason !== undefined)(
-		`basic search${skipReason ? ` (skipped: ${skipReason})` : ""} (J.6 §1)`,
-		() => {
-			it("includes files in hidden directories (J.6 1.1)", async () => {
-				writeTree(tempDir(), { ".secret/hidden.txt": "", "visible.txt": "", "other.md": "" });
-				const result = await find({ pattern: "*.txt" });
-				expect(textOf(result)).toBe(".secret/hidden.txt\nvisible.txt");
-				expect(result.details).toBeUndefined();
-			});
+	describe.skipIf(skipReason !== undefined)(`basic search${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
+		it("includes files in hidden directories", async () => {
+			writeTree(tempDir(), { ".secret/hidden.txt": "", "visible.txt": "", "other.md": "" });
+			const result = await find({ pattern: "*.txt" });
+			expect(textOf(result)).toBe(".secret/hidden.txt\nvisible.txt");
+			expect(result.details).toBeUndefined();
+		});
 
-			it("matches **/*.ex at every depth (J.6 1.2)", async () => {
-				writeTree(tempDir(), { "top.ex": "", "lib/a.ex": "", "lib/deep/er/b.ex": "", "lib/c.exs": "" });
-				expect(textOf(await find({ pattern: "**/*.ex" }))).toBe("lib/a.ex\nlib/deep/er/b.ex\ntop.ex");
-			});
+		it("matches **/*.ex at every depth", async () => {
+			writeTree(tempDir(), { "top.ex": "", "lib/a.ex": "", "lib/deep/er/b.ex": "", "lib/c.exs": "" });
+			expect(textOf(await find({ pattern: "**/*.ex" }))).toBe("lib/a.ex\nlib/deep/er/b.ex\ntop.ex");
+		});
 
-			it("says when nothing matches (J.6 1.3)", async () => {
-				writeTree(tempDir(), { "a.txt": "" });
-				expect(await find({ pattern: "*.xyz" })).toEqual({
-					content: [{ type: "text", text: "No files found matching pattern" }],
-					details: undefined,
-				});
+		it("says when nothing matches", async () => {
+			writeTree(tempDir(), { "a.txt": "" });
+			expect(await find({ pattern: "*.xyz" })).toEqual({
+				content: [{ type: "text", text: "No files found matching pattern" }],
+				details: undefined,
 			});
+		});
 
-			it("matches a pattern with / against the path below the search directory (ours differs)", async () => {
-				writeTree(tempDir(), {
-					"src/a.spec.ts": "",
-					"src/x/b.spec.ts": "",
-					"test/src/c.spec.ts": "",
-					"d.spec.ts": "",
-				});
-				expect(textOf(await find({ pattern: "src/**/*.spec.ts" }))).toBe("src/a.spec.ts\nsrc/x/b.spec.ts");
+		it("matches a pattern with / against the path below the search directory (ours differs)", async () => {
+			writeTree(tempDir(), {
+				"src/a.spec.ts": "",
+				"src/x/b.spec.ts": "",
+				"test/src/c.spec.ts": "",
+				"d.spec.ts": "",
 			});
+			expect(textOf(await find({ pattern: "src/**/*.spec.ts" }))).toBe("src/a.spec.ts\nsrc/x/b.spec.ts");
+		});
 
-			it("lists matching directories with a trailing slash", async () => {
-				writeTree(tempDir(), { "packages/app/index.ts": "", "packages/lib/index.ts": "" });
-				expect(textOf(await find({ pattern: "packages" }))).toBe("packages/");
-			});
+		it("lists matching directories with a trailing slash", async () => {
+			writeTree(tempDir(), { "packages/app/index.ts": "", "packages/lib/index.ts": "" });
+			expect(textOf(await find({ pattern: "packages" }))).toBe("packages/");
+		});
 
-			it("matches case-insensitively unless the pattern has a capital (smart case)", async () => {
-				writeTree(tempDir(), { "README.md": "", "notes.MD": "", "guide.md": "" });
-				expect(textOf(await find({ pattern: "*.md" }))).toBe("README.md\nguide.md\nnotes.MD");
-				expect(textOf(await find({ pattern: "*.MD" }))).toBe("notes.MD");
-			});
+		it("matches case-insensitively unless the pattern has a capital (smart case)", async () => {
+			writeTree(tempDir(), { "README.md": "", "notes.MD": "", "guide.md": "" });
+			expect(textOf(await find({ pattern: "*.md" }))).toBe("README.md\nguide.md\nnotes.MD");
+			expect(textOf(await find({ pattern: "*.MD" }))).toBe("notes.MD");
+		});
 
-			it("searches a subdirectory given as path", async () => {
-				writeTree(tempDir(), { "a/one.ts": "", "b/two.ts": "" });
-				expect(textOf(await find({ pattern: "*.ts", path: "a" }))).toBe("one.ts");
-			});
+		it("searches a subdirectory given as path", async () => {
+			writeTree(tempDir(), { "a/one.ts": "", "b/two.ts": "" });
+			expect(textOf(await find({ pattern: "*.ts", path: "a" }))).toBe("one.ts");
+		});
 
-			it("reports a missing search path", async () => {
-				expect(await errorOf(find({ pattern: "*", path: "missing" }))).toBe(
-					`Path not found: ${join(tempDir(), "missing")}`,
-				);
-			});
-		},
-	);
+		it("reports a missing search path", async () => {
+			expect(await errorOf(find({ pattern: "*", path: "missing" }))).toBe(
+				`Path not found: ${join(tempDir(), "missing")}`,
+			);
+		});
+	});
 
-	describe.skipIf(skipReason !== undefined)("filtering and limits (J.6 §2)", () => {
-		it("leaves out files named in .gitignore (J.6 2.1)", async () => {
+	describe.skipIf(skipReason !== undefined)("filtering and limits", () => {
+		it("leaves out files named in .gitignore", async () => {
 			writeTree(tempDir(), { ".gitignore": "ignored.txt\n", "ignored.txt": "", "kept.txt": "" });
 			expect(textOf(await find({ pattern: "*.txt" }))).toBe("kept.txt");
 		});
@@ -98,7 +95,7 @@ describe.each(searchEngines("fd"))("find with the $engine engine", ({ engine, sk
 			expect(textOf(await find({ pattern: "*config*" }))).toBe("config");
 		});
 
-		it("returns only as many results as the limit and says so (J.6 2.2)", async () => {
+		it("returns only as many results as the limit and says so", async () => {
 			writeTree(tempDir(), Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`f${i}.txt`, ""])));
 			const result = await find({ pattern: "*", limit: 5 });
 			const [list, notice] = textOf(result).split("\n\n");
@@ -107,14 +104,14 @@ describe.each(searchEngines("fd"))("find with the $engine engine", ({ engine, sk
 			expect(result.details).toEqual({ resultLimitReached: 5 });
 		});
 
-		it("lists a symlink to a directory without following it (J.6 2.3)", async () => {
+		it("lists a symlink to a directory without following it", async () => {
 			writeTree(tempDir(), { "real/inside.txt": "" });
 			symlinkSync(join(tempDir(), "real"), join(tempDir(), "linked"));
 			expect(textOf(await find({ pattern: "*.txt" }))).toBe("real/inside.txt");
 			expect(textOf(await find({ pattern: "link*" }))).toBe("linked");
 		});
 
-		// J.6 3.1 (argument types) is in tool-argument-validation.test.ts with the other tools.
+		// Wrong argument types: tool-argument-validation.test.ts, with the other tools.
 
 		it("rejects with Operation aborted when the signal has fired", async () => {
 			writeTree(tempDir(), { "a.txt": "" });

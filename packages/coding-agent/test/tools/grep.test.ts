@@ -10,39 +10,36 @@ describe.each(searchEngines("rg"))("grep with the $engine engine", ({ engine, sk
 	const grep = (args: Record<string, unknown>, cwd = tempDir()) =>
 		run<GrepToolDetails | undefined>(createGrepTool(cwd, { engine }), args);
 
-	describe.skipIf(skipReason !== undefined)(
-		`basic search${skipReason ? ` (skipped: ${skipReason})` : ""} (J.5 §1)`,
-		() => {
-			it("shows file:line: text for a match in a single file (J.5 1.1)", async () => {
-				writeTree(tempDir(), { "file.txt": "first\nsecond\nhello world\n" });
-				const result = await grep({ pattern: "hello", path: "file.txt" });
-				expect(textOf(result)).toBe("file.txt:3: hello world");
-				expect(result.details).toBeUndefined();
-			});
+	describe.skipIf(skipReason !== undefined)(`basic search${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
+		it("shows file:line: text for a match in a single file", async () => {
+			writeTree(tempDir(), { "file.txt": "first\nsecond\nhello world\n" });
+			const result = await grep({ pattern: "hello", path: "file.txt" });
+			expect(textOf(result)).toBe("file.txt:3: hello world");
+			expect(result.details).toBeUndefined();
+		});
 
-			it("lists matches from every matching file of a directory (J.5 1.2)", async () => {
-				writeTree(tempDir(), { "a.txt": "a test here\n", "b.txt": "nothing\n", "sub/c.txt": "x\ntest again\n" });
-				expect(textOf(await grep({ pattern: "test" }))).toBe("a.txt:1: a test here\nsub/c.txt:2: test again");
-			});
+		it("lists matches from every matching file of a directory", async () => {
+			writeTree(tempDir(), { "a.txt": "a test here\n", "b.txt": "nothing\n", "sub/c.txt": "x\ntest again\n" });
+			expect(textOf(await grep({ pattern: "test" }))).toBe("a.txt:1: a test here\nsub/c.txt:2: test again");
+		});
 
-			it("says No matches found (J.5 1.3)", async () => {
-				writeTree(tempDir(), { "file.txt": "something else\n" });
-				expect(await grep({ pattern: "nonexistent", path: "file.txt" })).toEqual({
-					content: [{ type: "text", text: "No matches found" }],
-					details: undefined,
-				});
+		it("says No matches found", async () => {
+			writeTree(tempDir(), { "file.txt": "something else\n" });
+			expect(await grep({ pattern: "nonexistent", path: "file.txt" })).toEqual({
+				content: [{ type: "text", text: "No matches found" }],
+				details: undefined,
 			});
+		});
 
-			it("reports a missing search path with its absolute form", async () => {
-				expect(await errorOf(grep({ pattern: "x", path: "missing" }))).toBe(
-					`Path not found: ${join(tempDir(), "missing")}`,
-				);
-			});
-		},
-	);
+		it("reports a missing search path with its absolute form", async () => {
+			expect(await errorOf(grep({ pattern: "x", path: "missing" }))).toBe(
+				`Path not found: ${join(tempDir(), "missing")}`,
+			);
+		});
+	});
 
-	describe.skipIf(skipReason !== undefined)("search options (J.5 §2)", () => {
-		it("shows one match with its context and the limit notice (J.5 2.1)", async () => {
+	describe.skipIf(skipReason !== undefined)("search options", () => {
+		it("shows one match with its context and the limit notice", async () => {
 			writeTree(tempDir(), { "x.txt": Array.from({ length: 10 }, (_, i) => `x${i + 1}`).join("\n") });
 			const result = await grep({ pattern: "x", path: "x.txt", limit: 1, context: 1 });
 			expect(textOf(result)).toBe(
@@ -58,19 +55,19 @@ describe.each(searchEngines("rg"))("grep with the $engine engine", ({ engine, sk
 			);
 		});
 
-		it("treats the pattern as a regex (J.5 2.2)", async () => {
+		it("treats the pattern as a regex", async () => {
 			writeTree(tempDir(), { "code.txt": "fooXbar(baz)\nfoo.bar(baz)\n" });
 			expect(textOf(await grep({ pattern: "foo\\.bar\\(", path: "code.txt" }))).toBe("code.txt:2: foo.bar(baz)");
 		});
 
-		it("matches regex characters literally with literal=true (J.5 2.3)", async () => {
+		it("matches regex characters literally with literal=true", async () => {
 			writeTree(tempDir(), { "code.txt": "fooXbar(baz)\nfoo.bar(baz)\n" });
 			expect(textOf(await grep({ pattern: "foo.bar(", path: "code.txt", literal: true }))).toBe(
 				"code.txt:2: foo.bar(baz)",
 			);
 		});
 
-		it("ignores case on request (J.5 2.4)", async () => {
+		it("ignores case on request", async () => {
 			writeTree(tempDir(), { "h.txt": "Hello World\n" });
 			expect(textOf(await grep({ pattern: "hello", path: "h.txt" }))).toBe("No matches found");
 			expect(textOf(await grep({ pattern: "hello", path: "h.txt", ignoreCase: true }))).toBe("h.txt:1: Hello World");
@@ -89,8 +86,8 @@ describe.each(searchEngines("rg"))("grep with the $engine engine", ({ engine, sk
 		});
 	});
 
-	describe.skipIf(skipReason !== undefined)("truncation and filtering (J.5 §3)", () => {
-		it("cuts output at 50KB and says so (J.5 3.1)", async () => {
+	describe.skipIf(skipReason !== undefined)("truncation and filtering", () => {
+		it("cuts output at 50KB and says so", async () => {
 			const line = `common ${"w".repeat(400)}`;
 			writeTree(tempDir(), { "big.txt": Array.from({ length: 200 }, () => line).join("\n") });
 			const result = await grep({ pattern: "common", limit: 1000 });
@@ -100,7 +97,7 @@ describe.each(searchEngines("rg"))("grep with the $engine engine", ({ engine, sk
 			expect(result.details?.truncation?.truncatedBy).toBe("bytes");
 		});
 
-		it("searches only files matching the glob (J.5 3.2)", async () => {
+		it("searches only files matching the glob", async () => {
 			writeTree(tempDir(), { "lib/a.ex": "test ex\n", "lib/b.js": "test js\n", "c.ex": "test top\n" });
 			expect(textOf(await grep({ pattern: "test", glob: "*.ex" }))).toBe("c.ex:1: test top\nlib/a.ex:1: test ex");
 		});
@@ -110,7 +107,7 @@ describe.each(searchEngines("rg"))("grep with the $engine engine", ({ engine, sk
 			expect(textOf(await grep({ pattern: "hit", glob: "src/**/*.ts" }))).toBe("src/a/x.ts:1: hit");
 		});
 
-		it("skips binary files (J.5 3.3)", async () => {
+		it("skips binary files", async () => {
 			const png = Buffer.concat([
 				Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]),
 				Buffer.from("test inside binary\n"),
@@ -141,7 +138,7 @@ describe.each(searchEngines("rg"))("grep with the $engine engine", ({ engine, sk
 			);
 		});
 
-		// J.5 4.1 (argument types) is in tool-argument-validation.test.ts with the other tools.
+		// Wrong argument types: tool-argument-validation.test.ts, with the other tools.
 	});
 
 	describe.skipIf(skipReason !== undefined)("ignore files and hidden files", () => {

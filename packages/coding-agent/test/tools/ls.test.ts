@@ -7,20 +7,20 @@ import { errorOf, run, textOf, useTempDir, writeTree } from "../helpers/tools-fi
 const tempDir = useTempDir("agent-ls-");
 const ls = (args: Record<string, unknown> = {}) => run<LsToolDetails | undefined>(createLsTool(tempDir()), args);
 
-describe("listing (J.7 §1)", () => {
-	it("lists dotfiles and marks directories with / (J.7 1.1)", async () => {
+describe("listing", () => {
+	it("lists dotfiles and marks directories with /", async () => {
 		writeTree(tempDir(), { ".hidden-file": "", ".hidden-dir/inner.txt": "", "visible.txt": "" });
 		const result = await ls();
 		expect(textOf(result)).toBe(".hidden-dir/\n.hidden-file\nvisible.txt");
 		expect(result.details).toBeUndefined();
 	});
 
-	it("says so for an empty directory (J.7 1.2)", async () => {
+	it("says so for an empty directory", async () => {
 		mkdirSync(join(tempDir(), "empty"));
 		expect(textOf(await ls({ path: "empty" }))).toBe("(empty directory)");
 	});
 
-	it("sorts case-insensitively (J.7 1.3)", async () => {
+	it("sorts case-insensitively", async () => {
 		writeTree(tempDir(), { "Zebra.txt": "", "apple.txt": "", "Banana.txt": "" });
 		expect(textOf(await ls())).toBe("apple.txt\nBanana.txt\nZebra.txt");
 	});
@@ -33,17 +33,17 @@ describe("listing (J.7 §1)", () => {
 	});
 });
 
-describe("errors and limits (J.7 §2)", () => {
-	it("refuses a file (J.7 2.1)", async () => {
+describe("errors and limits", () => {
+	it("refuses a file", async () => {
 		writeFileSync(join(tempDir(), "file.txt"), "");
 		expect(await errorOf(ls({ path: "file.txt" }))).toBe(`Not a directory: ${join(tempDir(), "file.txt")}`);
 	});
 
-	it("reports a missing path with its absolute form (J.7 2.2)", async () => {
+	it("reports a missing path with its absolute form", async () => {
 		expect(await errorOf(ls({ path: "nope" }))).toBe(`Path not found: ${join(tempDir(), "nope")}`);
 	});
 
-	it("stops at 500 of 600 entries and says how to see more (J.7 2.3)", async () => {
+	it("stops at 500 of 600 entries and says how to see more", async () => {
 		for (let i = 0; i < 600; i++) writeFileSync(join(tempDir(), `f${String(i).padStart(3, "0")}.txt`), "");
 		const result = await ls();
 		const [listing, notice] = textOf(result).split("\n\n");
@@ -66,7 +66,7 @@ describe("errors and limits (J.7 §2)", () => {
 		expect(result.details?.truncation?.truncatedBy).toBe("bytes");
 	});
 
-	// J.7 3.1 (argument types) is in tool-argument-validation.test.ts with the other tools.
+	// Wrong argument types: tool-argument-validation.test.ts, with the other tools.
 });
 
 describe("custom operations", () => {

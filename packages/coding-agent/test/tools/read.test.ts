@@ -15,51 +15,51 @@ function file(name: string, content: string | Buffer): string {
 
 const read = (args: Record<string, unknown>) => run<ReadToolDetails | undefined>(createReadTool(tempDir()), args);
 
-describe("basic reading (J.3 §1)", () => {
-	it("returns a small file whole, with no details (J.3 1.1)", async () => {
+describe("basic reading", () => {
+	it("returns a small file whole, with no details", async () => {
 		file("three.txt", "a\nb\nc");
 		const result = await read({ path: "three.txt" });
 		expect(result.content).toEqual([{ type: "text", text: "a\nb\nc" }]);
 		expect(result.details).toBeUndefined();
 	});
 
-	it("rejects a missing file with the ENOENT error (J.3 1.2)", async () => {
+	it("rejects a missing file with the ENOENT error", async () => {
 		const message = await errorOf(read({ path: "missing.txt" }));
 		expect(message).toBe(`ENOENT: no such file or directory, access '${join(tempDir(), "missing.txt")}'`);
 	});
 
-	it("returns an empty string for an empty file (J.3 1.3)", async () => {
+	it("returns an empty string for an empty file", async () => {
 		file("empty.txt", "");
 		expect(await read({ path: "empty.txt" })).toEqual({ content: [{ type: "text", text: "" }], details: undefined });
 	});
 });
 
-describe("paging (J.3 §2)", () => {
+describe("paging", () => {
 	beforeEach(() => {
 		file("hundred.txt", numberedLines(100));
 	});
 
-	it("starts at the 1-based offset (J.3 2.1)", async () => {
+	it("starts at the 1-based offset", async () => {
 		const text = textOf(await read({ path: "hundred.txt", offset: 51 }));
 		expect(text).toBe(Array.from({ length: 50 }, (_, i) => `line ${i + 51}`).join("\n"));
 	});
 
-	it("stops at the limit and says how to continue (J.3 2.2)", async () => {
+	it("stops at the limit and says how to continue", async () => {
 		const text = textOf(await read({ path: "hundred.txt", limit: 10 }));
 		expect(text).toBe(`${numberedLines(10)}\n\n[90 more lines in file. Use offset=11 to continue.]`);
 	});
 
-	it("combines offset and limit (J.3 2.3)", async () => {
+	it("combines offset and limit", async () => {
 		const text = textOf(await read({ path: "hundred.txt", offset: 41, limit: 20 }));
 		const expected = Array.from({ length: 20 }, (_, i) => `line ${i + 41}`).join("\n");
 		expect(text).toBe(`${expected}\n\n[40 more lines in file. Use offset=61 to continue.]`);
 	});
 
-	it("treats offset=1 as the start of the file (J.3 2.4)", async () => {
+	it("treats offset=1 as the start of the file", async () => {
 		expect(textOf(await read({ path: "hundred.txt", offset: 1 }))).toBe(textOf(await read({ path: "hundred.txt" })));
 	});
 
-	it("rejects an offset past the end (J.3 2.5)", async () => {
+	it("rejects an offset past the end", async () => {
 		file("three.txt", "a\nb\nc");
 		expect(await errorOf(read({ path: "three.txt", offset: 100 }))).toBe(
 			"Offset 100 is beyond end of file (3 lines total)",
@@ -67,14 +67,14 @@ describe("paging (J.3 §2)", () => {
 	});
 });
 
-describe("truncation (J.3 §3)", () => {
-	it("shows the first 2000 of 2500 lines and how to continue (J.3 3.1)", async () => {
+describe("truncation", () => {
+	it("shows the first 2000 of 2500 lines and how to continue", async () => {
 		file("long.txt", numberedLines(2500));
 		const text = textOf(await read({ path: "long.txt" }));
 		expect(text).toBe(`${numberedLines(2000)}\n\n[Showing lines 1-2000 of 2500. Use offset=2001 to continue.]`);
 	});
 
-	it("cuts at 50KB and says so (J.3 3.2)", async () => {
+	it("cuts at 50KB and says so", async () => {
 		const lines = Array.from({ length: 500 }, (_, i) => `${String(i + 1).padStart(4, "0")}${"x".repeat(196)}`);
 		file("wide.txt", lines.join("\n"));
 		const result = await read({ path: "wide.txt" });
@@ -85,7 +85,7 @@ describe("truncation (J.3 §3)", () => {
 		expect(result.details?.truncation?.truncatedBy).toBe("bytes");
 	});
 
-	it("points to sed for a first line over 50KB (J.3 3.3)", async () => {
+	it("points to sed for a first line over 50KB", async () => {
 		file("one-line.txt", "y".repeat(60 * 1024));
 		const result = await read({ path: "one-line.txt" });
 		expect(textOf(result)).toBe(
@@ -95,8 +95,8 @@ describe("truncation (J.3 §3)", () => {
 	});
 });
 
-describe("type detection (J.3 §4)", () => {
-	it("detects a PNG by its bytes despite a .txt name (J.3 4.1)", async () => {
+describe("type detection", () => {
+	it("detects a PNG by its bytes despite a .txt name", async () => {
 		const png = Buffer.from(
 			"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
 			"base64",
@@ -109,15 +109,15 @@ describe("type detection (J.3 §4)", () => {
 		]);
 	});
 
-	it("reads text saved with an image extension as text (J.3 4.2)", async () => {
+	it("reads text saved with an image extension as text", async () => {
 		file("fake.png", "just some text");
 		const result = await read({ path: "fake.png" });
 		expect(result.content).toEqual([{ type: "text", text: "just some text" }]);
 	});
 });
 
-describe("file system edge cases (J.3 §5)", () => {
-	it("describes the truncation in details (J.3 5.1)", async () => {
+describe("file system edge cases", () => {
+	it("describes the truncation in details", async () => {
 		file("long.txt", numberedLines(2500));
 		const result = await read({ path: "long.txt" });
 		expect(result.details?.truncation).toMatchObject({
@@ -130,7 +130,7 @@ describe("file system edge cases (J.3 §5)", () => {
 		});
 	});
 
-	it("returns just the last line for offset = last line (J.3 5.2)", async () => {
+	it("returns just the last line for offset = last line", async () => {
 		file("hundred.txt", numberedLines(100));
 		expect(await read({ path: "hundred.txt", offset: 100 })).toEqual({
 			content: [{ type: "text", text: "line 100" }],
@@ -138,22 +138,19 @@ describe("file system edge cases (J.3 §5)", () => {
 		});
 	});
 
-	it("reads through a symlink (J.3 5.3)", async () => {
+	it("reads through a symlink", async () => {
 		file("target.txt", "through the link");
 		symlinkSync(join(tempDir(), "target.txt"), join(tempDir(), "link.txt"));
 		expect(textOf(await read({ path: "link.txt" }))).toBe("through the link");
 	});
 
-	it.skipIf(isRoot)(
-		"rejects an unreadable file with EACCES (J.3 5.4; skipped as root, who can read anything)",
-		async () => {
-			const path = file("secret.txt", "hidden");
-			chmodSync(path, 0o000);
-			expect(await errorOf(read({ path: "secret.txt" }))).toBe(`EACCES: permission denied, access '${path}'`);
-		},
-	);
+	it.skipIf(isRoot)("rejects an unreadable file with EACCES (skipped as root, who can read anything)", async () => {
+		const path = file("secret.txt", "hidden");
+		chmodSync(path, 0o000);
+		expect(await errorOf(read({ path: "secret.txt" }))).toBe(`EACCES: permission denied, access '${path}'`);
+	});
 
-	it("passes a permission error from the file system through unchanged (J.3 5.4)", async () => {
+	it("passes a permission error from the file system through unchanged", async () => {
 		const denied = Object.assign(new Error("EACCES: permission denied, access '/srv/secret.txt'"), {
 			code: "EACCES",
 		});
@@ -167,7 +164,7 @@ describe("file system edge cases (J.3 §5)", () => {
 	});
 });
 
-describe("regressions from the reference (J.3 §6)", () => {
+describe("regressions from the reference", () => {
 	let savedHome: string | undefined;
 	beforeEach(() => {
 		savedHome = process.env.HOME;
@@ -176,7 +173,7 @@ describe("regressions from the reference (J.3 §6)", () => {
 		process.env.HOME = savedHome;
 	});
 
-	it("reads names with spaces and CJK characters, and macOS screenshot spellings (J.3 6.1)", async () => {
+	it("reads names with spaces and CJK characters, and macOS screenshot spellings", async () => {
 		file("截图 2026-02-11 下午3.42.10.txt", "cjk name");
 		expect(textOf(await read({ path: "截图 2026-02-11 下午3.42.10.txt" }))).toBe("cjk name");
 		file("Screenshot 2026-02-11 at 3.42.10\u202FPM.txt", "narrow space");
@@ -185,13 +182,13 @@ describe("regressions from the reference (J.3 §6)", () => {
 		expect(textOf(await read({ path: "Capture d'écran.txt" }))).toBe("curly and nfd");
 	});
 
-	it("expands ~/ to the home directory (J.3 6.2)", async () => {
+	it("expands ~/ to the home directory", async () => {
 		process.env.HOME = tempDir();
 		file("test.txt", "from home");
 		expect(textOf(await run(createReadTool("/"), { path: "~/test.txt" }))).toBe("from home");
 	});
 
-	// J.3 6.3 (argument types) is in tool-argument-validation.test.ts with the other tools.
+	// Wrong argument types: tool-argument-validation.test.ts, with the other tools.
 
 	it("strips a leading @ that some models add", async () => {
 		mkdirSync(join(tempDir(), "src"));

@@ -1,7 +1,7 @@
 import { createAllTools, type ToolName } from "@agent/coding-agent";
 import { describe, expect, it } from "vitest";
 
-// Model-facing text from the spec (tools.md §3–§9), byte for byte.
+// Model-facing text of the tools, byte for byte as the reference words it.
 const expected: Record<ToolName, { description: string; parameters: [string, string, string, boolean][] }> = {
 	read: {
 		description:
@@ -75,7 +75,7 @@ interface JsonSchemaObject {
 	required?: string[];
 }
 
-describe("tool definitions match the spec byte for byte", () => {
+describe("tool definitions match the reference's wording byte for byte", () => {
 	const tools = createAllTools(process.cwd());
 	for (const [name, spec] of Object.entries(expected) as [ToolName, (typeof expected)[ToolName]][]) {
 		it(`${name}: description, parameter order, types, descriptions and required fields`, () => {

@@ -4,15 +4,15 @@ import { describe, expect, it } from "vitest";
 const lines = (count: number, make: (i: number) => string = (i) => `line ${i}`) =>
 	Array.from({ length: count }, (_, i) => make(i + 1)).join("\n");
 
-describe("truncateHead (J.8 §1)", () => {
-	it("returns small content untouched (J.8 1.1)", () => {
+describe("truncateHead", () => {
+	it("returns small content untouched", () => {
 		const content = lines(10);
 		const result = truncateHead(content);
 		expect(result).toMatchObject({ content, truncated: false, truncatedBy: null, totalLines: 10, outputLines: 10 });
 		expect(result.outputBytes).toBe(Buffer.byteLength(content));
 	});
 
-	it("keeps the first 2000 of 2500 lines, truncated by lines (J.8 1.2)", () => {
+	it("keeps the first 2000 of 2500 lines, truncated by lines", () => {
 		const result = truncateHead(lines(2500), { maxLines: 2000 });
 		expect(result.truncatedBy).toBe("lines");
 		expect(result.outputLines).toBe(2000);
@@ -21,7 +21,7 @@ describe("truncateHead (J.8 §1)", () => {
 		expect(result.content.startsWith("line 1\nline 2\n")).toBe(true);
 	});
 
-	it("stops at the byte limit on a whole line, truncated by bytes (J.8 1.3)", () => {
+	it("stops at the byte limit on a whole line, truncated by bytes", () => {
 		const content = lines(100, () => "x".repeat(1023));
 		const result = truncateHead(content, { maxBytes: 50_000 });
 		expect(result.truncatedBy).toBe("bytes");
@@ -31,7 +31,7 @@ describe("truncateHead (J.8 §1)", () => {
 		expect(result.content.split("\n").every((line) => line.length === 1023)).toBe(true);
 	});
 
-	it("returns nothing and flags a first line over the limit (J.8 1.4)", () => {
+	it("returns nothing and flags a first line over the limit", () => {
 		const result = truncateHead(`${"y".repeat(60 * 1024)}\nshort`);
 		expect(result).toMatchObject({
 			content: "",
@@ -43,18 +43,18 @@ describe("truncateHead (J.8 §1)", () => {
 		});
 	});
 
-	it("returns the empty string untouched (J.8 1.5)", () => {
+	it("returns the empty string untouched", () => {
 		expect(truncateHead("")).toMatchObject({ content: "", truncated: false, totalLines: 1, totalBytes: 0 });
 	});
 });
 
-describe("truncateTail (J.8 §2)", () => {
-	it("returns small content untouched (J.8 2.1)", () => {
+describe("truncateTail", () => {
+	it("returns small content untouched", () => {
 		const content = lines(10);
 		expect(truncateTail(content)).toMatchObject({ content, truncated: false, truncatedBy: null });
 	});
 
-	it("keeps the last 2000 of 3000 lines (J.8 2.2)", () => {
+	it("keeps the last 2000 of 3000 lines", () => {
 		const result = truncateTail(lines(3000), { maxLines: 2000 });
 		expect(result.truncatedBy).toBe("lines");
 		expect(result.outputLines).toBe(2000);
@@ -62,7 +62,7 @@ describe("truncateTail (J.8 §2)", () => {
 		expect(result.content.split("\n").at(-1)).toBe("line 3000");
 	});
 
-	it("keeps whole lines from the end within the byte limit (J.8 2.3)", () => {
+	it("keeps whole lines from the end within the byte limit", () => {
 		const content = lines(100, (i) => `${String(i).padStart(3, "0")}${"x".repeat(1021)}`);
 		const result = truncateTail(content, { maxBytes: 50_000 });
 		expect(result.truncatedBy).toBe("bytes");
@@ -72,7 +72,7 @@ describe("truncateTail (J.8 §2)", () => {
 		expect(result.lastLinePartial).toBe(false);
 	});
 
-	it("cuts an oversized last line at a UTF-8 boundary and flags it partial (J.8 2.4)", () => {
+	it("cuts an oversized last line at a UTF-8 boundary and flags it partial", () => {
 		const chinese = "中文字符".repeat(6000); // 72,000 bytes, 3 bytes per character
 		const result = truncateTail(`head\n${chinese}`, { maxBytes: 50_000 });
 		expect(result.lastLinePartial).toBe(true);
@@ -98,7 +98,7 @@ describe("truncateTail (J.8 §2)", () => {
 		expect(result).toMatchObject({ content: "\n", outputLines: 2, outputBytes: 1, lastLinePartial: false });
 	});
 
-	it("does not truncate content exactly at the limits (J.8 2.5)", () => {
+	it("does not truncate content exactly at the limits", () => {
 		const atLineLimit = lines(2000, () => "a");
 		expect(truncateTail(atLineLimit).truncated).toBe(false);
 		const atByteLimit = "b".repeat(50 * 1024);
@@ -110,13 +110,13 @@ describe("truncateTail (J.8 §2)", () => {
 	});
 });
 
-describe("truncateLine (J.8 §3)", () => {
-	it("leaves a 100-character line alone (J.8 3.1)", () => {
+describe("truncateLine", () => {
+	it("leaves a 100-character line alone", () => {
 		const line = "z".repeat(100);
 		expect(truncateLine(line, 500)).toEqual({ text: line, wasTruncated: false });
 	});
 
-	it("cuts an 800-character line to 500 plus the marker (J.8 3.2)", () => {
+	it("cuts an 800-character line to 500 plus the marker", () => {
 		const line = "q".repeat(800);
 		const { text, wasTruncated } = truncateLine(line, 500);
 		expect(wasTruncated).toBe(true);

@@ -7,8 +7,8 @@ import { redirectTmpdir, run, textOf, useTempDir } from "../helpers/tools-fixtur
 const tempDir = useTempDir("agent-notices-");
 redirectTmpdir(tempDir);
 
-describe("truncation notices tell the model how to get the rest (J.8 §4)", () => {
-	it("read names the offset to continue from (J.8 4.1; the spec's offset=2001 wins over the seed)", async () => {
+describe("truncation notices tell the model how to get the rest", () => {
+	it("read names the offset to continue from (offset=2001 after 2000 lines)", async () => {
 		writeFileSync(join(tempDir(), "long.txt"), Array.from({ length: 2500 }, (_, i) => `row ${i + 1}`).join("\n"));
 		const text = textOf(await run(createReadTool(tempDir()), { path: "long.txt" }));
 		expect(text.endsWith("\n\n[Showing lines 1-2000 of 2500. Use offset=2001 to continue.]")).toBe(true);
@@ -17,7 +17,7 @@ describe("truncation notices tell the model how to get the rest (J.8 §4)", () =
 		expect(next.split("\n").at(-1)).toBe("row 2500");
 	});
 
-	it("bash names the limit, the lines shown and the file with all 80KB (J.8 4.2)", async () => {
+	it("bash names the limit, the lines shown and the file with all 80KB", async () => {
 		const line = "l".repeat(79);
 		writeFileSync(join(tempDir(), "large.log"), `${Array.from({ length: 1024 }, () => line).join("\n")}\n`);
 		const result = await run<BashToolDetails>(createBashTool(tempDir()), { command: "cat large.log" });

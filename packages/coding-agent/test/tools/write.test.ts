@@ -7,33 +7,33 @@ import { errorOf, isRoot, run, textOf, useTempDir } from "../helpers/tools-fixtu
 const tempDir = useTempDir("agent-write-");
 const write = (args: Record<string, unknown>) => run(createWriteTool(tempDir()), args);
 
-describe("writing files (J.4 §1)", () => {
-	it("creates a new file and reports the bytes written (J.4 1.1)", async () => {
+describe("writing files", () => {
+	it("creates a new file and reports the bytes written", async () => {
 		const result = await write({ path: "new.txt", content: "hello world" });
 		expect(textOf(result)).toBe("Successfully wrote 11 bytes to new.txt");
 		expect(result.details).toBeUndefined();
 		expect(readFileSync(join(tempDir(), "new.txt"), "utf8")).toBe("hello world");
 	});
 
-	it("overwrites an existing file (J.4 1.2)", async () => {
+	it("overwrites an existing file", async () => {
 		writeFileSync(join(tempDir(), "old.txt"), "old");
 		await write({ path: "old.txt", content: "new" });
 		expect(readFileSync(join(tempDir(), "old.txt"), "utf8")).toBe("new");
 	});
 
-	it("creates missing parent directories (J.4 1.3)", async () => {
+	it("creates missing parent directories", async () => {
 		await write({ path: "nested/deep/dir/test.txt", content: "hello" });
 		expect(readFileSync(join(tempDir(), "nested/deep/dir/test.txt"), "utf8")).toBe("hello");
 	});
 });
 
-describe("content (J.4 §2)", () => {
-	it("writes an empty file (J.4 2.1)", async () => {
+describe("content", () => {
+	it("writes an empty file", async () => {
 		expect(textOf(await write({ path: "empty.txt", content: "" }))).toBe("Successfully wrote 0 bytes to empty.txt");
 		expect(statSync(join(tempDir(), "empty.txt")).size).toBe(0);
 	});
 
-	it("writes multi-byte UTF-8 and counts bytes, not characters (J.4 2.2)", async () => {
+	it("writes multi-byte UTF-8 and counts bytes, not characters", async () => {
 		const result = await write({ path: "utf8.txt", content: "你好 🌍" });
 		expect(textOf(result)).toBe("Successfully wrote 11 bytes to utf8.txt");
 		expect(readFileSync(join(tempDir(), "utf8.txt"), "utf8")).toBe("你好 🌍");
@@ -45,22 +45,19 @@ describe("content (J.4 §2)", () => {
 	});
 });
 
-describe("safety and errors (J.4 §3)", () => {
-	it.skipIf(isRoot)(
-		"rejects a directory without write permission with EACCES (J.4 3.1; skipped as root)",
-		async () => {
-			const locked = join(tempDir(), "locked");
-			mkdirSync(locked);
-			chmodSync(locked, 0o500);
-			try {
-				expect(await errorOf(write({ path: "locked/test.txt", content: "test" }))).toContain("EACCES");
-			} finally {
-				chmodSync(locked, 0o700);
-			}
-		},
-	);
+describe("safety and errors", () => {
+	it.skipIf(isRoot)("rejects a directory without write permission with EACCES (skipped as root)", async () => {
+		const locked = join(tempDir(), "locked");
+		mkdirSync(locked);
+		chmodSync(locked, 0o500);
+		try {
+			expect(await errorOf(write({ path: "locked/test.txt", content: "test" }))).toContain("EACCES");
+		} finally {
+			chmodSync(locked, 0o700);
+		}
+	});
 
-	it("passes a permission error from the file system through unchanged (J.4 3.1)", async () => {
+	it("passes a permission error from the file system through unchanged", async () => {
 		const operations: WriteOperations = {
 			mkdir: async () => {},
 			writeFile: async (p) =>
@@ -71,7 +68,7 @@ describe("safety and errors (J.4 §3)", () => {
 		);
 	});
 
-	it("refuses to leave the working directory when confined (J.4 3.2)", async () => {
+	it("refuses to leave the working directory when confined", async () => {
 		mkdirSync(join(tempDir(), "work"));
 		const tool = createWriteTool(join(tempDir(), "work"), { confineToCwd: true });
 		const message = await errorOf(run(tool, { path: "../../etc/crontab", content: "malicious" }));
@@ -90,14 +87,14 @@ describe("safety and errors (J.4 §3)", () => {
 			process.env.HOME = savedHome;
 		});
 
-		it("expands ~/ to the home directory (J.4 3.3)", async () => {
+		it("expands ~/ to the home directory", async () => {
 			process.env.HOME = tempDir();
 			await run(createWriteTool("/"), { path: "~/output/result.txt", content: "data" });
 			expect(readFileSync(join(tempDir(), "output/result.txt"), "utf8")).toBe("data");
 		});
 	});
 
-	// J.4 3.4 (argument types) is in tool-argument-validation.test.ts with the other tools.
+	// Wrong argument types: tool-argument-validation.test.ts, with the other tools.
 });
 
 describe("atomic replacement", () => {

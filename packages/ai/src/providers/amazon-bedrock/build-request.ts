@@ -6,7 +6,7 @@ import { convertToolConfig } from "./convert-tools.js";
 import { cachePointFor } from "./prompt-caching.js";
 import { buildAdditionalModelRequestFields } from "./thinking.js";
 
-/** The ConverseStream input (spec ai §7.5), before `onPayload`. */
+/** The ConverseStream input, before `onPayload`. */
 export function buildConverseInput(
 	model: Model,
 	context: Context,

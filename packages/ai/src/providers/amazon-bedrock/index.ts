@@ -1,4 +1,4 @@
-// bedrock-converse-stream: Amazon Bedrock's ConverseStream (spec ai §7.5) through the official AWS SDK, its
+// bedrock-converse-stream: Amazon Bedrock's ConverseStream through the official AWS SDK, its
 // credential chain and its binary event stream, sent through the reply guard (fetch-handler.ts). Loaded lazily by
 // register-builtins.ts; nothing else imports this module statically, so the SDK loads on first use.
 import {

@@ -30,7 +30,7 @@ function eventKind(event: ConverseStreamOutput): string {
 }
 
 /**
- * Folds ConverseStream events into `output` (spec ai §3, §7.5). Blocks are keyed by `contentBlockIndex`: tool calls
+ * Folds ConverseStream events into `output`. Blocks are keyed by `contentBlockIndex`: tool calls
  * open with `contentBlockStart`, text and reasoning with their first delta, and each closes at `contentBlockStop`.
  * The reply is complete at `messageStop`; only `metadata` (usage) may follow it. Events before `messageStart`,
  * deltas for blocks that are not open and content Bedrock could send but this client cannot represent (images)

@@ -20,7 +20,7 @@ function effortFor(level: ThinkingLevel, model: Pick<Model, "id">): "low" | "med
 }
 
 /**
- * Claude's thinking switches, passed through `additionalModelRequestFields` (spec ai §7.5): adaptive thinking with
+ * Claude's thinking switches, passed through `additionalModelRequestFields`: adaptive thinking with
  * an effort for 4.6 models, otherwise a token budget plus the interleaved-thinking beta. Other models get none.
  */
 export function buildAdditionalModelRequestFields(

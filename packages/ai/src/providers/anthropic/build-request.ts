@@ -31,7 +31,7 @@ export function isThinkingRequested(model: Model, options: AnthropicOptions | un
 	return !!options?.thinkingEnabled && model.reasoning;
 }
 
-/** The Messages API request body (spec ai §7.1), before `onPayload`. */
+/** The Messages API request body, before `onPayload`. */
 export function buildRequestParams(
 	model: Model,
 	context: Context,

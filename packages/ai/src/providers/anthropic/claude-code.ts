@@ -1,7 +1,7 @@
 // OAuth (Claude Pro/Max subscription) tokens are only accepted for requests that look like Claude Code's:
 // its identity line first in the system prompt, and its canonical casing for the built-in tool names.
 
-/** First system block of every OAuth request (spec ai §7.1). */
+/** First system block of every OAuth request. */
 export const CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude.";
 
 /** Claude Code's tool names; ours are matched case-insensitively and sent in this casing. */

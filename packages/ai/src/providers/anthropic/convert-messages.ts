@@ -110,8 +110,8 @@ function toolResultBlock(result: ToolResultMessage, acceptsImages: boolean): Too
 }
 
 /**
- * Converts a history to Anthropic messages (spec ai §7.1). The history is first adapted to the target
- * model (§8); consecutive tool results become one user message of `tool_result` blocks.
+ * Converts a history to Anthropic messages. The history is first adapted to the target
+ * model (`transformMessages`, transform-messages.ts); consecutive tool results become one user message of `tool_result` blocks.
  */
 export function convertMessages(
 	messages: Message[],

@@ -6,7 +6,7 @@ interface ObjectSchemaParts {
 	required?: string[];
 }
 
-/** Each tool's JSON schema is sent as an object schema of its `properties` and `required` (spec ai §7.1). */
+/** Each tool's JSON schema is sent as an object schema of its `properties` and `required`. */
 export function convertTools(tools: Tool[], toWireToolName: (name: string) => string = (name) => name): WireTool[] {
 	return tools.map((tool) => {
 		const schema = tool.parameters as ObjectSchemaParts;

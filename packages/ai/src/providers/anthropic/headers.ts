@@ -4,9 +4,9 @@ import { isAdaptiveThinkingModel } from "./thinking.js";
 
 /**
  * The Messages API version we speak. The SDK (1.x) would send 2026-10-21, a breaking revision whose
- * request shape differs from the protocol the spec (and every Anthropic-compatible server: proxies,
+ * request shape differs from the protocol the API documentation (and every Anthropic-compatible server: proxies,
  * MiniMax, Kimi, Copilot) is built on — it has no sampling parameters, for one. We pin the long-stable
- * version so every field we build means what the spec says; a caller may still override the header.
+ * version so every field we build means what that documentation says; a caller may still override the header.
  */
 export const ANTHROPIC_API_VERSION = "2023-06-01";
 
@@ -88,7 +88,7 @@ function authHeaders(auth: AnthropicAuth): HeaderMap {
 	}
 }
 
-/** Merge order (spec ai §7.1): defaults, then `model.headers`, then dynamic headers, then `options.headers`. */
+/** Merge order: defaults, then `model.headers`, then dynamic headers, then `options.headers`. */
 export function buildAnthropicHeaders(inputs: HeaderInputs): HeaderMap {
 	const { model, auth } = inputs;
 	const needsInterleaved = (inputs.interleavedThinking ?? true) && !isAdaptiveThinkingModel(model);

@@ -1,4 +1,4 @@
-// anthropic-messages (spec ai §7.1) through the official SDK. Loaded lazily by register-builtins.ts;
+// anthropic-messages through the official SDK. Loaded lazily by register-builtins.ts;
 // nothing else may import this module statically, so the SDK loads only when the API is first used.
 import type { Stream } from "@anthropic-ai/sdk/core/streaming";
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";

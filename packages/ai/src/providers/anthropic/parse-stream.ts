@@ -36,7 +36,7 @@ interface OpenBlock {
 }
 
 /**
- * Folds Anthropic's raw stream events into `output` and emits our events (spec ai §3, §7.1).
+ * Folds Anthropic's raw stream events into `output` and emits our events.
  * Blocks are keyed by the server's `index`, so interleaved blocks are each closed by their own stop event.
  * The reply is complete at `message_stop` after a `message_delta` with a stop reason; an event the protocol
  * does not allow at that point (before `message_start`, for a block that is not open, after `message_stop`)

@@ -6,7 +6,7 @@ export const REPARSE_EVERY_DELTA_UP_TO = 1024;
 const IDLE_TIME_PER_PARSE_TIME = 9;
 
 /**
- * A tool call's streamed argument JSON and its live parse (spec ai §3 rule 5 re-parses after every delta).
+ * A tool call's streamed argument JSON and its live parse (the stream contract re-parses after every delta).
  *
  * Ours differs for large arguments: re-parsing the whole text per delta is quadratic, and a 200 kB `write`
  * call arriving in one burst of 16-character deltas blocked the event loop for ~25 s. Beyond 1 KB a

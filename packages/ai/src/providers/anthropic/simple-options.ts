@@ -4,7 +4,7 @@ import { adjustMaxTokensForThinking, buildBaseOptions } from "../simple-options.
 import { effortForLevel, isAdaptiveThinkingModel } from "./thinking.js";
 
 /**
- * Maps provider-neutral options to Anthropic's (spec ai §4, §7.1): no level turns thinking off; adaptive
+ * Maps provider-neutral options to Anthropic's: no level turns thinking off; adaptive
  * models get an effort; older models a budget added to the output allowance.
  */
 export function toAnthropicOptions(model: Model, options: SimpleStreamOptions | undefined): AnthropicOptions {

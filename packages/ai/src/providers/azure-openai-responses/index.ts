@@ -1,4 +1,4 @@
-// azure-openai-responses: the Responses API of Azure OpenAI (spec ai §7.3 "Azure") through the official SDK's
+// azure-openai-responses: the Responses API of Azure OpenAI through the official SDK's
 // Azure client. Payload, input conversion and stream parsing are the shared Responses logic. Loaded lazily by
 // register-builtins.ts on the first call of this API.
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";

@@ -1,4 +1,4 @@
-// google-vertex: Gemini on Vertex AI (spec ai §7.4 "Vertex") through @google/genai with `vertexai: true`. Request
+// google-vertex: Gemini on Vertex AI through @google/genai with `vertexai: true`. Request
 // building, conversion and stream parsing are the Gemini API's (../google/). Loaded lazily by register-builtins.ts.
 import type { GenerateContentParameters, GenerateContentResponse } from "@google/genai";
 import type {

@@ -6,7 +6,7 @@ import { convertToolChoice, convertTools } from "./convert-tools.js";
 import { buildThinkingConfig } from "./thinking.js";
 
 /**
- * The generateContentStream parameters (spec ai §7.4), before `onPayload`. The abort signal and the
+ * The generateContentStream parameters, before `onPayload`. The abort signal and the
  * SDK's transport switches are added when the request is sent, so the payload stays plain data.
  */
 export function buildRequestParams(

@@ -56,7 +56,7 @@ function convertUser(message: UserMessage, acceptsImages: boolean): Content | un
 }
 
 function convertAssistant(message: AssistantMessage, model: Model): Content | undefined {
-	// "Same model" for Google means same provider and model id (spec ai §7.4).
+	// "Same model" for Google means same provider and model id.
 	const sameModel = message.provider === model.provider && message.model === model.id;
 	const withIds = requiresToolCallId(model);
 	const parts: Part[] = [];
@@ -112,8 +112,8 @@ function functionResponsePart(
 }
 
 /**
- * Converts a history to Gemini contents (spec ai §7.4). The history is first adapted to the target
- * model (§8). A run of consecutive tool results becomes one user turn of function responses; their
+ * Converts a history to Gemini contents. The history is first adapted to the target
+ * model (`transformMessages`, transform-messages.ts). A run of consecutive tool results becomes one user turn of function responses; their
  * images are nested in the responses for Gemini 3, and otherwise follow in one user turn after the run.
  *
  * Ours differs: the reference puts each result's images in a user turn right after that result, which

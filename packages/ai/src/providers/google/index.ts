@@ -1,4 +1,4 @@
-// google-generative-ai (spec ai §7.4) through the official @google/genai SDK. Loaded lazily by
+// google-generative-ai through the official @google/genai SDK. Loaded lazily by
 // register-builtins.ts; nothing else may import this module statically, so the SDK loads on first use.
 import type { GenerateContentParameters, GenerateContentResponse } from "@google/genai";
 import { getEnvApiKey } from "../../env-api-keys.js";

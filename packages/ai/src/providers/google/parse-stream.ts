@@ -47,7 +47,7 @@ function hasContent(part: Part): boolean {
 }
 
 /**
- * Folds Gemini's response chunks into `output` and emits our events (spec ai §3, §7.4). One text or
+ * Folds Gemini's response chunks into `output` and emits our events. One text or
  * thinking block is open at a time and is closed when a part of the other kind (or a function call)
  * arrives; function calls come whole, so each is started, streamed and ended at once. The reply is complete
  * once a candidate carries a finishReason (or the prompt was blocked); content after it fails the reply.

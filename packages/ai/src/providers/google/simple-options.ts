@@ -4,7 +4,7 @@ import { buildBaseOptions } from "../simple-options.js";
 import { thinkingForLevel } from "./thinking.js";
 
 /**
- * Maps provider-neutral options to Google's (spec ai §4, §7.4). Without a level no thinkingConfig is sent
+ * Maps provider-neutral options to Google's. Without a level no thinkingConfig is sent
  * at all, so each model thinks by its own default.
  */
 export function toGoogleOptions(model: Model, options: SimpleStreamOptions | undefined): GoogleOptions {

@@ -29,7 +29,7 @@ function budgetFor(model: Pick<Model, "id">, level: ClampedLevel, custom: Thinki
 	return DYNAMIC_THINKING_BUDGET;
 }
 
-/** `streamSimple`'s level → Gemini 3 thinking level, or a token budget for older models (spec ai §7.4). */
+/** `streamSimple`'s level → Gemini 3 thinking level, or a token budget for older models. */
 export function thinkingForLevel(
 	model: Pick<Model, "id">,
 	level: ReasoningLevel,

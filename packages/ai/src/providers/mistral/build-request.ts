@@ -21,7 +21,7 @@ function convertToolChoice(
 	return typeof choice === "string" ? choice : { type: "function", function: { name: choice.function.name } };
 }
 
-/** The `chat.stream` request (spec ai §7.5), before `onPayload`. */
+/** The `chat.stream` request, before `onPayload`. */
 export function buildChatRequest(
 	model: Model,
 	context: Context,

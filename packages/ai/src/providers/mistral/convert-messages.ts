@@ -79,7 +79,7 @@ function convertToolResult(message: ToolResultMessage, acceptsImages: boolean): 
 }
 
 /**
- * Chat messages for Mistral (spec ai §7.5): tool-call ids become exactly 9 alphanumerics (one normalizer per
+ * Chat messages for Mistral: tool-call ids become exactly 9 alphanumerics (one normalizer per
  * request, so ids stay distinct), thinking is replayed as `thinking` chunks, and every tool result is a `tool`
  * message naming its tool.
  */

@@ -15,7 +15,7 @@ function truncate(text: string): string {
 }
 
 /**
- * `Mistral API error (<status>): <body>` as the reference writes it (spec ai §7.5), plus the ` (retry after Ns)`
+ * `Mistral API error (<status>): <body>` as the reference writes it, plus the ` (retry after Ns)`
  * hint from `retry-after`. Transport failures keep their causes.
  */
 export function describeMistralError(error: unknown): string {

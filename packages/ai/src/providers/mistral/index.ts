@@ -1,4 +1,4 @@
-// mistral-conversations: Mistral's chat API (spec ai §7.5) through the official @mistralai/mistralai SDK, its
+// mistral-conversations: Mistral's chat API through the official @mistralai/mistralai SDK, its
 // requests sent through the reply guard. Loaded lazily by register-builtins.ts on the first call of this API.
 import { HTTPClient, Mistral } from "@mistralai/mistralai";
 import type { ChatCompletionStreamRequest, CompletionEvent } from "@mistralai/mistralai/models/components";

@@ -48,7 +48,7 @@ function chunkText(chunk: ContentChunk): { kind: "text" | "thinking"; text: stri
 }
 
 /**
- * Folds Mistral's chat chunks into `output` (spec ai §3, §7.5). One text or thinking block is open at a time;
+ * Folds Mistral's chat chunks into `output`. One text or thinking block is open at a time;
  * tool calls are keyed by their index and id and close when the reply finishes. The reply is complete at the first
  * choice with a finishReason (usage may follow in a chunk without content); content after it fails the reply.
  */

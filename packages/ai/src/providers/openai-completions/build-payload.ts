@@ -60,7 +60,7 @@ function addReasoning(
 	}
 }
 
-/** The Chat Completions request body (spec ai §7.2). */
+/** The Chat Completions request body. */
 export function buildCompletionsPayload(
 	model: Model<"openai-completions">,
 	context: Context,
@@ -88,7 +88,7 @@ export function buildCompletionsPayload(
 
 	if (isOpenRouter(model)) {
 		if (hasRouting(compat.openRouterRouting)) payload.provider = compat.openRouterRouting;
-		// Decision (spec silent): retention "none" means no cache markers, as for Anthropic itself.
+		// Decision (the reference is silent): retention "none" means no cache markers, as for Anthropic itself.
 		if (model.id.startsWith("anthropic/") && resolveCacheRetention(options?.cacheRetention) !== "none") {
 			addOpenRouterCacheBreakpoint(payload.messages);
 		}

@@ -14,7 +14,7 @@ const isOpencode = (model: Model) => hostMatches(model, "opencode", "opencode.ai
 const isChutes = (model: Model) => model.baseUrl.includes("chutes.ai");
 const isDeepseek = (model: Model) => model.baseUrl.includes("deepseek.com");
 
-/** Endpoints that reject OpenAI-only fields such as `store` and the `developer` role (spec ai §7.2). */
+/** Endpoints that reject OpenAI-only fields such as `store` and the `developer` role. */
 function isNonStandardEndpoint(model: Model): boolean {
 	return (
 		isCerebras(model) || isXai(model) || isChutes(model) || isDeepseek(model) || isZai(model) || isOpencode(model)

@@ -119,7 +119,7 @@ function convertToolResult(message: ToolResultMessage, compat: ResolvedCompletio
 }
 
 /**
- * The Chat Completions `messages` for a context (spec ai §7.2): cross-provider handoff first, then the
+ * The Chat Completions `messages` for a context: cross-provider handoff first, then the
  * system prompt, users, assistants (text joined, reasoning in its field, tool calls) and tool results,
  * with images from tool results moved to a user message because tool messages cannot carry them.
  */

@@ -1,4 +1,4 @@
-// openai-completions: OpenAI Chat Completions and every compatible server (spec ai §7.2), through the
+// openai-completions: OpenAI Chat Completions and every compatible server, through the
 // official SDK. Loaded lazily by register-builtins.ts on the first call of this API.
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import type { AssistantMessageEventStream } from "../../event-stream.js";

@@ -1,6 +1,6 @@
 import type { StopReason } from "../../types.js";
 
-/** Chat Completions `finish_reason` to our stop reason (spec ai §7.2). Unknown values are a protocol error. */
+/** Chat Completions `finish_reason` to our stop reason. Unknown values are a protocol error. */
 export function mapFinishReason(reason: string): StopReason {
 	switch (reason) {
 		case "stop":

@@ -48,7 +48,7 @@ function firstReasoning(delta: WireDelta): { field: ReasoningField; text: string
 }
 
 /**
- * Turns Chat Completions chunks into assistant-message events (spec ai §7.2). Text and thinking have one
+ * Turns Chat Completions chunks into assistant-message events. Text and thinking have one
  * open block at a time; tool calls are keyed by the server's `index`, so parallel calls whose fragments
  * interleave still land in the right block (the reference appended them to whichever call was last).
  * Streaming bookkeeping lives here, never on the blocks, so partial and final messages carry none.

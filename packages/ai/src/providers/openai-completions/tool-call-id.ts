@@ -4,7 +4,7 @@ import { createMistralToolCallIdNormalizer } from "../../utils/mistral-tool-call
 const MAX_TOOL_CALL_ID_LENGTH = 40;
 
 /**
- * Tool-call ids from other models, made acceptable to Chat Completions (spec ai §7.2). A Responses id
+ * Tool-call ids from other models, made acceptable to Chat Completions. A Responses id
  * `call|item` keeps only the call part, sanitised; OpenAI rejects ids over 40 characters.
  */
 export function normalizeCompletionsToolCallId(id: string, model: Model): string {

@@ -16,7 +16,7 @@ function reasoningReportedSeparately(usage: WireUsage, reasoning: number): boole
 }
 
 /**
- * Usage in our convention (spec ai §7.2): `input` is the non-cached prompt tokens, `cacheRead` the cached
+ * Usage in our convention: `input` is the non-cached prompt tokens, `cacheRead` the cached
  * ones. Ours differs from the reference, which always added reasoning tokens to `completion_tokens` and so
  * double-counted them on OpenAI; we add them only where the server reports them separately.
  */

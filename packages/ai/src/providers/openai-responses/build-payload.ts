@@ -16,7 +16,7 @@ function isGpt5(model: Model): boolean {
 	return /^gpt-5/i.test(model.id) || /^gpt-5/i.test(model.name);
 }
 
-/** The Responses request body (spec ai §7.3); shared by every Responses-based API. */
+/** The Responses request body; shared by every Responses-based API. */
 export function buildResponsesPayload(
 	model: Model,
 	context: Context,

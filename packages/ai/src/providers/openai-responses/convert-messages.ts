@@ -68,7 +68,7 @@ function messageItemId(
 	unsignedCount: number,
 ): { id: string; phase?: string } {
 	const signature = decodeTextSignature(block.textSignature);
-	// Decision (spec silent): a second unsigned text in the same message gets a suffix, since item ids must be unique.
+	// Decision (the reference is silent): a second unsigned text in the same message gets a suffix, since item ids must be unique.
 	const decoded = signature ?? {
 		id: unsignedCount === 0 ? `msg_${messageIndex}` : `msg_${messageIndex}_${unsignedCount}`,
 	};
@@ -139,7 +139,7 @@ function convertToolResult(message: ToolResultMessage, model: Model): ResponseIn
 }
 
 /**
- * The Responses `input` for a context (spec ai §7.3): handoff first, then the system prompt, users,
+ * The Responses `input` for a context: handoff first, then the system prompt, users,
  * assistants (reasoning items verbatim, message items with their ids, function calls) and call outputs.
  */
 export function convertResponsesInput(

@@ -1,7 +1,7 @@
 import type { FunctionTool } from "openai/resources/responses/responses";
 import type { Tool } from "../../types.js";
 
-/** Function tools, non-strict: our schemas use optional fields, which strict mode forbids (spec ai §7.3). */
+/** Function tools, non-strict: our schemas use optional fields, which strict mode forbids. */
 export function convertResponsesTools(tools: readonly Tool[]): FunctionTool[] {
 	return tools.map((tool) => ({
 		type: "function",

@@ -1,4 +1,4 @@
-// openai-responses: the OpenAI Responses API (spec ai §7.3), through the official SDK. The payload builder,
+// openai-responses: the OpenAI Responses API, through the official SDK. The payload builder,
 // input conversion and stream parser here are the shared Responses logic other Responses-based APIs reuse.
 // Loaded lazily by register-builtins.ts on the first call of this API.
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";

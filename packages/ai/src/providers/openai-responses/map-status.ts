@@ -1,6 +1,6 @@
 import type { StopReason } from "../../types.js";
 
-/** A finished response's status as our stop reason (spec ai §7.3). */
+/** A finished response's status as our stop reason. */
 export function mapResponseStatus(status: string | null | undefined): StopReason {
 	switch (status) {
 		case "incomplete":

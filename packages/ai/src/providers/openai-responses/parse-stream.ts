@@ -56,7 +56,7 @@ function joinTexts(parts: readonly { text?: string }[] | undefined): string {
 }
 
 /**
- * Turns Responses API events into assistant-message events (spec ai §7.3). Items are keyed by
+ * Turns Responses API events into assistant-message events. Items are keyed by
  * `output_index`; each opens a block on `output_item.added` and closes it on `output_item.done`, where the
  * final item is kept as replay metadata (reasoning item as the thinking signature, message id as the text
  * signature). Bookkeeping stays here, so no block ever carries internal fields. The reply is complete at

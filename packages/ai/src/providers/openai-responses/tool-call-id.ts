@@ -3,7 +3,7 @@ import type { ToolCallIdNormalizer } from "../transform-messages.js";
 
 const MAX_ID_PART_LENGTH = 64;
 
-/** Providers whose Responses endpoint validates `call_id|item_id` pairs (spec ai §7.3). Azure adds its own. */
+/** Providers whose Responses endpoint validates `call_id|item_id` pairs. Azure adds its own. */
 export const RESPONSES_ID_NORMALIZING_PROVIDERS: readonly string[] = ["openai", "openai-codex", "opencode"];
 
 /** Our tool-call ids for the Responses API are `<call_id>|<item_id>`; ids from other APIs have no item part. */

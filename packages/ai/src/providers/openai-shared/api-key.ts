@@ -18,10 +18,10 @@ export function isOpenAIHost(baseUrl: string): boolean {
 
 /**
  * The key for a raw `stream` call: the option, then the provider's environment variable, then
- * OPENAI_API_KEY (spec ai §7.2). Returns undefined when there is none and the server is not OpenAI:
+ * OPENAI_API_KEY. Returns undefined when there is none and the server is not OpenAI:
  * local OpenAI-compatible servers (Ollama, vLLM, LM Studio, llama.cpp) usually need no key, so the
  * request goes out without an Authorization header and a server that does want one answers with its
- * own 401 text, which the error message keeps. Only OpenAI itself fails early with the spec's message.
+ * own 401 text, which the error message keeps. Only OpenAI itself fails early with the reference's message.
  */
 export function resolveOpenAIApiKey(
 	model: Model,

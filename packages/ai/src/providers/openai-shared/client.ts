@@ -45,7 +45,7 @@ export interface OpenAIClientOptions {
 
 /**
  * An SDK client pointed at `model.baseUrl`, one per request since each carries its reply's guarded fetch
- * (building one takes about 0.1 ms). Headers merge in the spec's order: model headers, then GitHub Copilot's
+ * (building one takes about 0.1 ms). Headers merge in the reference's order: model headers, then GitHub Copilot's
  * dynamic headers, then the caller's. SDK retries are off: retrying is the coding agent's job (it reports each
  * attempt), and a hidden retry would double-count and delay.
  */

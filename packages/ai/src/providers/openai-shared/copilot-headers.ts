@@ -5,7 +5,7 @@ function hasImage(message: Message): boolean {
 	return message.content.some((block) => block.type === "image");
 }
 
-/** Per-request headers GitHub Copilot expects on top of the model's static ones (spec ai §6). */
+/** Per-request headers GitHub Copilot expects on top of the model's static ones. */
 export function githubCopilotDynamicHeaders(messages: readonly Message[]): Record<string, string> {
 	const headers: Record<string, string> = {
 		"X-Initiator": messages.at(-1)?.role === "user" ? "user" : "agent",

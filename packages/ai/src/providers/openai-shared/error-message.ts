@@ -27,7 +27,7 @@ function errorBody(error: APIError): Record<string, unknown> | undefined {
 	return body !== null && typeof body === "object" ? (body as Record<string, unknown>) : undefined;
 }
 
-/** OpenRouter puts the upstream provider's own error in `error.metadata.raw` (spec ai §7.2). */
+/** OpenRouter puts the upstream provider's own error in `error.metadata.raw`. */
 function openRouterRaw(body: Record<string, unknown> | undefined): string | undefined {
 	const metadata = body?.metadata;
 	if (metadata === null || typeof metadata !== "object") return undefined;

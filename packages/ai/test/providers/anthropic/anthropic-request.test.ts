@@ -335,7 +335,7 @@ describe("temperature and thinking", () => {
 		expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 4096 });
 	});
 
-	it("pins anthropic-version 2023-06-01 on the wire, so the spec's fields (temperature included) are accepted", async () => {
+	it("pins anthropic-version 2023-06-01 on the wire, so the reference's fields (temperature included) are accepted", async () => {
 		const { request, body } = await send(baseContext, { temperature: 0.3 });
 		expect(request.headers["anthropic-version"]).toBe("2023-06-01");
 		expect(body.temperature).toBe(0.3);

@@ -281,7 +281,7 @@ describe("abort", () => {
 });
 
 describe("API keys", () => {
-	it("fails with the spec's message when OpenAI itself has no key", async () => {
+	it("fails with the reference's message when OpenAI itself has no key", async () => {
 		vi.stubEnv("OPENAI_API_KEY", "");
 		const openai = openaiTestModel("openai-completions", "https://api.openai.com/v1", { provider: "openai" });
 		const { result, types } = await collect(stream(openai, context));

@@ -192,7 +192,7 @@ describe("abort", () => {
 });
 
 describe("API keys", () => {
-	it("fails with the spec's message for OpenAI without a key", async () => {
+	it("fails with the reference's message for OpenAI without a key", async () => {
 		vi.stubEnv("OPENAI_API_KEY", "");
 		const openai = openaiTestModel("openai-responses", "https://api.openai.com/v1", { provider: "openai" });
 		const { result } = await collect(stream(openai, context));

@@ -1,4 +1,4 @@
-// Summarizing the branch the user leaves when moving elsewhere in the session tree (compaction-retry.md §7).
+// Summarizing the branch the user leaves when moving elsewhere in the session tree (docs/compaction.md "Branch summaries").
 import type { AgentMessage, StreamFn } from "@agent/agent-core";
 import { type AssistantMessage, type Model, streamSimple } from "@agent/ai";
 import type { SessionEntry } from "../session/entries.js";

@@ -1,4 +1,4 @@
-// Preparing and generating a compaction (compaction-retry.md §3, §4). `prepareCompaction` is pure; `compact`
+// Preparing and generating a compaction (docs/compaction.md). `prepareCompaction` is pure; `compact`
 // calls the model.
 import type { AgentMessage, StreamFn } from "@agent/agent-core";
 import { type AssistantMessage, type Model, type SimpleStreamOptions, streamSimple } from "@agent/ai";

@@ -1,4 +1,4 @@
-// Where a compaction cuts the branch (compaction-retry.md §3 step 3). Pure.
+// Where a compaction cuts the branch (docs/compaction.md "What is kept"). Pure.
 import type { AgentMessage } from "@agent/agent-core";
 import { createBranchSummaryMessage, createCompactionSummaryMessage, createCustomMessage } from "../messages.js";
 import type { SessionEntry } from "../session/entries.js";

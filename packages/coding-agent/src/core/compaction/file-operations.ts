@@ -1,4 +1,4 @@
-// Which files the summarized part of a conversation read and changed (compaction-retry.md §5). Pure.
+// Which files the summarized part of a conversation read and changed. Pure.
 import type { AgentMessage } from "@agent/agent-core";
 
 /** Paths exactly as the model wrote them in `read`, `write` and `edit` calls (never resolved). */

@@ -1,4 +1,4 @@
-// Instructions for the summarizer (compaction-retry.md §4.2, §4.3, §7). The headings, their order and the
+// Instructions for the summarizer (docs/compaction.md "The summary"). The headings, their order and the
 // rules are interface facts; the wording is ours.
 
 export const SUMMARIZATION_SYSTEM_PROMPT = `You are a context-summarization assistant. You receive a transcript of a conversation between a user and an AI coding assistant, and you write a structured summary of it that another model will use to pick up the work where it stopped.

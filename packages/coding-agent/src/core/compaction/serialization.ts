@@ -1,4 +1,4 @@
-// The conversation as plain text for the summarizer (compaction-retry.md §4.1). Pure.
+// The conversation as plain text for the summarizer. Pure.
 import type { AgentMessage } from "@agent/agent-core";
 import type { Message } from "@agent/ai";
 import { convertToLlm } from "../messages.js";

@@ -1,4 +1,4 @@
-// Token accounting for compaction (compaction-retry.md §2). Pure.
+// Token accounting for compaction. Pure.
 import type { AgentMessage } from "@agent/agent-core";
 import type { AssistantMessage, ImageContent, TextContent, Usage } from "@agent/ai";
 import type { CompactionSettings } from "../config/settings-schema.js";

@@ -1,4 +1,4 @@
-// One-time startup migration of credentials kept by older versions (config.md §2.1): `apiKeys` in the global
+// One-time startup migration of credentials kept by older versions: `apiKeys` in the global
 // settings.json and a separate oauth.json move into auth.json — only while auth.json does not exist yet.
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -1,4 +1,4 @@
-// Credentials per provider in `<agentDir>/auth.json` (config.md §3) and API key resolution (§3.2).
+// Credentials per provider in `<agentDir>/auth.json` and API key resolution (docs/providers.md).
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import {
@@ -16,7 +16,7 @@ import { getAuthPath } from "./paths.js";
 
 export interface ApiKeyCredential {
 	type: "api_key";
-	/** Literal, environment variable name, or `!command` (config.md §5). */
+	/** Literal, environment variable name, or `!command` (docs/providers.md). */
 	key: string;
 }
 
@@ -292,7 +292,7 @@ export class AuthStorage {
 	}
 
 	/**
-	 * Whether any credential is configured for the provider (config.md §3.2 "available"): a runtime key, any
+	 * Whether any credential is configured for the provider ("available"): a runtime key, any
 	 * auth.json entry (even an expired OAuth one), an environment key, or a fallback key that resolves. Never
 	 * refreshes anything.
 	 */
@@ -304,7 +304,7 @@ export class AuthStorage {
 	}
 
 	/**
-	 * The API key for a provider (config.md §3.2), first source that applies: runtime key; auth.json `api_key`
+	 * The API key for a provider (docs/providers.md "Which key is used"), first source that applies: runtime key; auth.json `api_key`
 	 * (resolved; nothing means no key, without falling through to the environment); auth.json `oauth` (refreshed
 	 * under the lock when expired); environment; models.json `apiKey`.
 	 */

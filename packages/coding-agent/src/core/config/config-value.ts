@@ -1,4 +1,4 @@
-// Resolving credential strings of auth.json and models.json (config.md §5): `!command`, an environment
+// Resolving credential strings of auth.json and models.json (docs/providers.md "`~/.agent/auth.json`: stored keys"): `!command`, an environment
 // variable name, or a literal.
 import { execSync } from "node:child_process";
 

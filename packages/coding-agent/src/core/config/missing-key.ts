@@ -1,5 +1,5 @@
 // What a run without credentials for its provider tells the user, in every mode (print, terminal UI, RPC, ACP):
-// the spec's first line (clients match on "No API key found"), then each way to give the provider a key.
+// the reference's first line (clients match on "No API key found"), then each way to give the provider a key.
 import { join } from "node:path";
 import { describeProviderCredentials, getOAuthProvider } from "@agent/ai";
 import { APP_NAME } from "../../config.js";

@@ -1,5 +1,5 @@
-// All models the agent can use: the built-in catalog, models.json (config.md §6) and providers registered by
-// extensions (§6.8), with availability from configured credentials (§3.2).
+// All models the agent can use: the built-in catalog, models.json (docs/models.md) and providers registered by
+// extensions (docs/custom-provider.md), with availability from configured credentials (docs/providers.md).
 import {
 	type Api,
 	type AssistantMessageEventStream,
@@ -223,7 +223,7 @@ export class ModelRegistry {
 	}
 
 	/**
-	 * An extension's provider (config.md §6.8). With `models`, they replace all models of that provider; with only
+	 * An extension's provider (docs/custom-provider.md). With `models`, they replace all models of that provider; with only
 	 * `baseUrl`/`headers`, existing models get them. A `streamSimple` is registered for its `api`.
 	 */
 	registerProvider(name: string, registration: ProviderRegistration): void {
@@ -246,7 +246,7 @@ export class ModelRegistry {
 	/**
 	 * Names of environment variables that may hold credentials the agent resolves besides @agent/ai's provider
 	 * keys: every credential string of models.json and extension providers (`apiKey`, header values) and of
-	 * auth.json `api_key` entries that has the form of a variable name (config.md §5 resolves such a string
+	 * auth.json `api_key` entries that has the form of a variable name (such a string is resolved
 	 * from the environment). Kept from commands the agent runs.
 	 */
 	getCredentialEnvNames(): string[] {

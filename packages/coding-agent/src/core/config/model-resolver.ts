@@ -1,9 +1,9 @@
-// Choosing models from what the user typed (cli.md §8): --model/--provider, --models scopes, the initial model.
+// Choosing models from what the user typed (docs/cli.md "Model", docs/models.md "Choosing a model"): --model/--provider, --models scopes, the initial model.
 // Pure functions over a model list; the registry supplies the lists and credentials.
 import type { ThinkingLevel } from "@agent/agent-core";
 import { type Model, supportsXhigh } from "@agent/ai";
 
-/** The default model of each provider, in the order initial selection tries them (config.md §7). */
+/** The default model of each provider, in the order initial selection tries them. */
 export const DEFAULT_MODEL_PER_PROVIDER: Readonly<Record<string, string>> = {
 	"amazon-bedrock": "us.anthropic.claude-opus-4-6-v1",
 	anthropic: "claude-opus-4-6",
@@ -30,7 +30,7 @@ export const DEFAULT_MODEL_PER_PROVIDER: Readonly<Record<string, string>> = {
 	"kimi-coding": "kimi-k2-thinking",
 };
 
-/** Thinking level of a newly selected model when nothing else says (ai.md §12). */
+/** Thinking level of a newly selected model when nothing else says. */
 export const DEFAULT_THINKING_LEVEL: ThinkingLevel = "medium";
 
 const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
@@ -82,7 +82,7 @@ function findPartialModelMatch(pattern: string, candidates: readonly Model[]): M
 }
 
 /**
- * Resolves one pattern among `candidates` (cli.md §8.2): exact match, then substring of id or name preferring
+ * Resolves one pattern among `candidates` : exact match, then substring of id or name preferring
  * aliases, then a trailing `:level`. With `strictThinking`, an unknown level fails the match (for `--model`);
  * without, it warns and resolves the prefix (for `--models` scopes).
  */
@@ -130,7 +130,7 @@ export function defaultModelOfProvider(provider: string, models: readonly Model[
 
 /**
  * `--model` / `--provider` against **all** models (credentials are not required, so `--api-key` can set up a
- * first run). See cli.md §8.2.
+ * first run).
  */
 export function resolveCliModel(
 	cliProvider: string | undefined,
@@ -213,7 +213,7 @@ function globToRegExp(glob: string): RegExp {
 const GLOB_CHARS = /[*?[]/;
 
 /**
- * `--models` / `enabledModels` (cli.md §8.3) against the **available** models: globs (case-insensitive, on
+ * `--models` / `enabledModels` against the **available** models: globs (case-insensitive, on
  * `provider/id` or `id`, optional `:level`) and model patterns. Duplicates dropped, pattern order kept.
  */
 export function resolveModelScope(
@@ -284,7 +284,7 @@ export interface InitialModelSelection {
 	error?: string;
 }
 
-/** The model a run starts with (cli.md §8.1), first rule that gives one. */
+/** The model a run starts with (docs/cli.md "Model"), first rule that gives one. */
 export function findInitialModel(source: ModelSource, options: InitialModelOptions): InitialModelSelection {
 	const warnings: string[] = [];
 	if (options.cliModel !== undefined || options.cliProvider !== undefined) {

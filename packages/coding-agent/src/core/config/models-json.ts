@@ -1,4 +1,4 @@
-// models.json (config.md §6): schema, validation with errors that name the file and the field, loading.
+// models.json (docs/models.md): schema, validation with errors that name the file and the field, loading.
 import type { Api, ModelCost, OpenAICompletionsCompat } from "@agent/ai";
 import { readSmallTextFileSync } from "../tools/regular-file.js";
 
@@ -238,7 +238,7 @@ function schemaIssues(value: unknown): Issue[] {
 	return validator.issues;
 }
 
-/** The rules the schema cannot express (config.md §6.1); the first broken one, worded as the reference words it. */
+/** The rules the schema cannot express (docs/models.md "Errors"); the first broken one, worded as the reference words it. */
 function semanticError(config: ModelsJsonConfig): string | undefined {
 	for (const [name, provider] of Object.entries(config.providers)) {
 		const models = provider.models ?? [];

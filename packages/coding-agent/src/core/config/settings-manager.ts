@@ -8,6 +8,7 @@ import type {
 	LimitsSettings,
 	McpSettings,
 	PackageSource,
+	PermissionSettings,
 	QueueMode,
 	Settings,
 	ThinkingBudgetsSettings,
@@ -379,6 +380,32 @@ export class SettingsManager {
 			connectTimeoutMs: mcp.connectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS,
 			directToolLimit: Math.floor(mcp.directToolLimit ?? DEFAULT_MCP_DIRECT_TOOL_LIMIT),
 		};
+	}
+
+	// ── permissions (docs/permissions.md) ────────────────────────────────────────────────────────────────
+	/**
+	 * One file's permission settings: the user's, or the project's (none while the project is untrusted). The
+	 * rules of both apply; they are not merged like other settings. Not a copy: a change is a new object, so the
+	 * permission check compiles its rules again only when this one changes.
+	 */
+	getPermissionSettings(scope: SettingsScope): Readonly<PermissionSettings> | undefined {
+		return this.store.getScopeValue(scope, "permissions");
+	}
+	/** The effective `permissions.defaultMode` (the project's, once trusted, wins). */
+	getDefaultPermissionMode(): PermissionSettings["defaultMode"] {
+		return this.settings.permissions?.defaultMode;
+	}
+	getSandboxSettings(): { enabled: boolean; network: boolean } {
+		const sandbox = this.settings.permissions?.sandbox;
+		return { enabled: sandbox?.enabled ?? false, network: sandbox?.network ?? false };
+	}
+	/** Adds a rule to `permissions.<list>` of one file (the "always" answer); an existing rule is not repeated. */
+	addPermissionRule(scope: SettingsScope, list: "allow" | "ask" | "deny", rule: string): void {
+		// An untrusted project's rules are not in memory: writing would replace them on disk.
+		if (scope === "project" && !this.isProjectTrusted()) throw new Error("The project is not trusted");
+		const current = this.store.getScope(scope).permissions?.[list] ?? [];
+		if (current.includes(rule)) return;
+		this.store.setNested(scope, "permissions", list, [...current, rule]);
 	}
 
 	// ── resources ────────────────────────────────────────────────────────────────────────────────────────

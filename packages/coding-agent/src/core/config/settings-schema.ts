@@ -1,5 +1,6 @@
 import type { ThinkingLevel } from "@agent/agent-core";
 import type { Transport } from "@agent/ai";
+import { PERMISSION_MODES, type PermissionMode } from "../permissions/modes.js";
 
 /** A package providing resources: a source string, or an object whose arrays filter the package's resources. */
 export type PackageSource =
@@ -74,6 +75,26 @@ export interface McpSettings {
 	directToolLimit?: number;
 }
 
+/** Ours: the OS sandbox bash commands run in (docs/permissions.md). */
+export interface SandboxSettings {
+	/** Run bash in bubblewrap (Linux) or sandbox-exec (macOS): writes only to the working directory and temp. */
+	enabled?: boolean;
+	/** Let sandboxed commands use the network. Default false. */
+	network?: boolean;
+}
+
+/** Ours: permission rules and mode (docs/permissions.md). Rules of the user's and the project's file both apply. */
+export interface PermissionSettings {
+	/** `Tool` or `Tool(pattern)`: calls that run without asking. */
+	allow?: string[];
+	/** Calls that ask first (in print mode: are refused). */
+	ask?: string[];
+	/** Calls that are refused. Deny wins over ask, ask over allow. */
+	deny?: string[];
+	defaultMode?: PermissionMode;
+	sandbox?: SandboxSettings;
+}
+
 export interface ThinkingBudgetsSettings {
 	minimal?: number;
 	low?: number;
@@ -127,6 +148,7 @@ export interface Settings {
 	shellEnvPassthrough?: string[];
 	limits?: LimitsSettings;
 	mcp?: McpSettings;
+	permissions?: PermissionSettings;
 	enabledModels?: string[];
 	enableSkillCommands?: boolean;
 	packages?: PackageSource[];
@@ -140,7 +162,8 @@ export interface Settings {
 /**
  * Ours: settings that run code or decide what runs. From a project's `.agent/settings.json` they apply only once
  * the project is trusted (see project-trust.ts); the user's own settings and command-line overrides always apply.
- * A new setting of that kind (MCP servers, permission rules) is one more entry here.
+ * A new setting of that kind is one more entry here. `permissions` is one: a repository's allow rules or
+ * `defaultMode: "yolo"` would decide what runs.
  */
 export const PROJECT_SETTINGS_NEEDING_TRUST = [
 	"shellPath",
@@ -149,6 +172,7 @@ export const PROJECT_SETTINGS_NEEDING_TRUST = [
 	"npmCommand",
 	"extensions",
 	"packages",
+	"permissions",
 ] as const satisfies readonly (keyof Settings)[];
 
 export type SettingNeedingTrust = (typeof PROJECT_SETTINGS_NEEDING_TRUST)[number];
@@ -164,6 +188,7 @@ export const NESTED_SETTINGS_KEYS = [
 	"markdown",
 	"limits",
 	"mcp",
+	"permissions",
 ] as const;
 
 type ValueCheck = (value: unknown) => string | undefined;
@@ -201,6 +226,14 @@ const aPackageList: ValueCheck = (value) => {
 	return undefined;
 };
 
+const aSandbox: ValueCheck = (value) => {
+	if (!isPlainObject(value)) return 'expected an object like {"enabled": true, "network": false}';
+	for (const key of ["enabled", "network"]) {
+		if (value[key] !== undefined && typeof value[key] !== "boolean") return `expected "${key}" to be true or false`;
+	}
+	return undefined;
+};
+
 const NESTED_CHECKS: Record<(typeof NESTED_SETTINGS_KEYS)[number], Record<string, ValueCheck>> = {
 	thinkingBudgets: { minimal: aCount, low: aCount, medium: aCount, high: aCount },
 	compaction: { enabled: aBoolean, reserveTokens: aCount, keepRecentTokens: aCount },
@@ -224,6 +257,13 @@ const NESTED_CHECKS: Record<(typeof NESTED_SETTINGS_KEYS)[number], Record<string
 		contextFileBytes: aCount,
 	},
 	mcp: { toolTimeoutMs: aCount, connectTimeoutMs: aCount, directToolLimit: aCount },
+	permissions: {
+		allow: aStringList,
+		ask: aStringList,
+		deny: aStringList,
+		defaultMode: oneOf(...PERMISSION_MODES),
+		sandbox: aSandbox,
+	},
 };
 
 const TOP_LEVEL_CHECKS: Record<string, ValueCheck> = {

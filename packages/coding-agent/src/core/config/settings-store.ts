@@ -113,6 +113,20 @@ export class SettingsStore {
 		return structuredClone(scope === "project" ? this.applicableProjectSettings() : this.scopes[scope]);
 	}
 
+	/**
+	 * One key of a scope as it applies, not copied (callers must not change it). A changed value is always a new
+	 * object, so callers may cache by identity.
+	 */
+	getScopeValue<K extends keyof Settings>(scope: SettingsScope, key: K): Readonly<Settings[K]> | undefined {
+		if (
+			scope === "project" &&
+			!this.projectTrusted &&
+			(PROJECT_SETTINGS_NEEDING_TRUST as readonly string[]).includes(key)
+		)
+			return undefined;
+		return this.scopes[scope][key];
+	}
+
 	get isProjectTrusted(): boolean {
 		return this.projectTrusted;
 	}

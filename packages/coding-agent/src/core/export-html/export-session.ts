@@ -1,4 +1,4 @@
-// HTML export of a session file (cli.md §9, rpc.md §4.18, `/export`): the I/O shell around the pure renderer.
+// HTML export of a session file (docs/export.md): the I/O shell around the pure renderer.
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
@@ -19,7 +19,7 @@ export interface ExportHtmlOptions extends SessionPageOptions {
 	/** Directory that relative input and output paths are resolved against; default the process cwd. */
 	cwd?: string;
 	/**
-	 * The entry whose branch the transcript follows. Default: the file's last entry (session-format.md §6).
+	 * The entry whose branch the transcript follows. Default: the file's last entry (docs/session-format.md "The tree").
 	 * A live session passes its in-memory leaf so a `/tree` move without a new message is honoured.
 	 */
 	leafId?: string | null;

@@ -32,7 +32,7 @@ export interface PageNode {
 }
 
 export interface PageData {
-	/** Pre-order, siblings oldest first (session-format.md §6: children sorted by timestamp). */
+	/** Pre-order, siblings oldest first (children sorted by timestamp, as in `/tree`). */
 	nodes: PageNode[];
 	/** Index of the entry the page opens on (the file's last entry, or a live session's leaf); -1 for none. */
 	leaf: number;

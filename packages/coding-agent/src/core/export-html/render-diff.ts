@@ -1,5 +1,5 @@
 // Diffs as rows: the edit tool writes `+<n> text`, `-<n> text` and ` <n> text` lines, and a line of spaces ending in
-// ` ...` where unchanged lines are skipped (tools.md, "Diff format"). Each row is one block holding only the line's
+// ` ...` where unchanged lines are skipped. Each row is one block holding only the line's
 // text, with no text between rows, so nothing renders as an empty line; the line number (`data-n`) and the sign
 // (the row's class) are drawn by the stylesheet, so copying a diff copies its code; the skip marker becomes a
 // rule instead of a literal `...`. Compact on purpose: a long session holds thousands of diff lines.

@@ -39,8 +39,8 @@ export interface SessionView {
 }
 
 /**
- * @param leafId the entry whose branch is the transcript: by default the file's last entry (session-format.md
- *   §6); a live session may pass its in-memory leaf; `null` means no current branch.
+ * @param leafId the entry whose branch is the transcript: by default the file's last entry (docs/session-format.md
+ *   "The tree"); a live session may pass its in-memory leaf; `null` means no current branch.
  */
 export function buildSessionView(
 	header: SessionHeader,

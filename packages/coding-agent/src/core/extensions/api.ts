@@ -1,4 +1,4 @@
-// The `pi` object a factory receives (extensions.md §2): registration methods write into this extension's
+// The `pi` object a factory receives (docs/extensions.md "`ExtensionAPI`"): registration methods write into this extension's
 // record and work at any time; action methods go to the shared runtime, which refuses them until the session
 // is bound.
 import type { KeyId } from "@agent/tui";
@@ -80,5 +80,6 @@ export function createExtensionAPI(extension: Extension, runtime: ExtensionRunti
 		registerProvider: (name, config) => runtime.registerProvider(name, config),
 		unregisterProvider: (name) => runtime.unregisterProvider(name),
 		events: runtime.events,
+		permissions: runtime.permissionsFor(extensionPath),
 	};
 }

@@ -1,8 +1,8 @@
-// The contexts handlers, tools and commands receive (extensions.md §7). A context is made per call and reads
+// The contexts handlers, tools and commands receive (docs/extensions.md "Contexts"). A context is made per call and reads
 // every value when accessed, so a handler that awaits sees the session as it is then.
 import type { ModelRegistry } from "../config/model-registry.js";
 import type { ExtensionSessionBinding } from "./hooks.js";
-import type { ExtensionCommandContext, ExtensionContext } from "./types.js";
+import type { ExtensionCommandContext, ExtensionContext, ExtensionPermissions } from "./types.js";
 import type { ExtensionUIContext } from "./ui-context.js";
 
 /** What the mode decides: its UI, what "shut down" means, and its versions of the session-changing commands. */
@@ -77,6 +77,16 @@ export function createExtensionContext(sources: ContextSources): ExtensionContex
 			);
 		},
 		getSystemPrompt: () => sources.session?.systemPrompt ?? "",
+		get permissions(): ExtensionPermissions {
+			const permissions = requireSession(sources).permissions;
+			return {
+				getMode: () => permissions.mode,
+				setMode: (mode) => permissions.setMode(mode),
+				addRules: (rules) => permissions.addRules(rules, "extension"),
+				getRules: () => permissions.listRules(),
+				check: (toolName, input) => permissions.evaluate(toolName, input),
+			};
+		},
 	};
 }
 

@@ -1,4 +1,4 @@
-// `pi.events`: channels every extension shares (extensions.md §2). A handler that throws or rejects is logged
+// `pi.events`: channels every extension shares (docs/extensions.md "`ExtensionAPI`"). A handler that throws or rejects is logged
 // and skipped, so one extension cannot break another's subscription.
 import type { EventBus } from "./types.js";
 

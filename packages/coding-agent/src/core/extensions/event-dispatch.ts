@@ -1,4 +1,4 @@
-// Delivering events to handlers (extensions.md §3, §6): in extension load order and, within an extension, in
+// Delivering events to handlers (docs/extensions.md "Events", "Errors"): in extension load order and, within an extension, in
 // registration order; each event's combination rule (chained transforms, first block or cancel wins, collected
 // results); every handler isolated — a failure is reported with the extension's path and stack and the next
 // handler runs (except `tool_call`, whose errors block the call). The runner (./runner.ts) adds registrations,

@@ -1,4 +1,4 @@
-// The events extensions subscribe to with `pi.on(name, handler)` (extensions.md §3): what each handler
+// The events extensions subscribe to with `pi.on(name, handler)` (docs/extensions.md "Events"): what each handler
 // receives and what it may return. The payloads are the session's (./hooks.js) plus the `type` field; the
 // runner (./runner.js) applies the combination rules.
 import type { AgentMessage } from "@agent/agent-core";

@@ -1,4 +1,4 @@
-// `pi.exec(command, args, options)`: runs a program without a shell (extensions.md §2). Abort or timeout sends
+// `pi.exec(command, args, options)`: runs a program without a shell (docs/extensions.md "`ExtensionAPI`"). Abort or timeout sends
 // SIGTERM, then SIGKILL after 5 s. It never rejects: a spawn failure resolves with code 1 and the error on
 // stderr; a process ended by a signal resolves with code 0 (the reference's null-exit-code rule) and `killed`.
 import { spawn } from "node:child_process";

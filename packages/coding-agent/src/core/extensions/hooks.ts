@@ -1,10 +1,10 @@
-// The seam between AgentSession and extensions (extensions.md §1 "Runtime binding", §3, §5, §7).
+// The seam between AgentSession and extensions (docs/extensions.md "Events", "Tools", "Contexts").
 //
 // AgentSession calls into extensions only through `ExtensionHooks`: notification events, events whose
 // handlers return results, and a few lookups (commands, tools). The extension runner (loader + handlers)
-// implements this interface; the session never sees extension modules. Combination rules of §3 (chaining,
+// implements this interface; the session never sees extension modules. Combination rules of the events (chaining,
 // first cancel wins, …) are the runner's job: each `emit…` method returns the *combined* result, and the
-// session applies it as the spec says. Handler errors go to the runner's error listeners (`onError`), which
+// session applies it as docs/extensions.md "Events" describes. Handler errors go to the runner's error listeners (`onError`), which
 // the session turns into `extension_error` events — except `tool_call`, whose errors propagate (they block
 // the tool, fail-safe).
 //
@@ -16,6 +16,7 @@ import type { AgentMessage, AgentTool, AgentToolResult, ThinkingLevel } from "@a
 import type { AssistantMessageEvent, ImageContent, Model, TextContent, ToolResultMessage } from "@agent/ai";
 import type { CompactionPreparation, CompactionResult } from "../compaction/compaction.js";
 import type { ModelRegistry } from "../config/model-registry.js";
+import type { SessionPermissions } from "../permissions/session-permissions.js";
 import type { ResourceExtensionPaths } from "../resources/resource-loader.js";
 import type { BranchSummaryEntry, CompactionEntry, SessionEntry } from "../session/entries.js";
 import type { SessionManager } from "../session/session-manager.js";
@@ -25,7 +26,7 @@ import type { BashOperations } from "../tools/bash-executor.js";
 // Shared payload types
 // ---------------------------------------------------------------------------------------------------------
 
-/** Result of a user `!command` / RPC `bash` (rpc.md §9.6). */
+/** Result of a user `!command` / RPC `bash` (docs/rpc.md "bash and abort_bash"). */
 export interface BashResult {
 	output: string;
 	/** Absent when the process was killed or cancelled. */
@@ -36,7 +37,7 @@ export interface BashResult {
 	fullOutputPath?: string;
 }
 
-/** Context usage for footers and `ctx.getContextUsage()` (compaction-retry.md §2). */
+/** Context usage for footers and `ctx.getContextUsage()` (docs/compaction.md "When it happens"). */
 export interface ContextUsage {
 	/** null right after a compaction, until a reply reports usage again. */
 	tokens: number | null;
@@ -44,7 +45,7 @@ export interface ContextUsage {
 	percent: number | null;
 }
 
-/** A slash command as `get_commands` lists it (rpc.md §9.8). */
+/** A slash command as `get_commands` lists it (docs/rpc.md "Reading the conversation"). */
 export interface SlashCommandInfo {
 	name: string;
 	description?: string;
@@ -62,7 +63,7 @@ export interface CustomMessageInput<TDetails = unknown> {
 	details?: TDetails;
 }
 
-/** Where a branch-summary navigation ends up (compaction-retry.md §7 step 3). */
+/** Where a branch-summary navigation ends up (docs/compaction.md "Branch summaries"). */
 export interface TreePreparation {
 	targetId: string;
 	oldLeafId: string | null;
@@ -108,7 +109,7 @@ export type InputSource = "interactive" | "rpc" | "extension";
 export type MessageDelivery = "steer" | "followUp";
 
 // ---------------------------------------------------------------------------------------------------------
-// Events (extensions.md §3)
+// Events (docs/extensions.md "Events")
 // ---------------------------------------------------------------------------------------------------------
 
 /** Events whose handlers' return values are ignored. */
@@ -323,6 +324,8 @@ export interface ExtensionSessionBinding {
 	/** The effective system prompt of the current run (or the base prompt when idle). */
 	readonly systemPrompt: string;
 	readonly pendingMessageCount: number;
+	/** Ours: permission rules and mode. */
+	readonly permissions: Pick<SessionPermissions, "mode" | "setMode" | "addRules" | "listRules" | "evaluate">;
 
 	abort(): Promise<void>;
 	waitForIdle(): Promise<void>;

@@ -1,7 +1,7 @@
 // The packages an extension imports from its host are the running copies, not files jiti would load again:
 // a second copy of @agent/ai would have its own provider registry, a second copy of this package its own
 // classes. They are handed to jiti as virtual modules, under our names and under the reference's names, so
-// extensions written for the reference load unchanged (extensions.md §1 "Loading a module").
+// extensions written for the reference load unchanged (docs/extensions.md "Loading").
 //
 // Each package is imported only when an extension needs it (most import only types, plus TypeBox). This is
 // also the one module that reaches for the package's own public entry: it is what extension authors import,

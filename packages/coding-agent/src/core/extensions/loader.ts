@@ -1,4 +1,4 @@
-// Loading extension modules (extensions.md §1 "Loading a module"): TypeScript or JavaScript, imported at run
+// Loading extension modules (docs/extensions.md "Loading"): TypeScript or JavaScript, imported at run
 // time through jiti (no build step for the author), with the host packages resolved to the running copies and
 // everything else — the extension's own dependencies — resolved from the extension's directory. Each module's
 // default export is called with a fresh `ExtensionAPI`; failures are collected per extension and never stop

@@ -1,4 +1,4 @@
-// `pi.registerProvider` / `pi.unregisterProvider` (extensions.md §2 "ProviderConfig", config.md §6.8):
+// `pi.registerProvider` / `pi.unregisterProvider` (docs/custom-provider.md, docs/extensions.md "Providers"):
 // validation with the reference's messages, then the ModelRegistry and AuthStorage do the work. Calls made
 // while extensions load are queued until a registry is attached (before the CLI resolves the model).
 import type { Model, OAuthCredentials } from "@agent/ai";

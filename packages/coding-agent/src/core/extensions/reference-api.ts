@@ -40,7 +40,7 @@ export async function loadExtensionFromFactory(
 
 /**
  * Loads `configuredPaths`, then the extensions in `<cwd>/.agent/extensions/` and `<agentDir>/extensions/`
- * (extensions.md §1). Ours differs: the project's own directory is included only when the user trusted the
+ * (docs/extensions.md "Where extensions come from"). Ours differs: the project's own directory is included only when the user trusted the
  * project, as everywhere else the agent loads code of a project.
  */
 export async function discoverAndLoadExtensions(

@@ -1,10 +1,10 @@
-// What wins when extensions register the same name (extensions.md §1 "After loading", §4): tools, commands
+// What wins when extensions register the same name (docs/extensions.md "Loading", "Commands, shortcuts, flags, message renderers"): tools, commands
 // and flags — the first in load order, later ones reported; shortcuts — reserved built-in keys are protected,
 // other built-in keys and earlier extensions' keys are overridden with a warning.
 import type { KeyId } from "@agent/tui";
 import type { Extension, RegisteredCommand, RegisteredFlag, RegisteredShortcut, RegisteredTool } from "./types.js";
 
-/** The interactive mode's slash commands (cli.md §13.3), and ours (`mcp`). */
+/** The interactive mode's slash commands (docs/cli.md "Interactive commands"), and ours (`mcp`). */
 export const BUILTIN_SLASH_COMMAND_NAMES: readonly string[] = [
 	"settings",
 	"model",

@@ -1,11 +1,11 @@
-// `ctx.ui` in RPC mode (rpc.md §8): dialogs and fire-and-forget calls become `extension_ui_request` records
+// `ctx.ui` in RPC mode (docs/rpc.md "Extension UI"): dialogs and fire-and-forget calls become `extension_ui_request` records
 // through the mode's transport (the RPC extension-UI bridge, which enforces timeouts agent-side); the
 // TUI-only methods are degraded.
 //
 // The reference degraded `custom()` silently: the client never learned that an extension asked the user
 // something it could not show, and the extension could not tell that from a dismissal. Here `custom()`
 // also sends a `notify` warning naming what was dropped, and every degraded return is documented
-// (docs/extensions.md, "UI per mode").
+// (docs/extensions.md "UI", docs/rpc.md "Extension UI").
 import {
 	createNoopUIContext,
 	type DialogOptions,

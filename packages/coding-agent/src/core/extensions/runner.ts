@@ -1,7 +1,7 @@
 // The extension runner: the session's `ExtensionHooks`, implemented over the loaded extensions. Event delivery
 // is its base class (./event-dispatch.ts); here are the registrations as the session and modes see them (tools,
 // commands, flags, shortcuts, renderers, with conflicts resolved), the mode's bindings (UI, shutdown, command
-// actions), the contexts (§7), and `/reload`.
+// actions), the contexts, and `/reload`.
 import type { KeyId } from "@agent/tui";
 import type { ModelRegistry } from "../config/model-registry.js";
 import {

@@ -1,14 +1,22 @@
-// The action backend every extension's API shares (extensions.md §1 "Runtime binding"). While extensions load
+// The action backend every extension's API shares. While extensions load
 // there is no session: action methods throw. `bindSession` (called by AgentSession through the runner) makes
 // them act on the session; registration methods never need it.
 import type { ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, Model, TextContent } from "@agent/ai";
 import type { ModelRegistry } from "../config/model-registry.js";
+import type { PermissionRuleSet } from "../permissions/policy.js";
 import { createEventBus } from "./event-bus.js";
 import { execCommand } from "./exec.js";
 import type { CustomMessageInput, ExtensionError, ExtensionSessionBinding, SlashCommandInfo } from "./hooks.js";
 import { ProviderRegistrations } from "./provider-registration.js";
-import type { EventBus, ExecOptions, ExecResult, ExtensionProviderConfig, SendMessageOptions } from "./types.js";
+import type {
+	EventBus,
+	ExecOptions,
+	ExecResult,
+	ExtensionPermissions,
+	ExtensionProviderConfig,
+	SendMessageOptions,
+} from "./types.js";
 
 export const RUNTIME_NOT_INITIALIZED_TEXT =
 	"Extension runtime not initialized. Action methods cannot be called during extension loading.";
@@ -29,6 +37,13 @@ export class ExtensionRuntime {
 	/** Values of extension flags: defaults from `registerFlag`, then what the command line set. */
 	readonly flagValues = new Map<string, boolean | string>();
 	private session: ExtensionSessionBinding | undefined;
+	/** Rules extensions added while loading: applied when the session binds (`remove` set from then on). */
+	private readonly pendingRules: {
+		rules: PermissionRuleSet;
+		source: string;
+		remove?: () => void;
+		removed: boolean;
+	}[] = [];
 	private errorSink: (error: ExtensionError) => void = () => {};
 	private readonly cwd: string;
 
@@ -50,6 +65,29 @@ export class ExtensionRuntime {
 	bindSession(session: ExtensionSessionBinding): void {
 		this.session = session;
 		if (!this.providers.isAttached) this.providers.attach(session.modelRegistry);
+		for (const pending of this.pendingRules.splice(0)) {
+			if (!pending.removed) pending.remove = session.permissions.addRules(pending.rules, pending.source);
+		}
+	}
+
+	/** `pi.permissions` of one extension: its rules are listed under `extension <path>`. */
+	permissionsFor(extensionPath: string): ExtensionPermissions {
+		const source = `extension ${extensionPath}`;
+		return {
+			getMode: () => this.binding.permissions.mode,
+			setMode: (mode) => this.binding.permissions.setMode(mode),
+			addRules: (rules) => {
+				if (this.session) return this.session.permissions.addRules(rules, source);
+				const pending: (typeof this.pendingRules)[number] = { rules, source, removed: false };
+				this.pendingRules.push(pending);
+				return () => {
+					pending.removed = true;
+					pending.remove?.();
+				};
+			},
+			getRules: () => this.binding.permissions.listRules(),
+			check: (toolName, input) => this.binding.permissions.evaluate(toolName, input),
+		};
 	}
 
 	attachModelRegistry(registry: ModelRegistry): void {

@@ -1,4 +1,4 @@
-// Loading a session's extensions in one call (cli.md §4 step 4; what the CLI and embedders use): the paths the
+// Loading a session's extensions in one call (what the CLI and embedders use): the paths the
 // resource loader discovered, filtered by project trust, loaded into one runtime, wrapped in a runner whose
 // `/reload` repeats the same steps. Providers registered while loading reach the model registry before the
 // caller resolves the model.
@@ -15,8 +15,8 @@ const FAILED_TO_LOAD_PREFIX = failedToLoadText("");
 import type { EventBus, ExtensionFactory, ExtensionLoadError } from "./types.js";
 
 /**
- * The startup line for a failed extension (cli.md §4). The error itself usually reads "Failed to load
- * extension: <message>" (extensions.md §1); printed after the line's own prefix that would say it twice.
+ * The startup line for a failed extension. The error itself usually reads "Failed to load
+ * extension: <message>" (docs/extensions.md "Loading"); printed after the line's own prefix that would say it twice.
  */
 export function extensionLoadFailureText(error: ExtensionLoadError): string {
 	const message = error.error.startsWith(FAILED_TO_LOAD_PREFIX)

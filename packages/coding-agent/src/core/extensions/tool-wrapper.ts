@@ -1,4 +1,4 @@
-// Extension tools as the agent runs them (extensions.md §2 "ToolDefinition"): an AgentTool whose `execute`
+// Extension tools as the agent runs them (docs/extensions.md "Tools"): an AgentTool whose `execute`
 // passes a fresh ExtensionContext as the fifth argument. The prompt snippet and guidelines travel along for
 // the system prompt.
 import type { ExtensionTool } from "./hooks.js";

@@ -1,4 +1,4 @@
-// The extension author's side (extensions.md §2, §7): the `ExtensionAPI` a factory receives, tool
+// The extension author's side (docs/extensions.md "`ExtensionAPI`", "Contexts"): the `ExtensionAPI` a factory receives, tool
 // definitions, the contexts handlers and commands get, and provider registrations. Only types, plus the
 // record the loader builds per extension.
 import type { AgentToolResult, AgentToolUpdateCallback, ThinkingLevel } from "@agent/agent-core";
@@ -21,6 +21,9 @@ import type { CompactionResult } from "../compaction/compaction.js";
 import type { OAuthCredential } from "../config/auth-storage.js";
 import type { ModelRegistry } from "../config/model-registry.js";
 import type { CustomMessage } from "../messages.js";
+import type { PermissionMode } from "../permissions/modes.js";
+import type { PermissionRuleSet } from "../permissions/policy.js";
+import type { ListedRule, PermissionEvaluation } from "../permissions/session-permissions.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type {
 	ExtensionEventMap,
@@ -68,6 +71,23 @@ export interface CompactOptions {
 	onError?(error: Error): void;
 }
 
+/** Ours: the session's permission rules and mode (docs/permissions.md), as `pi.permissions` and `ctx.permissions`. */
+export interface ExtensionPermissions {
+	getMode(): PermissionMode;
+	/** For this session (not saved); the terminal UI's footer and editors follow. */
+	setMode(mode: PermissionMode): void;
+	/**
+	 * Rules for this session, listed under the extension's name (`pi.permissions`) or `extension` (`ctx`); deny
+	 * still wins over ask and allow, whoever added them. Returns the function that removes them. Through `pi`
+	 * this works while the extension loads too (the rules apply once the session starts).
+	 */
+	addRules(rules: PermissionRuleSet): () => void;
+	/** Every rule in effect, deny first, with its source. */
+	getRules(): ListedRule[];
+	/** What the rules and the mode decide for a call, without asking anyone or recording anything. */
+	check(toolName: string, input: Record<string, unknown>): Promise<PermissionEvaluation>;
+}
+
 /** What handlers, tools and shortcuts get. Created per call; every value is read when accessed. */
 export interface ExtensionContext {
 	readonly ui: ExtensionUIContext;
@@ -88,6 +108,8 @@ export interface ExtensionContext {
 	compact(options?: CompactOptions): void;
 	/** The current effective system prompt. */
 	getSystemPrompt(): string;
+	/** Ours: permission rules and mode. */
+	readonly permissions: ExtensionPermissions;
 }
 
 /** What command handlers get: the context plus the session-changing methods (unsafe inside event handlers). */
@@ -182,7 +204,7 @@ export type MessageRenderer<TDetails = unknown> = (
 ) => Component | undefined;
 
 // ---------------------------------------------------------------------------------------------------------
-// Providers (config.md §6.8)
+// Providers (docs/custom-provider.md)
 // ---------------------------------------------------------------------------------------------------------
 
 export interface ProviderModelConfig {
@@ -292,6 +314,8 @@ export interface ExtensionAPI {
 	registerProvider(name: string, config: ExtensionProviderConfig): void;
 	unregisterProvider(name: string): void;
 	readonly events: EventBus;
+	/** Ours: permission rules and mode (docs/permissions.md). */
+	readonly permissions: ExtensionPermissions;
 }
 
 /** An extension module's default export. */

@@ -1,4 +1,4 @@
-// What an extension can do with the user interface (`ctx.ui`, extensions.md §8). Each mode supplies one
+// What an extension can do with the user interface (`ctx.ui`, docs/extensions.md "UI"). Each mode supplies one
 // implementation: the interactive mode draws with the TUI, RPC mode turns calls into `extension_ui_request`
 // records (./rpc-ui-context.ts), and print/JSON mode uses the no-op context below (`hasUI === false`).
 //
@@ -118,7 +118,7 @@ export interface WidgetOptions {
 /** A component an extension hands to the UI; `dispose` is called when the UI drops it. */
 export type DisposableComponent = Component & { dispose?(): void };
 
-/** The application's key bindings, as `custom()` components see them (action names of cli.md §14). */
+/** The application's key bindings, as `custom()` components see them (action names of docs/keybindings.md). */
 export interface ExtensionKeybindings {
 	/** True when `data` is one of the keys bound to `action`. */
 	matches(data: string, action: string): boolean;

@@ -1,4 +1,4 @@
-// When and how the session compacts (compaction-retry.md §6): after runs (threshold, overflow), before
+// When and how the session compacts (docs/compaction.md "When it happens"): after runs (threshold, overflow), before
 // prompts, and on request.
 import type { Agent, AgentMessage, StreamFn } from "@agent/agent-core";
 import { type AssistantMessage, isContextOverflow, type Model } from "@agent/ai";

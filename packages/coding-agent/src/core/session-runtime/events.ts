@@ -1,4 +1,4 @@
-// What AgentSession reports to modes (rpc.md §7.1) and the shapes its queries return (§9). Defined once here,
+// What AgentSession reports to modes (docs/json.md "Events") and the shapes its queries return. Defined once here,
 // imported by the session, its controllers and every mode.
 import type { AgentEvent, ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, Model } from "@agent/ai";
@@ -38,7 +38,7 @@ export interface PromptOptions {
 	source?: InputSource;
 }
 
-/** `get_session_stats` (rpc.md §9.7), over the messages currently in context. */
+/** `get_session_stats` (docs/rpc.md "Reading the conversation"), over the messages currently in context. */
 export interface SessionStats {
 	sessionFile?: string;
 	sessionId: string;
@@ -52,7 +52,7 @@ export interface SessionStats {
 	cost: number;
 }
 
-/** `cycle_model` (rpc.md §4.8). */
+/** `cycle_model` (docs/rpc.md "Model and thinking level"). */
 export interface ModelCycleResult {
 	model: Model;
 	/** The effective level after clamping. */

@@ -1,5 +1,5 @@
 // The session's model and thinking level: selecting, cycling, clamping, and recording every change in the
-// session and the user's settings (rpc.md §4.7–§4.10, config.md §2.2).
+// session and the user's settings (docs/rpc.md "Model and thinking level").
 import type { Agent, ThinkingLevel } from "@agent/agent-core";
 import type { Model } from "@agent/ai";
 import type { ModelRegistry } from "../config/model-registry.js";

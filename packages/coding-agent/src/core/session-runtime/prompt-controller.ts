@@ -1,6 +1,6 @@
 // What happens to a message the user (or an extension) sends: extension commands, `input` handlers,
-// expansion, queueing while the agent works, validation, and the start of a run (rpc.md §4.2, §4.3;
-// extensions.md §3 "Order in a prompt cycle").
+// expansion, queueing while the agent works, validation, and the start of a run (docs/rpc.md "prompt",
+// "steer and follow_up"; docs/extensions.md "Events").
 import { join } from "node:path";
 import type { Agent, AgentMessage } from "@agent/agent-core";
 import type { AssistantMessage, ImageContent, Model, TextContent } from "@agent/ai";
@@ -27,7 +27,7 @@ export function noModelSelectedPromptText(docsPath: string = getDocsPath()): str
 }
 
 /**
- * The spec's text (`No API key found for <provider>.` … `See <docs>/providers.md`) with every way to give the
+ * The reference's text (`No API key found for <provider>.` … `See <docs>/providers.md`) with every way to give the
  * provider a key spelled out: its variables, `--api-key`, `/login` and models.json.
  */
 export function noApiKeyFoundText(provider: string, docsPath: string = getDocsPath(), modelsJsonPath?: string): string {

@@ -1,5 +1,5 @@
 // Reading what the user typed: extension commands, `/skill:` and `/template` expansion, `!` commands
-// (rpc.md §4.2 step 3, cli.md). Pure, apart from reading skill files.
+// (docs/rpc.md "prompt"). Pure, apart from reading skill files.
 import type { ImageContent, TextContent } from "@agent/ai";
 import type { ExtensionCommand, SlashCommandInfo } from "../extensions/hooks.js";
 import { expandPromptTemplate } from "../resources/prompt-template-expansion.js";
@@ -82,7 +82,7 @@ function locationOf(source: string): SlashCommandInfo["location"] {
 	return TEMPLATE_LOCATIONS.has(source) ? (source as SlashCommandInfo["location"]) : undefined;
 }
 
-/** `get_commands` (rpc.md §4.25): extension commands, then prompt templates, then skills, then MCP prompts. */
+/** `get_commands`: extension commands, then prompt templates, then skills, then MCP prompts. */
 export function listSlashCommands(
 	extensionCommands: readonly ExtensionCommand[],
 	templates: readonly PromptTemplate[],

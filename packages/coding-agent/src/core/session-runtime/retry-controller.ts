@@ -1,4 +1,4 @@
-// Automatic retry of transient provider failures (compaction-retry.md §8, rpc.md §7.3).
+// Automatic retry of transient provider failures (docs/compaction.md "Automatic retry").
 import type { Agent, AgentMessage } from "@agent/agent-core";
 import type { AssistantMessage } from "@agent/ai";
 import type { AgentSessionEvent } from "./events.js";

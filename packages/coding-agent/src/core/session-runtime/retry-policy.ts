@@ -1,4 +1,4 @@
-// Which provider failures are retried, and how long to wait (compaction-retry.md §8). Pure.
+// Which provider failures are retried, and how long to wait (docs/compaction.md "Automatic retry"). Pure.
 import { type AssistantMessage, isContextOverflow } from "@agent/ai";
 
 /** The reference's pattern of transient failures, matched case-insensitively against the error text. */

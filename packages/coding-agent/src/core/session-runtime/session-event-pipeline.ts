@@ -1,5 +1,5 @@
 // Agent events on their way to extensions, the session file and the session's listeners, in that order,
-// through one serialized queue (extensions.md §3 "Order in a prompt cycle"; session-format.md §8.2). Also
+// through one serialized queue (docs/extensions.md "Events"; docs/session-format.md "Writing"). Also
 // the tool hooks that must see the queue drained, and the follow-on work a run leaves behind (retry,
 // compaction) that a prompt waits for.
 import {
@@ -151,7 +151,7 @@ export class SessionEventPipeline {
 			if (result?.block) return { block: true, ...(result.reason !== undefined ? { reason: result.reason } : {}) };
 			return undefined;
 		} catch (error) {
-			// Fail-safe (extensions.md §5): a handler that throws blocks the call.
+			// Fail-safe (docs/extensions.md "Errors"): a handler that throws blocks the call.
 			return {
 				block: true,
 				reason: error instanceof Error ? error.message : `Extension failed, blocking execution: ${String(error)}`,
@@ -254,7 +254,7 @@ export class SessionEventPipeline {
 		if (hooks.hasHandlers(notification.type)) await hooks.emit(notification);
 	}
 
-	/** Persists finished messages (session-format.md §8.2) and keeps the queue display in step. */
+	/** Persists finished messages (docs/session-format.md "Writing") and keeps the queue display in step. */
 	private record(event: AgentEvent): void {
 		const { sessionManager } = this.host;
 		if (event.type === "message_start" && event.message.role === "user") {

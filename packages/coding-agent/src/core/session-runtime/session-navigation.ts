@@ -1,5 +1,5 @@
-// Moving between sessions and within the tree (session-format.md §9, rpc.md §4.6, §4.19–§4.21,
-// compaction-retry.md §7).
+// Moving between sessions and within the tree (docs/rpc.md "Sessions",
+// docs/compaction.md "Branch summaries").
 import type { Agent, StreamFn, ThinkingLevel } from "@agent/agent-core";
 import type { Model } from "@agent/ai";
 import { collectEntriesForBranchSummary, generateBranchSummary } from "../compaction/branch-summarization.js";
@@ -151,7 +151,7 @@ export class SessionNavigator {
 	}
 
 	/**
-	 * Moves to another point of the tree (compaction-retry.md §7), optionally leaving a summary of the
+	 * Moves to another point of the tree (docs/compaction.md "Branch summaries"), optionally leaving a summary of the
 	 * branch being left behind. Selecting a user or extension message moves before it and returns its text.
 	 */
 	async navigateTree(targetId: string, options: NavigateTreeOptions = {}): Promise<NavigateTreeResult> {
@@ -219,7 +219,7 @@ export class SessionNavigator {
 
 	/**
 	 * At startup: a session with entries is restored (a requested level then applies on top); a new one
-	 * records its model and thinking level (session-format.md §8.1).
+	 * records its model and thinking level (docs/session-format.md "Writing").
 	 */
 	initializeSession(requestedLevel: ThinkingLevel | undefined): void {
 		const { host } = this;

@@ -6,7 +6,7 @@ import type { ContextUsage } from "../extensions/hooks.js";
 import type { SessionEntry } from "../session/entries.js";
 import type { SessionStats } from "./events.js";
 
-/** Counts by role and the usage and cost of the replies in context (rpc.md §4.17). */
+/** Counts by role and the usage and cost of the replies in context. */
 export function computeSessionStats(
 	messages: readonly AgentMessage[],
 	session: { sessionId: string; sessionFile?: string },
@@ -50,7 +50,7 @@ function isUsageAfterCompaction(message: AssistantMessage, compactionTime: numbe
 }
 
 /**
- * How full the model's window is (compaction-retry.md §2): undefined without a model or window; unknown
+ * How full the model's window is: undefined without a model or window; unknown
  * (`null`) right after a compaction until a reply reports usage again; otherwise the usage-based estimate.
  */
 export function computeContextUsage(

@@ -1,11 +1,12 @@
 // The tools the model can call and the system prompt that describes them. Changing the active set rebuilds
-// the prompt (prompt-and-resources.md §1.3).
+// the prompt.
 import type { Agent, AgentTool } from "@agent/agent-core";
 import type { SettingsManager } from "../config/settings-manager.js";
 import type { ExtensionHooks, ExtensionTool } from "../extensions/hooks.js";
 import type { ResourceLoader } from "../resources/resource-loader.js";
 import { BUILTIN_TOOL_SNIPPETS, buildSystemPrompt } from "../resources/system-prompt.js";
 import { type CustomToolPromptInfo, collectCustomToolPromptInputs } from "../resources/tool-prompt-inputs.js";
+import type { BashSpawnHook } from "../tools/bash.js";
 import type { BashOutputFiles } from "../tools/bash-output-files.js";
 import type { ShellEnvironment } from "../tools/shell-env.js";
 import { createAllTools } from "../tools/tool-sets.js";
@@ -26,6 +27,8 @@ export interface SessionToolsOptions {
 	/** The session's command environment and full-output files, for the built-in bash tool. */
 	shellEnvironment?: ShellEnvironment;
 	bashOutputFiles?: BashOutputFiles;
+	/** Ours: rewrites what the built-in bash tool spawns (the permissions' OS sandbox). */
+	bashSpawnHook?: BashSpawnHook;
 	/**
 	 * MCP tools, asked for again on every refresh. Only those with a prompt snippet (the `mcp` tool) are named
 	 * in the system prompt: the others come and go with their servers and reach the model as tool definitions,
@@ -147,12 +150,14 @@ export class SessionTools {
 	private rebuildRegistry(): void {
 		const { cwd, settingsManager, tools, customTools, hooks, shellEnvironment, bashOutputFiles, mcpTools } =
 			this.options;
+		const spawnHook = this.options.bashSpawnHook;
 		const registry = new Map<string, ExtensionTool>();
 		const builtIns = createAllTools(cwd, {
 			bash: {
 				commandPrefix: settingsManager.getShellCommandPrefix(),
 				shellPath: settingsManager.getShellPath(),
 				...(shellEnvironment ? { environment: shellEnvironment } : {}),
+				...(spawnHook ? { spawnHook } : {}),
 				output: {
 					maxFileBytes: settingsManager.getLimits().bashOutputFileBytes,
 					...(bashOutputFiles ? { files: bashOutputFiles } : {}),

@@ -1,5 +1,5 @@
-// Which thinking levels a model offers, and clamping a requested level to them (agent-loop.md §6,
-// rpc.md §4.10). Pure.
+// Which thinking levels a model offers, and clamping a requested level to them (docs/rpc.md
+// "Model and thinking level"). Pure.
 import type { ThinkingLevel } from "@agent/agent-core";
 import { type Model, supportsXhigh } from "@agent/ai";
 

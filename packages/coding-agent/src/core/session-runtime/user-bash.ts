@@ -1,4 +1,4 @@
-// The user's own shell commands (`!cmd`, `!!cmd`, RPC `bash`; rpc.md §4.15): run through the bash tool's
+// The user's own shell commands (`!cmd`, `!!cmd`, RPC `bash`; docs/rpc.md "bash and abort_bash"): run through the bash tool's
 // operations (same shell resolution, process-group kill), output cleaned for display and the model.
 import { StringDecoder } from "node:string_decoder";
 import { DEFAULT_BASH_OUTPUT_FILE_BYTES, type SettingsManager } from "../config/settings-manager.js";

@@ -1,4 +1,4 @@
-// The session file wire format (session-format.md §2–§5): every line kind is defined here, once.
+// The session file wire format (docs/session-format.md): every line kind is defined here, once.
 // Files written by either program open in the other, so names, fields and key order are the reference's.
 import type { AgentMessage, ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, TextContent } from "@agent/ai";
@@ -96,6 +96,36 @@ export interface SessionInfoEntry extends SessionEntryBase {
 }
 
 /**
+ * Ours: how one tool call's permission was decided (docs/permissions.md). A tree node that never reaches the
+ * model; readers that do not know the kind keep it and skip it (docs/session-format.md "Kinds a reader does not know").
+ */
+export interface PermissionDecisionEntry extends SessionEntryBase {
+	type: "permission_decision";
+	toolCallId: string;
+	toolName: string;
+	decision: "allow" | "deny";
+	/** A rule, the mode, the user's answer, no one to answer (print mode), or a failed check (fail closed). */
+	decidedBy: "rule" | "mode" | "user" | "unanswered" | "error";
+	/** The permission mode at the time. */
+	mode: string;
+	/** The rule that decided, or that made the call ask. */
+	rule?: string;
+	/** Where that rule came from: user settings, project settings, command line, this session, extension <path>. */
+	ruleSource?: string;
+	/** What the rule or mode looked at: the command, the path, the tool. */
+	subject?: string;
+	/** Why: the mode's reason, why the user was asked, or the error. */
+	reason?: string;
+	/** The user's answer: once, for this session, always. */
+	scope?: "once" | "session" | "always";
+	/** The reason the user gave for denying (sent to the model). */
+	userReason?: string;
+}
+
+/** The fields of a permission decision, as the permission check hands them to the session file. */
+export type PermissionDecision = Omit<PermissionDecisionEntry, keyof SessionEntryBase>;
+
+/**
  * Every entry kind this version knows. Entries of other kinds (written by a newer program) are kept in
  * memory and in the file untouched and keep their own `type`: code switching on `type` needs a default.
  */
@@ -108,7 +138,8 @@ export type SessionEntry =
 	| CustomEntry
 	| CustomMessageEntry
 	| LabelEntry
-	| SessionInfoEntry;
+	| SessionInfoEntry
+	| PermissionDecisionEntry;
 
 export type SessionEntryType = SessionEntry["type"];
 
@@ -130,6 +161,7 @@ const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set<SessionEntryType>([
 	"custom_message",
 	"label",
 	"session_info",
+	"permission_decision",
 ]);
 
 export function isKnownEntryType(type: string): type is SessionEntryType {
@@ -150,7 +182,7 @@ export interface SessionTreeNode {
 	label?: string;
 }
 
-/** One session file as the resume picker and `--session <id>` see it (session-format.md §9.1). */
+/** One session file as the resume picker and `--session <id>` see it (docs/session-format.md "Listing sessions"). */
 export interface SessionInfo {
 	path: string;
 	id: string;

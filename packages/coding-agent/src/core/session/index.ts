@@ -10,6 +10,8 @@ export type {
 	FileEntry,
 	LabelEntry,
 	ModelChangeEntry,
+	PermissionDecision,
+	PermissionDecisionEntry,
 	SessionContext,
 	SessionEntry,
 	SessionEntryBase,

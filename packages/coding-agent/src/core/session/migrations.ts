@@ -1,4 +1,4 @@
-// Session format migrations v1 → v2 → v3 (session-format.md §8.3), pure: records in, records out.
+// Session format migrations v1 → v2 → v3 (docs/session-format.md "Reading, damaged files and versions"), pure: records in, records out.
 // Lines that are not entries (corrupt or stray) stay where they are, so a rewrite keeps them verbatim.
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./entries.js";
 import { generateEntryId, type SessionFileRecord } from "./session-file.js";

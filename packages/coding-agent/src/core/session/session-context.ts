@@ -1,10 +1,10 @@
-// Rebuilding what the model sees from the tree (session-format.md §7). Pure.
+// Rebuilding what the model sees from the tree (docs/session-format.md "What the model sees"). Pure.
 import type { AgentMessage, ThinkingLevel } from "@agent/agent-core";
 import { createBranchSummaryMessage, createCompactionSummaryMessage, createCustomMessage } from "../messages.js";
 import type { CompactionEntry, SessionContext, SessionEntry } from "./entries.js";
 import { getBranchPath, indexEntries } from "./session-tree.js";
 
-// A branch without a thinking_level_change entry (§7 step 4).
+// A branch without a thinking_level_change entry.
 const UNRECORDED_THINKING_LEVEL: ThinkingLevel = "off";
 
 function emptyContext(): SessionContext {
@@ -17,7 +17,7 @@ function entryTime(entry: SessionEntry): number {
 	return Number.isNaN(ms) ? 0 : ms;
 }
 
-/** The message an entry contributes to the context, if any (§7 step 5). */
+/** The message an entry contributes to the context, if any. */
 export function entryToContextMessage(entry: SessionEntry): AgentMessage | undefined {
 	switch (entry.type) {
 		case "message":

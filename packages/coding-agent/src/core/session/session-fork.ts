@@ -1,4 +1,4 @@
-// Copying a session of another project into a new file (session-format.md §9.4).
+// Copying a session of another project into a new file (docs/session-format.md "Writing").
 import { readFileSync } from "node:fs";
 import type { SessionHeader } from "./entries.js";
 import { isSessionHeader, serializeFileEntry, serializeRecords } from "./session-file.js";

@@ -1,4 +1,4 @@
-// Finding sessions: listings for the resume picker, `-c`, and `--session <id-prefix>` (session-format.md §9.1–9.2).
+// Finding sessions: listings for the resume picker, `-c`, and `--session <id-prefix>` (docs/session-format.md "Listing sessions").
 // What one file contributes to a listing is computed in session-summary.ts.
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
@@ -144,7 +144,7 @@ export type SessionArgumentResolution =
 	| { kind: "other-project"; session: SessionInfo }
 	| { kind: "not-found" };
 
-/** `--session <arg>` (cli.md §7): a path when it contains `/` or `\` or ends in `.jsonl`, else an id prefix. */
+/** `--session <arg>`: a path when it contains `/` or `\` or ends in `.jsonl`, else an id prefix. */
 export async function resolveSessionArgument(
 	arg: string,
 	cwd: string,

@@ -1,4 +1,4 @@
-// A session: its entry tree, the current leaf, and the file it is persisted to (session-format.md §6, §8, §9).
+// A session: its entry tree, the current leaf, and the file it is persisted to (docs/session-format.md).
 
 import { dirname, join, resolve } from "node:path";
 import type { ThinkingLevel } from "@agent/agent-core";
@@ -11,6 +11,8 @@ import type {
 	CustomMessageEntry,
 	LabelEntry,
 	ModelChangeEntry,
+	PermissionDecision,
+	PermissionDecisionEntry,
 	SessionContext,
 	SessionEntry,
 	SessionFileDiagnostic,
@@ -133,7 +135,7 @@ export class SessionManager {
 	}
 
 	/**
-	 * Forks a session of another project into `targetCwd`'s directory (session-format.md §9.4): a new file with
+	 * Forks a session of another project into `targetCwd`'s directory (docs/session-format.md "Writing"): a new file with
 	 * a new header whose `parentSession` is the source, then every entry line of the source, written at once.
 	 */
 	static forkFrom(sourcePath: string, targetCwd: string, sessionDir?: string): SessionManager {
@@ -333,6 +335,11 @@ export class SessionManager {
 	/** Sets the session's display name (trimmed). */
 	appendSessionInfo(name: string): string {
 		return this.appendEntry<SessionInfoEntry>("session_info", { name: name.trim() });
+	}
+
+	/** Ours: how a tool call's permission was decided; a tree node that never reaches the model. */
+	appendPermissionDecision(decision: PermissionDecision): string {
+		return this.appendEntry<PermissionDecisionEntry>("permission_decision", decision);
 	}
 
 	/** Sets (or with undefined/"" clears) the label of an existing entry. */

@@ -1,4 +1,4 @@
-// Where session files live (session-format.md §1).
+// Where session files live (docs/session-format.md "Where they live").
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { getAgentDir, getSessionsRoot } from "../config/paths.js";

@@ -1,4 +1,4 @@
-// One session file as listings show it (session-format.md §9.1), read only as far as needed: message lines
+// One session file as listings show it (docs/session-format.md "Listing sessions"), read only as far as needed: message lines
 // are counted and dated from their first and last bytes, without decoding the (often large) rest.
 import { readFileSync } from "node:fs";
 import type { SessionHeader, SessionInfo } from "./entries.js";

@@ -1,4 +1,4 @@
-// The entry tree (session-format.md §6): paths, labels, names and the `/tree` view. Pure functions.
+// The entry tree (docs/session-format.md "The tree"): paths, labels, names and the `/tree` view. Pure functions.
 import type { SessionEntry, SessionTreeNode } from "./entries.js";
 
 /** id → entry; a later line with the same id wins (files duplicated by the reference's lazy flush). */

@@ -129,7 +129,7 @@ export function createBashTool(
 				onUpdate({ content: [{ type: "text", text: snapshot.truncation.content }], details });
 			};
 
-			// The first result of a session whose command lost provider keys says so (after the spec's notices).
+			// The first result of a session whose command lost provider keys says so (after the reference's notices).
 			const keysNotice = () => environment.takeNotice("model", removed);
 			let exitCode: number | null;
 			try {

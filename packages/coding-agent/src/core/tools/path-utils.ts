@@ -10,11 +10,11 @@ const NARROW_NO_BREAK_SPACE = "\u202F";
  * Expands a path as a model writes it: strips one leading `@` (some models prefix paths with it), turns
  * Unicode spaces into ASCII spaces, and expands `~` / `~/…` to the home directory.
  */
-export function expandPath(path: string): string {
+export function expandPath(path: string, home: string = homedir()): string {
 	let expanded = path.startsWith("@") ? path.slice(1) : path;
 	expanded = expanded.replace(UNICODE_SPACES, " ");
-	if (expanded === "~") return homedir();
-	if (expanded.startsWith("~/")) return join(homedir(), expanded.slice(2));
+	if (expanded === "~") return home;
+	if (expanded.startsWith("~/")) return join(home, expanded.slice(2));
 	return expanded;
 }
 

@@ -133,7 +133,7 @@ export function truncateTail(content: string, options: TruncationOptions = {}): 
 		const lineBytes = Buffer.byteLength(lines[i], "utf8") + separator;
 		if (outputBytes + lineBytes > maxBytes) {
 			truncatedBy = "bytes";
-			// The spec keeps the end of the last line when it alone is too long. Ours differs: also when only
+			// The reference keeps the end of the last line when it alone is too long. Ours differs: also when only
 			// empty lines follow it, or output ending in a newline after one huge line would show nothing at all.
 			const budget = maxBytes - outputBytes - separator;
 			if (onlyEmptyLinesKept && budget > 0) {

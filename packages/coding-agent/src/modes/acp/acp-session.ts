@@ -22,12 +22,12 @@ import { availableCommands, parseCompactCommand } from "./available-commands.js"
 import { createEditorDialogs, type EditorDialogs } from "./editor-dialogs.js";
 import { createAcpUIContext } from "./extension-ui.js";
 import type { FileChangeRecorder } from "./file-tools.js";
+import { createAcpPermissionPrompt } from "./permission-prompt.js";
 import { type PromptInput, toPromptInput } from "./prompt-content.js";
 import { replayBranch } from "./replay.js";
 import {
 	type AcpModeId,
-	CODE_MODE_ID,
-	isAcpModeId,
+	acpModeOf,
 	MODE_CONFIG_ID,
 	MODEL_CONFIG_ID,
 	modelValueOf,
@@ -81,9 +81,10 @@ export class AcpSession {
 	private readonly unsubscribe: () => void;
 	private readonly dialogs: EditorDialogs;
 	private lastSend: Promise<void> = Promise.resolve();
-	private mode: AcpModeId = CODE_MODE_ID;
-	/** The tools of code mode, as they were when read-only mode began. */
+	private mode: AcpModeId;
+	/** The tools of the other modes, as they were when read-only mode began. */
 	private codeTools: string[] = [];
+	private readonly unsubscribePermissions: () => void;
 	private running: Promise<StopReason> | undefined;
 	private cancelled = false;
 	private readonly unsubscribeMcp: () => void;
@@ -108,6 +109,14 @@ export class AcpSession {
 			log: options.log,
 		});
 		options.extensions?.setUIContext(createAcpUIContext(this.dialogs), true);
+		// Permission questions go to the editor; the mode follows changes made elsewhere (an extension).
+		this.mode = session.permissions.mode;
+		session.permissions.setPrompt(createAcpPermissionPrompt(this.dialogs));
+		this.unsubscribePermissions = session.permissions.onModeChange((mode) => {
+			if (this.mode === READ_ONLY_MODE_ID || this.mode === mode) return;
+			this.mode = mode;
+			this.sendModeUpdates();
+		});
 		// MCP failures and authorization requests: in the editor when it shows notices, and in the log.
 		this.unsubscribeMcp = session.onMcpNotice((notice) => {
 			options.log(notice.text);
@@ -203,19 +212,32 @@ export class AcpSession {
 	}
 
 	setMode(modeId: string): void {
-		if (!isAcpModeId(modeId)) throw RequestError.invalidParams({ modeId }, `Unknown mode: ${modeId}`);
-		if (modeId === this.mode) return;
-		this.mode = modeId;
-		if (modeId === READ_ONLY_MODE_ID) this.codeTools = this.session.getActiveToolNames();
-		// MCP tools of servers that connected during read-only mode join code mode too.
-		const mcpTools = this.session
-			.getAllTools()
-			.map((tool) => tool.name)
-			.filter((name) => isMcpToolName(name) && !this.codeTools.includes(name));
-		this.session.setActiveToolsByName(
-			modeId === CODE_MODE_ID ? [...this.codeTools, ...mcpTools] : [...READ_ONLY_TOOL_NAMES],
-		);
-		this.send({ sessionUpdate: "current_mode_update", currentModeId: modeId });
+		const mode = acpModeOf(modeId);
+		if (!mode) throw RequestError.invalidParams({ modeId }, `Unknown mode: ${modeId}`);
+		if (mode === this.mode) return;
+		const wasReadOnly = this.mode === READ_ONLY_MODE_ID;
+		this.mode = mode;
+		if (mode === READ_ONLY_MODE_ID) {
+			this.codeTools = this.session.getActiveToolNames();
+			this.session.setActiveToolsByName([...READ_ONLY_TOOL_NAMES]);
+			// Read-only is plan mode too: a tool an extension adds cannot change anything either.
+			this.session.permissions.setMode("plan");
+		} else {
+			if (wasReadOnly) {
+				// MCP tools of servers that connected during read-only mode join the other modes too.
+				const mcpTools = this.session
+					.getAllTools()
+					.map((tool) => tool.name)
+					.filter((name) => isMcpToolName(name) && !this.codeTools.includes(name));
+				this.session.setActiveToolsByName([...this.codeTools, ...mcpTools]);
+			}
+			this.session.permissions.setMode(mode);
+		}
+		this.sendModeUpdates();
+	}
+
+	private sendModeUpdates(): void {
+		this.send({ sessionUpdate: "current_mode_update", currentModeId: this.mode });
 		this.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
 	}
 
@@ -256,6 +278,8 @@ export class AcpSession {
 		this.unsubscribe();
 		this.unsubscribeMcp();
 		this.unsubscribeMcpChanges();
+		this.unsubscribePermissions();
+		this.session.permissions.setPrompt(undefined);
 		await this.session.shutdown();
 		await this.flush();
 	}

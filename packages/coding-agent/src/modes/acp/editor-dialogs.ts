@@ -56,11 +56,11 @@ export function createEditorDialogs(options: EditorDialogsOptions): EditorDialog
 			withdrawal = new AbortController();
 		},
 
-		async requestPermission(title, detail, permissionOptions, signal) {
+		async requestPermission(title, detail, permissionOptions, signal, aboutCall) {
 			const running = options.runningToolCalls();
 			// A question asked while exactly one tool call runs is about that call (a permission gate in a
 			// `tool_call` handler); any other gets a tool call of its own, so the editor has something to show.
-			const about = running.length === 1 ? running[0]?.toolCallId : undefined;
+			const about = aboutCall ?? (running.length === 1 ? running[0]?.toolCallId : undefined);
 			const toolCallId = about ?? `question-${++questions}`;
 			const text = detail ? `${title}\n\n${detail}` : title;
 			const toolCall: ToolCallUpdate = about

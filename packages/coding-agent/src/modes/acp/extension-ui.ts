@@ -19,12 +19,16 @@ export interface TextRequest {
 
 /** How the session asks its editor (implemented by the ACP session). */
 export interface AcpDialogs {
-	/** Resolves with the chosen option's id, or undefined when the request was cancelled or dismissed. */
+	/**
+	 * Resolves with the chosen option's id, or undefined when the request was cancelled or dismissed. `toolCallId`
+	 * names the tool call the question is about (else: the only running one, or a new one for the question).
+	 */
 	requestPermission(
 		title: string,
 		detail: string | undefined,
 		options: PermissionOption[],
 		signal: AbortSignal | undefined,
+		toolCallId?: string,
 	): Promise<string | undefined>;
 	/** A one-field text form; undefined when the editor has no forms or the user declined. */
 	askText(request: TextRequest, signal: AbortSignal | undefined): Promise<string | undefined>;

@@ -1,16 +1,24 @@
-// What an editor can switch per session: the mode (code, or read-only with tools that cannot change
+// What an editor can switch per session: the mode (a permission mode, or read-only with tools that cannot change
 // anything), the model and the thinking level. Offered both as ACP session modes and as session config
 // options (clients use one or the other); both always show the same state.
 import type { ThinkingLevel } from "@agent/agent-core";
 import type { Model } from "@agent/ai";
 import type { SessionConfigOption, SessionConfigSelectOption, SessionModeState } from "@agentclientprotocol/sdk";
+import {
+	PERMISSION_MODE_DESCRIPTIONS,
+	PERMISSION_MODE_NAMES,
+	PERMISSION_MODES,
+	type PermissionMode,
+} from "../../core/permissions/modes.js";
 import { allTools } from "../../core/tools/tool-sets.js";
 
 export const TOOL_NAMES_BUILT_IN: readonly string[] = Object.keys(allTools);
 
+/** The mode of older clients' (and this agent's earlier) sessions: the permission mode `default`. */
 export const CODE_MODE_ID = "code";
 export const READ_ONLY_MODE_ID = "read-only";
-export type AcpModeId = typeof CODE_MODE_ID | typeof READ_ONLY_MODE_ID;
+/** The permission modes (docs/permissions.md), plus read-only: only the tools that cannot change anything. */
+export type AcpModeId = PermissionMode | typeof READ_ONLY_MODE_ID;
 
 /** The tools of read-only mode: nothing that writes files or runs commands. */
 export const READ_ONLY_TOOL_NAMES: readonly string[] = ["read", "grep", "find", "ls"];
@@ -19,21 +27,23 @@ export const MODE_CONFIG_ID = "mode";
 export const MODEL_CONFIG_ID = "model";
 export const THINKING_CONFIG_ID = "thinking";
 
-const MODES = [
-	{
-		id: CODE_MODE_ID,
-		name: "Code",
-		description: "Reads, edits and writes files and runs commands",
-	},
+const MODES: readonly { id: AcpModeId; name: string; description: string }[] = [
+	...PERMISSION_MODES.map((mode) => ({
+		id: mode,
+		name: PERMISSION_MODE_NAMES[mode],
+		description: PERMISSION_MODE_DESCRIPTIONS[mode],
+	})),
 	{
 		id: READ_ONLY_MODE_ID,
 		name: "Read-only",
 		description: "Reads and searches files only: no edits, no commands",
 	},
-] as const;
+];
 
-export function isAcpModeId(value: string): value is AcpModeId {
-	return MODES.some((mode) => mode.id === value);
+/** The mode an id names (`code` is `default`); undefined for an unknown id. */
+export function acpModeOf(value: string): AcpModeId | undefined {
+	if (value === CODE_MODE_ID) return "default";
+	return MODES.find((mode) => mode.id === value)?.id;
 }
 
 export function sessionModeState(current: AcpModeId): SessionModeState {

@@ -9,6 +9,7 @@ import { SettingsManager } from "../../core/config/settings-manager.js";
 import { formatSettingsWarning } from "../../core/config/settings-store.js";
 import type { ExtensionRunner } from "../../core/extensions/runner.js";
 import { resolveProjectTrust } from "../../core/extensions/trust.js";
+import type { CommandLinePermissions } from "../../core/permissions/session-permissions.js";
 import { DefaultResourceLoader, type DefaultResourceLoaderOptions } from "../../core/resources/resource-loader.js";
 import { createAgentSession } from "../../core/sdk.js";
 import { SessionManager } from "../../core/session/session-manager.js";
@@ -39,6 +40,8 @@ export interface AcpSessionDefaults {
 	persistSessions: boolean;
 	/** Values of extension flags given on the command line. */
 	extensionFlagValues?: ReadonlyMap<string, boolean | string>;
+	/** `--allow`, `--deny`, `--permission-mode`. */
+	permissions?: CommandLinePermissions;
 }
 
 export interface SessionRequest {
@@ -156,8 +159,10 @@ export async function createSessionForCwd(
 			...(thinkingLevel ? { thinkingLevel } : {}),
 			...(scopedModels.length > 0 ? { scopedModels } : {}),
 			...(defaults.trustProject ? { trustProject: true } : {}),
+			...(defaults.permissions ? { permissions: defaults.permissions } : {}),
 		});
 		for (const warning of mcpWarnings) warn(warning);
+		for (const notice of session.permissions.notices()) warn(notice);
 		if (defaults.tools !== undefined) {
 			// As on the command line: --tools chooses the built-ins; extension tools stay active.
 			const others = session.getActiveToolNames().filter((name) => !TOOL_NAMES_BUILT_IN.includes(name));

@@ -1,4 +1,4 @@
-// `ctx.ui` in the interactive mode (extensions.md §8): dialogs in the editor's place with a live countdown for
+// `ctx.ui` in the interactive mode (docs/extensions.md "UI"): dialogs in the editor's place with a live countdown for
 // timeouts, notices in the transcript, footer statuses, widgets above or below the editor, the terminal title,
 // the editor's text, custom components (in place of the editor or as overlays), the footer and header, the
 // prompt editor itself, and themes.

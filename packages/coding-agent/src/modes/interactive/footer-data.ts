@@ -75,6 +75,7 @@ export function collectFooterData(
 		cost,
 		autoCompaction: session.autoCompactionEnabled,
 		statuses,
+		permissionMode: session.permissions.mode,
 	};
 	if (gitBranch) data.gitBranch = gitBranch;
 	const name = session.sessionName;

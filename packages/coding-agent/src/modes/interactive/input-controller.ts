@@ -1,4 +1,4 @@
-// What happens to submitted editor text (cli.md §13.2), in order: built-in slash commands (even while the
+// What happens to submitted editor text, in order: built-in slash commands (even while the
 // agent works), `!` / `!!` shell commands, a compaction queue while compacting, steering or follow-up messages
 // while the agent works, else a new prompt.
 import type { ImageContent } from "@agent/ai";

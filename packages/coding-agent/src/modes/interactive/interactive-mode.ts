@@ -39,6 +39,7 @@ import { InputController } from "./input-controller.js";
 import { KeyActions } from "./key-actions.js";
 import type { InteractiveModeOptions, ModeHost, NoticeLevel, SelectorHandle } from "./mode-host.js";
 import { ModelsJsonErrorTracker } from "./models-json-error.js";
+import { bindPermissions } from "./permission-binding.js";
 import { ScreenLayout, scrollLayoutTheme } from "./screen-layout.js";
 import { setCurrentTheme } from "./theme/current-theme.js";
 import { detectColorMode } from "./theme/theme.js";
@@ -73,6 +74,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	private currentGitBranch: string | undefined;
 	private unsubscribe: (() => void) | undefined;
 	private readonly unsubscribeMcp: (() => void)[] = [];
+	private unbindPermissions: (() => void) | undefined;
 	/** The MCP prompt commands the autocomplete offers. */
 	private mcpCommandsKey = "";
 	private readonly onTerminate = (signal: NodeJS.Signals) => void this.quit(signal === "SIGHUP" ? 129 : 143);
@@ -202,6 +204,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			const binding = this.extensionBinding;
 			this.editor.onShortcut = (data) => binding.handleShortcut(data);
 		}
+		this.unbindPermissions = bindPermissions(this);
 		this.showStartupHeader();
 		if (this.session.messages.length > 0) this.transcript.showMessages(this.session.messages, this.transcriptWidth());
 		for (const warning of this.startupWarnings) this.notify("warning", warning);
@@ -509,6 +512,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		this.isQuitting = true;
 		this.exitCode = exitCode;
 		this.unsubscribe?.();
+		this.unbindPermissions?.();
 		for (const unsubscribe of this.unsubscribeMcp.splice(0)) unsubscribe();
 		process.off("SIGTERM", this.onTerminate);
 		process.off("SIGHUP", this.onTerminate);

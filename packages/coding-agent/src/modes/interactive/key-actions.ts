@@ -1,6 +1,8 @@
-// The application's key actions in the main editor (cli.md §13.4, §13.7, §13.10, §14.2). Each returns true
+// The application's key actions in the main editor (docs/keybindings.md "Application actions"). Each returns true
 // when it handled the key; false lets the editor have it (Esc closing the autocomplete, Ctrl+D deleting).
 import type { AppAction } from "../../core/keybindings.js";
+import { modeChangedText } from "../../core/permissions/messages.js";
+import { PERMISSION_MODE_NAMES } from "../../core/permissions/modes.js";
 import { saveClipboardImage } from "./clipboard.js";
 import { runFork, runNew, runResume } from "./commands/session-commands.js";
 import { openTreeNavigator } from "./commands/tree-command.js";
@@ -93,6 +95,12 @@ export class KeyActions {
 				return host.scrollTranscript(1);
 			case "searchTranscript":
 				return host.openTranscriptSearch();
+			case "cyclePermissionMode": {
+				const mode = host.session.permissions.cycleMode();
+				host.notify("status", modeChangedText(mode, PERMISSION_MODE_NAMES[mode]));
+				host.refreshFooter();
+				return true;
+			}
 			case "toggleSessionNamedFilter":
 				return false;
 			default:

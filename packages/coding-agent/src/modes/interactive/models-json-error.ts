@@ -1,4 +1,4 @@
-// config.md §6.1: a models.json error rejects the whole file, and the interactive UI shows it as
+// docs/models.md "Errors": a models.json error rejects the whole file, and the interactive UI shows it as
 // `models.json error: …`. The registry reads the file at start-up and again on /model, /scoped-models, /reload
 // and /logout; each read that finds an error other than the one last shown shows it, so an unchanged broken
 // file does not repeat itself on every /model.

@@ -1,4 +1,4 @@
-// The screen, top to bottom (cli.md §13.1): startup header, transcript, pending queue (and `!` output parked
+// The screen, top to bottom: startup header, transcript, pending queue (and `!` output parked
 // while the agent works), the status line, extension widgets, the editor (or a selector in its place),
 // widgets below the editor, the footer. Selectors stack: closing one shows the one below, or the editor.
 //

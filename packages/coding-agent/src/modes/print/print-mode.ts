@@ -1,4 +1,4 @@
-// Print mode (`-p`, `--mode text`, piped stdin) and JSON mode (`--mode json`) — cli.md §10, §11. Both send the
+// Print mode (`-p`, `--mode text`, piped stdin) and JSON mode (`--mode json`) — docs/cli.md "Modes", docs/json.md. Both send the
 // messages one after another, each waited for until the session is idle (its run, automatic retries, and an
 // automatic compaction with the retry that follows it), then exit.
 import type { AgentMessage } from "@agent/agent-core";

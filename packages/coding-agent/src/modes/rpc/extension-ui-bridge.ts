@@ -1,4 +1,4 @@
-// Extension UI calls in RPC mode (rpc.md §8): dialogs become `extension_ui_request` records answered by
+// Extension UI calls in RPC mode (docs/rpc.md "Extension UI"): dialogs become `extension_ui_request` records answered by
 // `extension_ui_response` lines; notifications are fire-and-forget. Timeouts and abort signals are enforced
 // here, agent-side: the dialog resolves with its default and a late answer is ignored.
 import { randomUUID } from "node:crypto";
@@ -67,7 +67,7 @@ export class RpcExtensionUiBridge {
 		return response && !response.cancelled && typeof response.value === "string" ? response.value : undefined;
 	}
 
-	/** No timeout support (rpc.md §8.1); a signal still dismisses it. */
+	/** No timeout support (the protocol's `editor` has none); a signal still dismisses it. */
 	async editor(
 		title: string,
 		prefill?: string,

@@ -1,4 +1,4 @@
-// Strict JSON Lines framing (rpc.md §2): LF is the only record separator. Node's `readline` also splits on
+// Strict JSON Lines framing (docs/rpc.md "Framing"): LF is the only record separator. Node's `readline` also splits on
 // U+2028/U+2029, which JSON strings may contain unescaped, so it must not be used for this protocol.
 import { StringDecoder } from "node:string_decoder";
 import { format } from "node:util";

@@ -1,9 +1,10 @@
-// The RPC wire format (rpc.md): every command, response, event and extension-UI record, defined once. The
+// The RPC wire format (docs/rpc.md): every command, response, event and extension-UI record, defined once. The
 // server (rpc-mode.ts), the client (rpc-client.ts) and embedders import these types; nothing else defines them.
 import type { AgentMessage, ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, Model } from "@agent/ai";
 import type { CompactionResult } from "../../core/compaction/compaction.js";
 import type { BashResult, SlashCommandInfo } from "../../core/extensions/hooks.js";
+import type { PermissionMode } from "../../core/permissions/modes.js";
 import type { SessionEntry, SessionTreeNode } from "../../core/session/entries.js";
 import type { AgentSessionEvent, ModelCycleResult, SessionStats } from "../../core/session-runtime/events.js";
 
@@ -59,13 +60,16 @@ export type RpcCommand =
 	| (CommandBase & { type: "get_commands" })
 	// Ours: MCP servers (docs/mcp.md).
 	| (CommandBase & { type: "get_mcp_servers" })
-	// The newest reference's additions (docs/rpc.md "Commands of the newest reference").
+	// The newest reference's additions.
 	| (CommandBase & { type: "get_available_thinking_levels" })
 	| (CommandBase & { type: "clear_queue" })
 	| (CommandBase & { type: "get_entries"; since?: string })
 	| (CommandBase & { type: "get_tree" })
 	| (CommandBase & { type: "clone" })
 	| (CommandBase & { type: "restart_mcp_server"; name: string })
+	// Ours: permission modes (docs/permissions.md).
+	| (CommandBase & { type: "get_permission_mode" })
+	| (CommandBase & { type: "set_permission_mode"; mode: PermissionMode })
 	// Ours: subscription sign-in (docs/login.md). `login` asks through the extension-UI sub-protocol.
 	| (CommandBase & { type: "get_oauth_providers" })
 	| (CommandBase & { type: "login"; provider: string })
@@ -76,7 +80,7 @@ export type RpcCommandType = RpcCommand["type"];
 /** A command of one type. */
 export type RpcCommandOf<C extends RpcCommandType> = Extract<RpcCommand, { type: C }>;
 
-/** The 28 command types of rpc.md §4.1, in its order, then ours (MCP), then the newest reference's. */
+/** The reference's 28 command types, then ours (MCP), then the newest reference's, then ours (permissions). */
 export const RPC_COMMAND_TYPES = [
 	"prompt",
 	"steer",
@@ -113,6 +117,8 @@ export const RPC_COMMAND_TYPES = [
 	"get_entries",
 	"get_tree",
 	"clone",
+	"get_permission_mode",
+	"set_permission_mode",
 	"get_oauth_providers",
 	"login",
 	"logout",
@@ -123,10 +129,10 @@ export function isRpcCommandType(type: string): type is RpcCommandType {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Response payloads (rpc.md §4, §9)
+// Response payloads (docs/rpc.md "Commands")
 // ---------------------------------------------------------------------------------------------------------
 
-/** `get_state` (rpc.md §4.5). Keys are written in this order; undefined ones are omitted. */
+/** `get_state` (docs/rpc.md "get_state"). Keys are written in this order; undefined ones are omitted. */
 export interface RpcSessionState {
 	model?: Model;
 	thinkingLevel: ThinkingLevel;
@@ -230,6 +236,14 @@ export interface RpcResponseDataMap {
 	get_entries: { entries: SessionEntry[]; leafId: string | null };
 	get_tree: { tree: SessionTreeNode[]; leafId: string | null };
 	clone: { cancelled: boolean };
+	get_permission_mode: RpcPermissionModeState;
+	set_permission_mode: RpcPermissionModeState;
+}
+
+/** `get_permission_mode` / `set_permission_mode` (docs/permissions.md): the mode now, and every mode there is. */
+export interface RpcPermissionModeState {
+	mode: PermissionMode;
+	availableModes: PermissionMode[];
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -250,7 +264,7 @@ export type RpcSuccessResponse<C extends RpcCommandType = RpcCommandType> = {
 
 /**
  * A failed command: its own `command` and `id` (also for errors thrown by the handler and unknown command types
- * — rpc.md §4.1 "Ours differs"), or `command: "parse"` for a line that is not a JSON object with a string
+ * — docs/rpc.md "Errors"), or `command: "parse"` for a line that is not a JSON object with a string
  * `type` (no `id` unless the object carried one).
  */
 export interface RpcErrorResponse {
@@ -291,12 +305,12 @@ export function errorResponse(id: unknown, command: string | undefined, error: s
 	return response;
 }
 
-/** `Failed to parse command: <reason>` (rpc.md §6). */
+/** `Failed to parse command: <reason>` (docs/rpc.md "Errors"). */
 export function parseErrorMessage(reason: string): string {
 	return `Failed to parse command: ${reason}`;
 }
 
-/** `Unknown command: <type>` (rpc.md §5). */
+/** `Unknown command: <type>` (docs/rpc.md "Errors"). */
 export function unknownCommandMessage(type: string): string {
 	return `Unknown command: ${type}`;
 }
@@ -310,7 +324,7 @@ export type RpcEvent = AgentSessionEvent;
 export type RpcEventType = RpcEvent["type"];
 
 // ---------------------------------------------------------------------------------------------------------
-// Extension UI sub-protocol (rpc.md §8)
+// Extension UI sub-protocol (docs/rpc.md "Extension UI")
 // ---------------------------------------------------------------------------------------------------------
 
 export type RpcNotifyType = "info" | "warning" | "error";

@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentMessage, ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, Model } from "@agent/ai";
+import type { PermissionMode } from "../../core/permissions/modes.js";
 import { getPackageRoot } from "../../package-root.js";
 import { JsonlLineSplitter, serializeJsonLine } from "./jsonl.js";
 import type {
@@ -21,6 +22,7 @@ import type {
 	RpcForkMessage,
 	RpcMcpServer,
 	RpcOAuthProvider,
+	RpcPermissionModeState,
 	RpcQueueMode,
 	RpcResponseDataMap,
 	RpcResponseFor,
@@ -236,7 +238,7 @@ export class RpcClient {
 	}
 
 	// -----------------------------------------------------------------------------------------------------
-	// Commands (rpc.md §4)
+	// Commands (docs/rpc.md "Commands")
 	// -----------------------------------------------------------------------------------------------------
 
 	prompt(message: string, options: { images?: ImageContent[]; streamingBehavior?: RpcStreamingBehavior } = {}) {
@@ -355,6 +357,16 @@ export class RpcClient {
 		await this.call({ type: "restart_mcp_server", name });
 	}
 
+	/** Ours: the permission mode (docs/permissions.md). */
+	getPermissionMode(): Promise<RpcPermissionModeState> {
+		return this.call({ type: "get_permission_mode" });
+	}
+
+	/** Ours: switches the permission mode for this session (not saved). */
+	setPermissionMode(mode: PermissionMode): Promise<RpcPermissionModeState> {
+		return this.call({ type: "set_permission_mode", mode });
+	}
+
 	/** Sign-in providers and whether each is logged in (docs/login.md). */
 	async getOAuthProviders(): Promise<RpcOAuthProvider[]> {
 		return (await this.call({ type: "get_oauth_providers" })).providers;
@@ -395,7 +407,7 @@ export class RpcClient {
 
 	/**
 	 * Sends a prompt and collects every event until the session is idle. Throws RpcCommandError when the
-	 * prompt fails (also when the failure arrives after the success response, as rpc.md §4.2 allows).
+	 * prompt fails (also when the failure arrives after the success response, as docs/rpc.md "prompt" allows).
 	 */
 	async promptAndWait(
 		message: string,

@@ -1,4 +1,4 @@
-// What each RPC command does (rpc.md §4): validates its fields, calls the session, returns the response data.
+// What each RPC command does (docs/rpc.md "Commands"): validates its fields, calls the session, returns the response data.
 // A handler that throws is answered with the command's own error response by the caller (rpc-mode.ts).
 import type { ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent } from "@agent/ai";
@@ -10,9 +10,17 @@ import {
 } from "../../core/agent-session.js";
 import { unknownLoginProviderText } from "../../core/config/auth-storage.js";
 import type { McpServerStatus } from "../../core/mcp/status.js";
+import { invalidPermissionModeText, isPermissionMode, PERMISSION_MODES } from "../../core/permissions/modes.js";
 import { parseSlashCommand } from "../../core/session-runtime/prompt-input.js";
 import type { RpcExtensionUiBridge } from "./extension-ui-bridge.js";
-import type { RpcCommandType, RpcMcpServer, RpcQueueMode, RpcResponseDataMap, RpcSessionState } from "./protocol.js";
+import type {
+	RpcCommandType,
+	RpcMcpServer,
+	RpcPermissionModeState,
+	RpcQueueMode,
+	RpcResponseDataMap,
+	RpcSessionState,
+} from "./protocol.js";
 
 /** An error whose message is sent to the client as is (a command's own `success: false` response). */
 export class RpcCommandFailure extends Error {
@@ -115,21 +123,21 @@ export function toRpcMcpServer(status: McpServerStatus): RpcMcpServer {
 	};
 }
 
-/** How the prompt handler reports: a run that may fail later, or a failure known at once. */
 /** What `login` needs of the extension-UI bridge: showing the sign-in page, asking for a value. */
 export type RpcLoginUi = Pick<RpcExtensionUiBridge, "notify" | "input">;
 
 export const RPC_PASTE_REDIRECT_TITLE = "Paste the URL the browser ends up on (or finish signing in there)";
 
+/** How the prompt handler reports: a run that may fail later, or a failure known at once. */
 export interface PromptReporter {
-	/** The run is not awaited; its failure becomes a second response with the same id (rpc.md §4.2). */
+	/** The run is not awaited; its failure becomes a second response with the same id (docs/rpc.md "prompt"). */
 	started(run: Promise<void>): void;
 	/** Written immediately, so it precedes the success response, as the reference orders these cases. */
 	failedAtOnce(message: string): void;
 }
 
 /**
- * The failures `prompt` can know before anything asynchronous happens (rpc.md §4.2 step 2): a plain message
+ * The failures `prompt` can know before anything asynchronous happens (docs/rpc.md "prompt"): a plain message
  * while streaming without `streamingBehavior`, or no model. Extension commands and `input` handlers may
  * still take such a message, so it is only checked when neither applies.
  */
@@ -139,6 +147,10 @@ export function immediatePromptFailure(session: AgentSession, message: string, b
 	if (session.hooks.hasHandlers("input")) return undefined;
 	if (session.isStreaming) return behavior === undefined ? STREAMING_WITHOUT_BEHAVIOR_TEXT : undefined;
 	return session.model ? undefined : noModelSelectedPromptText();
+}
+
+function permissionModeState(session: AgentSession): RpcPermissionModeState {
+	return { mode: session.permissions.mode, availableModes: [...PERMISSION_MODES] };
 }
 
 type Handler<C extends RpcCommandType> = (
@@ -332,6 +344,13 @@ export const RPC_COMMAND_HANDLERS: HandlerTable = {
 		leafId: session.sessionManager.getLeafId(),
 	}),
 	clone: async (_command, session) => session.clone(),
+	get_permission_mode: (_command, session) => permissionModeState(session),
+	set_permission_mode: (command, session) => {
+		const mode = requireString(command, "mode");
+		if (!isPermissionMode(mode)) throw new RpcCommandFailure(invalidPermissionModeText(mode));
+		session.permissions.setMode(mode);
+		return permissionModeState(session);
+	},
 };
 
 /** `get_entries` with a `since` that names no entry (the newest reference's text). */

@@ -1,4 +1,4 @@
-// `agent --mode rpc` (rpc.md): commands as JSON Lines on stdin, responses, events and extension UI requests as
+// `agent --mode rpc` (docs/rpc.md): commands as JSON Lines on stdin, responses, events and extension UI requests as
 // JSON Lines on stdout. stdout carries nothing else; diagnostics go to stderr.
 import type { AgentSession } from "../../core/agent-session.js";
 import { RpcExtensionUiBridge } from "./extension-ui-bridge.js";
@@ -20,7 +20,7 @@ export interface RpcModeOptions {
 	output?: NodeJS.WritableStream;
 	/** Receives the UI bridge so the extension runner can route `ctx.ui` calls through it. */
 	onUiBridge?: (bridge: RpcExtensionUiBridge) => void;
-	/** An extension called `ctx.shutdown()`: checked after each command's response (rpc.md §8.4). */
+	/** An extension called `ctx.shutdown()`: checked after each command's response (docs/rpc.md "Ending"). */
 	isShutdownRequested?: () => boolean;
 }
 
@@ -64,7 +64,7 @@ export async function runRpcMode(session: AgentSession, options: RpcModeOptions 
 			ui: RpcExtensionUiBridge,
 		) => unknown;
 		const reporter: PromptReporter = {
-			// A failure of the running prompt arrives after its success response, with the same id (rpc.md §4.2).
+			// A failure of the running prompt arrives after its success response, with the same id (docs/rpc.md "prompt").
 			started: (run) =>
 				track(run.catch((error: unknown) => writer.write(errorResponse(id, "prompt", errorText(error))))),
 			failedAtOnce: (message) => writer.write(errorResponse(id, "prompt", message)),
@@ -74,7 +74,7 @@ export async function runRpcMode(session: AgentSession, options: RpcModeOptions 
 				const data = await handler(command, session, reporter, bridge);
 				writer.write(successResponse(id, type, data));
 			} catch (error) {
-				// Ours differs (rpc.md §4.1): a thrown error answers the command itself, keeping its id.
+				// Ours differs (docs/rpc.md "Errors"): a thrown error answers the command itself, keeping its id.
 				writer.write(errorResponse(id, type, errorText(error)));
 			}
 			if (options.isShutdownRequested?.()) requestShutdown();

@@ -1,4 +1,4 @@
-// The interactive mode's built-in slash commands (cli.md §13.3): names, descriptions for the autocomplete,
+// The interactive mode's built-in slash commands (docs/cli.md "Interactive commands"): names, descriptions for the autocomplete,
 // and the dispatcher that recognises them. Matching is exact: the whole input is `/cmd`, or `/cmd <args>` for
 // commands that take arguments; `/export` matches any input starting with it. Anything else beginning with
 // `/` goes to the prompt pipeline (extension commands, templates, skills, or text for the model).

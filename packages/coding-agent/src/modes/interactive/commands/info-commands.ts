@@ -33,6 +33,7 @@ const ACTION_DESCRIPTIONS: Partial<Record<KeybindingAction, string>> = {
 	scrollUp: "Scroll the transcript up a page (full-screen mode)",
 	scrollDown: "Scroll the transcript down a page (full-screen mode)",
 	searchTranscript: "Search the transcript (full-screen mode)",
+	cyclePermissionMode: "Cycle permission mode (default, accept edits, plan, ask)",
 	submit: "Send the message (steer while the agent works)",
 	newLine: "New line",
 	cursorWordLeft: "Word left",

@@ -1,4 +1,4 @@
-// `/settings`: the settings panel (cli.md §13.3). Every change applies at once and is saved to the user's
+// `/settings`: the settings panel (docs/settings.md). Every change applies at once and is saved to the user's
 // settings.json; the theme list previews each theme as you move through it.
 import type { ThinkingLevel } from "@agent/agent-core";
 import type { Transport } from "@agent/ai";

@@ -1,5 +1,5 @@
 // `/tree` (and Esc Esc on an empty editor): pick a point in the session tree, optionally summarize the branch
-// being left, and continue from there (cli.md §13.8, compaction-retry.md §7, session-format.md §9.5).
+// being left, and continue from there (docs/compaction.md "Branch summaries").
 import type { SessionEntry } from "../../../core/session/entries.js";
 import { keyHint } from "../display-state.js";
 import type { ModeHost, SelectorHandle } from "../mode-host.js";

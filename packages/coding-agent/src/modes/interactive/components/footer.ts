@@ -22,6 +22,8 @@ export interface FooterData {
 	thinkingLevel?: string;
 	/** Extension statuses, in key order. */
 	statuses: string[];
+	/** Ours: the permission mode (docs/permissions.md). */
+	permissionMode?: string;
 }
 
 export const NO_MODEL_TEXT = "no model";
@@ -64,7 +66,7 @@ export class FooterComponent extends CachedComponent {
 		let location = shortenPath(data.cwd);
 		if (data.gitBranch) location += ` (${data.gitBranch})`;
 		if (data.sessionName) location += ` • ${data.sessionName}`;
-		const lines = [truncateToWidth(dim(location), width)];
+		const lines = [this.withPermissionMode(dim(location), width)];
 
 		const figures: string[] = [];
 		const { input, output, cacheRead, cacheWrite } = data.tokens;
@@ -105,5 +107,23 @@ export class FooterComponent extends CachedComponent {
 
 		if (data.statuses.length > 0) lines.push(truncateToWidth(data.statuses.join(" "), width));
 		return lines;
+	}
+
+	/** The location line with the permission mode at its right end (in colour unless it is the default). */
+	private withPermissionMode(location: string, width: number): string {
+		const mode = this.data.permissionMode;
+		if (!mode) return truncateToWidth(location, width);
+		const { theme } = this.state;
+		const label = `permissions: ${mode}`;
+		const style =
+			mode === "yolo"
+				? theme.fgStyle("error")
+				: mode === "default"
+					? theme.fgStyle("dim")
+					: theme.fgStyle("warning");
+		const room = width - visibleWidth(label) - 2;
+		if (room < 10) return truncateToWidth(location, width);
+		const left = truncateToWidth(location, room);
+		return left + " ".repeat(width - visibleWidth(left) - visibleWidth(label)) + style(label);
 	}
 }

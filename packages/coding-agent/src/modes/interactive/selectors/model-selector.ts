@@ -14,7 +14,7 @@ export function modelKey(model: Pick<Model, "provider" | "id">): string {
 	return `${model.provider}/${model.id}`;
 }
 
-/** Re-reads models.json (config.md §6.1) and shows its error when it is new or changed. */
+/** Re-reads models.json (docs/models.md "Errors") and shows its error when it is new or changed. */
 export function refreshModels(host: Pick<ModeHost, "session" | "reportModelsJsonError">): void {
 	host.session.modelRegistry.refresh();
 	host.reportModelsJsonError();

@@ -1,4 +1,4 @@
-// The /tree navigator's rows, as pure functions of the session tree (cli.md §13.8): entries depth-first with
+// The /tree navigator's rows, as pure functions of the session tree: entries depth-first with
 // children oldest first; a chain of single children stays at one indent, each branch of a fork is drawn with
 // ├─ / └─; filters hide entry kinds (their children move up to the nearest shown ancestor); folded branch
 // starts hide what is under them; a search keeps rows containing every word.
@@ -156,6 +156,11 @@ export function describeEntry(entry: SessionEntry, toolCalls?: ReadonlyMap<strin
 			return `[label: ${entry.label ?? "(removed)"}]`;
 		case "session_info":
 			return `[name: ${entry.name ?? ""}]`;
+		case "permission_decision": {
+			const how = entry.rule ? `${entry.decidedBy} ${entry.rule}` : entry.decidedBy;
+			const scope = entry.scope && entry.scope !== "once" ? ` (${entry.scope})` : "";
+			return `[permission: ${entry.decision} ${oneLine(entry.subject ?? entry.toolName, 120)} — ${how}${scope}]`;
+		}
 		default:
 			return `[${(entry as { type: string }).type}]`;
 	}
@@ -176,6 +181,10 @@ export function isEntryShown(entry: SessionEntry, filter: TreeFilterMode, label:
 			return label !== undefined && label !== "";
 		default: {
 			if (entry.type === "label" || entry.type === "custom") return false;
+			// Permission decisions: the refusals and the answers are shown; calls that simply ran are not.
+			if (entry.type === "permission_decision") {
+				return filter !== "no-tools" && (entry.decision === "deny" || entry.decidedBy === "user");
+			}
 			if (entry.type === "model_change" || entry.type === "thinking_level_change") return false;
 			if (entry.type === "message") {
 				const message = entry.message;

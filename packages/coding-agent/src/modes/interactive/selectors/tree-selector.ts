@@ -1,4 +1,4 @@
-// The /tree navigator (cli.md §13.8): the whole session tree, the current leaf marked `← active`, labels as
+// The /tree navigator: the whole session tree, the current leaf marked `← active`, labels as
 // `[label]`, foldable branch starts ⊟ / ⊞. ↑/↓ move, ←/→ page, Ctrl+←/→ fold or jump between branch
 // segments, typing searches, Ctrl+O and Ctrl+D/T/U/L/A pick the filter, Shift+L edits a label.
 import { CachedComponent, getEditorKeybindings, Input, matchesKey, truncateToWidth } from "@agent/tui";

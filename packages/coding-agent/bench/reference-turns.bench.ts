@@ -1,0 +1,277 @@
+// Ours side by side with the reference agents, in one run, against the same instant model server
+// (bench/instant-model-server.mjs, its own process): `--version`, one text turn, the cost of each further bash
+// and read turn (wall and CPU, start-up excluded), peak RSS. Runs alternate in blocks ours, reference, reference,
+// ours (ABBA), so a machine that gets busier or quieter during the run affects both alike. The references are
+// installed from npm into a cache directory on first use (bench/helpers/reference-install.ts): 0.58.3 runs on
+// this Node, 1.5.2 and ours on a Node 22 from npm. Then a 1,000-turn session of ours: the agent's time between
+// two model calls at turn 10 and at turn 1,000, and its RSS.
+// AGENT_BENCH_BLOCKS sets the number of ABBA blocks (default 3); AGENT_BENCH_LONG_TURNS the long session's turns.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { median, reportBenchmark } from "../../../scripts/bench-report.js";
+import { CLI_PATH, type CliSandbox, createCliSandbox, FAKE_MODEL, FAKE_PROVIDER } from "../test/helpers/cli-sandbox.js";
+import { ensureNode22, ensureReference152, ensureReference0583 } from "./helpers/reference-install.js";
+
+const BLOCKS = Number(process.env.AGENT_BENCH_BLOCKS ?? 3);
+const TURNS = 50;
+const LONG_TURNS = Number(process.env.AGENT_BENCH_LONG_TURNS ?? 1000);
+const TIME_BIN = "/usr/bin/time";
+
+interface Measured {
+	wallMs: number;
+	/** user + sys of the agent and the children it waited for (/usr/bin/time). */
+	cpuMs: number;
+	peakRssMb: number;
+}
+
+interface Agent {
+	label: string;
+	node: string;
+	cliPath: string;
+}
+
+function runTimed(agent: Agent, args: string[], sandbox: CliSandbox, expected?: string): Promise<Measured> {
+	const argv = ["-f", "BENCH_TIME %M %U %S", agent.node, agent.cliPath, ...args];
+	return new Promise((resolve, reject) => {
+		const started = performance.now();
+		const child = spawn(TIME_BIN, argv, { cwd: sandbox.cwd, env: sandbox.env, stdio: ["ignore", "pipe", "pipe"] });
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (chunk: Buffer) => {
+			stdout += chunk.toString("utf8");
+		});
+		child.stderr.on("data", (chunk: Buffer) => {
+			stderr += chunk.toString("utf8");
+		});
+		child.once("error", reject);
+		child.once("close", (code) => {
+			const wallMs = performance.now() - started;
+			const time = /BENCH_TIME (\d+) ([\d.]+) ([\d.]+)/.exec(stderr);
+			if (code !== 0 || !time)
+				return reject(new Error(`${agent.label} ${args.join(" ")} exited ${code}: ${stderr}`));
+			if (expected !== undefined && stdout !== expected) {
+				return reject(new Error(`${agent.label} ${args.join(" ")} printed ${JSON.stringify(stdout)}`));
+			}
+			resolve({ wallMs, cpuMs: (Number(time[2]) + Number(time[3])) * 1000, peakRssMb: Number(time[1]) / 1024 });
+		});
+	});
+}
+
+interface BlockResult {
+	versionMs: number;
+	oneTurn: Measured;
+	bashTurnMs: number;
+	bashTurnCpuMs: number;
+	readTurnMs: number;
+	readTurnCpuMs: number;
+}
+
+async function measureBlock(agent: Agent, sandbox: CliSandbox): Promise<BlockResult> {
+	const version = await runTimed(agent, ["--version"], sandbox);
+	const oneTurn = await runTimed(agent, ["--no-session", "-p", "hi"], sandbox, "ok\n");
+	const bash = await runTimed(agent, ["--no-session", "-p", `turns=${TURNS} tool=bash`], sandbox, "done\n");
+	const read = await runTimed(agent, ["--no-session", "-p", `turns=${TURNS} tool=read`], sandbox, "done\n");
+	// Each further turn: what a 50-turn run costs beyond a one-turn run, per turn.
+	const perTurn = (run: Measured, key: "wallMs" | "cpuMs") => (run[key] - oneTurn[key]) / (TURNS - 1);
+	return {
+		versionMs: version.wallMs,
+		oneTurn,
+		bashTurnMs: perTurn(bash, "wallMs"),
+		bashTurnCpuMs: perTurn(bash, "cpuMs"),
+		readTurnMs: perTurn(read, "wallMs"),
+		readTurnCpuMs: perTurn(read, "cpuMs"),
+	};
+}
+
+interface Summary {
+	versionMs: number;
+	oneTurnMs: number;
+	oneTurnCpuMs: number;
+	peakRssMb: number;
+	bashTurnMs: number;
+	bashTurnCpuMs: number;
+	readTurnMs: number;
+	readTurnCpuMs: number;
+}
+
+function summarize(blocks: BlockResult[]): Summary {
+	const of = (pick: (block: BlockResult) => number) => median(blocks.map(pick));
+	return {
+		versionMs: of((b) => b.versionMs),
+		oneTurnMs: of((b) => b.oneTurn.wallMs),
+		oneTurnCpuMs: of((b) => b.oneTurn.cpuMs),
+		peakRssMb: of((b) => b.oneTurn.peakRssMb),
+		bashTurnMs: of((b) => b.bashTurnMs),
+		bashTurnCpuMs: of((b) => b.bashTurnCpuMs),
+		readTurnMs: of((b) => b.readTurnMs),
+		readTurnCpuMs: of((b) => b.readTurnCpuMs),
+	};
+}
+
+/** Ours and the reference in ABBA blocks; returns the medians of each. */
+async function compare(ours: Agent, reference: Agent, sandbox: CliSandbox): Promise<{ ours: Summary; ref: Summary }> {
+	// Warm the file system cache and the Node compile caches once.
+	await runTimed(ours, ["--no-session", "-p", "hi"], sandbox);
+	await runTimed(reference, ["--no-session", "-p", "hi"], sandbox);
+	const oursBlocks: BlockResult[] = [];
+	const refBlocks: BlockResult[] = [];
+	for (let block = 0; block < BLOCKS; block++) {
+		oursBlocks.push(await measureBlock(ours, sandbox));
+		refBlocks.push(await measureBlock(reference, sandbox));
+		refBlocks.push(await measureBlock(reference, sandbox));
+		oursBlocks.push(await measureBlock(ours, sandbox));
+	}
+	return { ours: summarize(oursBlocks), ref: summarize(refBlocks) };
+}
+
+/** The figures of one comparison: each measure as ours, the reference's, and their ratio against its target. */
+function report(suite: string, ours: Summary, ref: Summary, targets: Partial<Record<keyof Summary, number>>): void {
+	const names: Record<keyof Summary, [string, string]> = {
+		versionMs: ["--version (wall)", "ms"],
+		oneTurnMs: ["one text turn, print mode (wall)", "ms"],
+		oneTurnCpuMs: ["one text turn, CPU", "ms"],
+		peakRssMb: ["peak RSS, one text turn", "MB"],
+		bashTurnMs: ["per further bash turn (wall)", "ms"],
+		bashTurnCpuMs: ["per further bash turn, CPU", "ms"],
+		readTurnMs: ["per further read turn (wall)", "ms"],
+		readTurnCpuMs: ["per further read turn, CPU", "ms"],
+	};
+	const figures = (Object.keys(names) as (keyof Summary)[]).flatMap((key) => {
+		const [name, unit] = names[key];
+		const target = targets[key];
+		return [
+			{ name: `${name}: ours`, value: ours[key], unit },
+			{ name: `${name}: reference`, value: ref[key], unit },
+			{
+				name: `${name}: ratio ours/reference`,
+				value: ours[key] / ref[key],
+				unit: "×",
+				...(target !== undefined ? { target: { max: target } } : {}),
+			},
+		];
+	});
+	reportBenchmark(suite, figures);
+}
+
+let server: ChildProcess;
+let baseUrl: string;
+let sandbox: CliSandbox;
+let serverLines: string[] = [];
+
+function startInstantServer(): Promise<{ child: ChildProcess; baseUrl: string }> {
+	const script = fileURLToPath(new URL("./instant-model-server.mjs", import.meta.url));
+	const child = spawn(process.execPath, [script, "--log"], { stdio: ["pipe", "pipe", "inherit"] });
+	return new Promise((resolve, reject) => {
+		let buffer = "";
+		let resolved = false;
+		child.once("error", reject);
+		child.stdout?.setEncoding("utf8");
+		child.stdout?.on("data", (text: string) => {
+			buffer += text;
+			const lines = buffer.split("\n");
+			buffer = lines.pop() ?? "";
+			for (const line of lines) {
+				const parsed = JSON.parse(line) as { port?: number };
+				if (!resolved && parsed.port !== undefined) {
+					resolved = true;
+					resolve({ child, baseUrl: `http://127.0.0.1:${parsed.port}/v1` });
+				} else {
+					serverLines.push(line);
+				}
+			}
+		});
+	});
+}
+
+beforeAll(async () => {
+	({ child: server, baseUrl } = await startInstantServer());
+	sandbox = createCliSandbox({
+		modelServerUrl: baseUrl,
+		// The references read the same agent directory; both pick the fake model by default.
+		settings: { defaultProvider: FAKE_PROVIDER, defaultModel: FAKE_MODEL, retry: { baseDelayMs: 1, maxDelayMs: 10 } },
+		env: {
+			PI_CODING_AGENT_DIR: "",
+			PI_OFFLINE: "1",
+			PI_SKIP_VERSION_CHECK: "1",
+			PI_TELEMETRY: "0",
+		},
+	});
+	sandbox.env.PI_CODING_AGENT_DIR = sandbox.agentDir;
+	writeFileSync(join(sandbox.cwd, "note.txt"), "a small file\n");
+});
+afterAll(() => {
+	sandbox.cleanup();
+	server.stdin?.end();
+});
+
+const canTime = existsSync(TIME_BIN);
+
+describe("per-turn cost side by side with the references", () => {
+	it.skipIf(!canTime)("ours and reference 0.58.3 on this Node", async () => {
+		const reference = ensureReference0583();
+		const ours: Agent = { label: "ours", node: process.execPath, cliPath: CLI_PATH };
+		const ref: Agent = { label: reference.label, node: process.execPath, cliPath: reference.cliPath };
+		const result = await compare(ours, ref, sandbox);
+		report(`reference-0.58.3 (node ${process.versions.node})`, result.ours, result.ref, {
+			bashTurnMs: 0.5,
+			readTurnMs: 0.5,
+			bashTurnCpuMs: 0.5,
+			readTurnCpuMs: 0.5,
+		});
+	});
+
+	it.skipIf(!canTime)("ours and reference 1.5.2 on Node 22", async () => {
+		const node22 = ensureNode22();
+		if (!node22) return;
+		const reference = ensureReference152();
+		const ours: Agent = { label: "ours", node: node22, cliPath: CLI_PATH };
+		const ref: Agent = { label: reference.label, node: node22, cliPath: reference.cliPath };
+		const result = await compare(ours, ref, sandbox);
+		report("reference-1.5.2 (node 22)", result.ours, result.ref, {
+			versionMs: 0.1,
+			oneTurnMs: 0.25,
+			peakRssMb: 0.5,
+			bashTurnMs: 0.5,
+			readTurnMs: 0.5,
+			bashTurnCpuMs: 0.5,
+			readTurnCpuMs: 0.5,
+		});
+	});
+
+	it(`a ${LONG_TURNS}-turn session stays flat`, async () => {
+		serverLines = [];
+		const child = spawn(process.execPath, [CLI_PATH, "--no-session", "-p", `turns=${LONG_TURNS} tool=bash`], {
+			cwd: sandbox.cwd,
+			env: sandbox.env,
+			stdio: ["ignore", "pipe", "inherit"],
+		});
+		server.stdin?.write(`${JSON.stringify({ watchPid: child.pid })}\n`);
+		let stdout = "";
+		child.stdout.on("data", (chunk: Buffer) => {
+			stdout += chunk.toString("utf8");
+		});
+		await new Promise((resolve) => child.once("close", resolve));
+		expect(stdout).toBe("done\n");
+		const records = serverLines
+			.map((line) => JSON.parse(line) as { request: number; gapMs?: number; rssKb?: number })
+			.filter((record) => record.gapMs !== undefined);
+		// Requests are numbered within the server's life; this session's are the last LONG_TURNS.
+		const session = records.slice(-(LONG_TURNS - 1));
+		// Turns 10 to 29, and the last 20.
+		const early = session.slice(9, 29);
+		const late = session.slice(-20);
+		const gapOf = (records: typeof session) => median(records.map((record) => record.gapMs as number));
+		const rssOf = (records: typeof session) => median(records.map((record) => record.rssKb ?? 0)) / 1024;
+		reportBenchmark(`long-session (${LONG_TURNS} bash turns)`, [
+			{ name: "agent time between model calls, turns 10-29", value: gapOf(early), unit: "ms", note: "median" },
+			{ name: `agent time between model calls, last 20 turns`, value: gapOf(late), unit: "ms", note: "median" },
+			{ name: "ratio late/early", value: gapOf(late) / gapOf(early), unit: "×", target: { max: 1.2 } },
+			{ name: "RSS, turns 10-29", value: rssOf(early), unit: "MB" },
+			{ name: `RSS, last 20 turns`, value: rssOf(late), unit: "MB" },
+			{ name: "RSS ratio late/early", value: rssOf(late) / rssOf(early), unit: "×", target: { max: 1.5 } },
+		]);
+	});
+});

@@ -38,7 +38,7 @@ function requestId(prefix: string): string {
 	return `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 11)}`;
 }
 
-/** The request body (spec ai §7.4 "Cloud Code Assist"); the generateContent part is the Gemini API's own. */
+/** The request body; the generateContent part is the Gemini API's own. */
 export function buildRequest(
 	model: Model,
 	context: Context,

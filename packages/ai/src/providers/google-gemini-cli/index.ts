@@ -1,4 +1,4 @@
-// google-gemini-cli: Google Cloud Code Assist (spec ai §7.4), the API behind Gemini CLI and Antigravity
+// google-gemini-cli: Google Cloud Code Assist, the API behind Gemini CLI and Antigravity
 // subscriptions. The request wraps a Gemini generateContent request in `{project, model, request}`; the reply is
 // server-sent events whose `response` is a Gemini chunk, parsed by the Gemini API's own parser. Loaded lazily.
 import type { GenerateContentResponse } from "@google/genai";

@@ -7,7 +7,7 @@ import { RESPONSES_ID_NORMALIZING_PROVIDERS } from "../openai-responses/tool-cal
 
 type Effort = NonNullable<OpenAICodexResponsesOptions["reasoningEffort"]>;
 
-/** What each Codex model accepts (spec ai §7.3 "Codex"). */
+/** What each Codex model accepts. */
 export function clampCodexEffort(modelId: string, effort: Effort): Effort {
 	const id = modelId.split("/").pop() ?? modelId;
 	if (/^gpt-5\.[234]/.test(id) && effort === "minimal") return "low";

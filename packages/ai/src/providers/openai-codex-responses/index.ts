@@ -1,4 +1,4 @@
-// openai-codex-responses: ChatGPT Plus/Pro subscriptions through the Codex backend (spec ai §7.3 "Codex"), a
+// openai-codex-responses: ChatGPT Plus/Pro subscriptions through the Codex backend, a
 // Responses API at `<base>/codex/responses` authorised by the login's access token and the ChatGPT account
 // it belongs to. Payload conversion and stream parsing are the shared Responses logic. Loaded lazily by
 // register-builtins.ts on the first call of this API.

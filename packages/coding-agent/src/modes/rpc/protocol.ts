@@ -80,7 +80,7 @@ export type RpcCommandType = RpcCommand["type"];
 /** A command of one type. */
 export type RpcCommandOf<C extends RpcCommandType> = Extract<RpcCommand, { type: C }>;
 
-/** The reference's 28 command types, then ours (MCP), then the newest reference's, then ours (permissions). */
+/** The reference's 28 command types, then ours (MCP), the newest reference's, then ours (permissions, sign-in). */
 export const RPC_COMMAND_TYPES = [
 	"prompt",
 	"steer",

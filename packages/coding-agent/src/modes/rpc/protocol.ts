@@ -73,14 +73,18 @@ export type RpcCommand =
 	| (CommandBase & { type: "restart_mcp_server"; name: string })
 	// Ours: permission modes (docs/permissions.md).
 	| (CommandBase & { type: "get_permission_mode" })
-	| (CommandBase & { type: "set_permission_mode"; mode: RpcPermissionMode });
+	| (CommandBase & { type: "set_permission_mode"; mode: RpcPermissionMode })
+	// Ours: subscription sign-in (docs/login.md). `login` asks through the extension-UI sub-protocol.
+	| (CommandBase & { type: "get_oauth_providers" })
+	| (CommandBase & { type: "login"; provider: string })
+	| (CommandBase & { type: "logout"; provider: string });
 
 export type RpcCommandType = RpcCommand["type"];
 
 /** A command of one type. */
 export type RpcCommandOf<C extends RpcCommandType> = Extract<RpcCommand, { type: C }>;
 
-/** The reference's 28 command types, then ours (MCP), then the newest reference's, then ours (permissions). */
+/** The reference's 28 command types, then ours (MCP), the newest reference's, then ours (permissions, sign-in). */
 export const RPC_COMMAND_TYPES = [
 	"prompt",
 	"steer",
@@ -119,6 +123,9 @@ export const RPC_COMMAND_TYPES = [
 	"clone",
 	"get_permission_mode",
 	"set_permission_mode",
+	"get_oauth_providers",
+	"login",
+	"logout",
 ] as const satisfies readonly RpcCommandType[];
 
 export function isRpcCommandType(type: string): type is RpcCommandType {
@@ -224,6 +231,16 @@ export interface RpcMcpServer {
 	stderr?: string;
 }
 
+/** One sign-in provider in `get_oauth_providers`. */
+export interface RpcOAuthProvider {
+	id: string;
+	name: string;
+	/** auth.json holds its credentials (possibly expired: they are refreshed when used). */
+	loggedIn: boolean;
+	/** Its login waits for a browser redirect and also takes the pasted redirect URL (an `input` request). */
+	usesCallbackServer: boolean;
+}
+
 export interface RpcForkMessage {
 	entryId: string;
 	text: string;
@@ -262,6 +279,9 @@ export interface RpcResponseDataMap {
 	get_commands: { commands: RpcSlashCommand[] };
 	get_mcp_servers: { servers: RpcMcpServer[] };
 	restart_mcp_server: undefined;
+	get_oauth_providers: { providers: RpcOAuthProvider[] };
+	login: { provider: string };
+	logout: undefined;
 	/** `["off"]` for a model without reasoning. */
 	get_available_thinking_levels: { levels: ThinkingLevel[] };
 	/** The texts that were queued, removed from the queues. */

@@ -20,6 +20,7 @@ import type {
 	RpcForkMessage,
 	RpcMcpServer,
 	RpcModelCycleResult,
+	RpcOAuthProvider,
 	RpcPermissionMode,
 	RpcPermissionModeState,
 	RpcQueueMode,
@@ -364,6 +365,20 @@ export class RpcClient {
 	/** Ours: switches the permission mode for this session (not saved). */
 	setPermissionMode(mode: RpcPermissionMode): Promise<RpcPermissionModeState> {
 		return this.call({ type: "set_permission_mode", mode });
+	}
+
+	/** Sign-in providers and whether each is logged in (docs/login.md). */
+	async getOAuthProviders(): Promise<RpcOAuthProvider[]> {
+		return (await this.call({ type: "get_oauth_providers" })).providers;
+	}
+
+	/** Runs a provider's sign-in; the agent shows the page and asks for values through extension-UI requests. */
+	async login(provider: string): Promise<void> {
+		await this.call({ type: "login", provider });
+	}
+
+	async logout(provider: string): Promise<void> {
+		await this.call({ type: "logout", provider });
 	}
 
 	// -----------------------------------------------------------------------------------------------------

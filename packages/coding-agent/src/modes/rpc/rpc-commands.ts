@@ -2,14 +2,17 @@
 // A handler that throws is answered with the command's own error response by the caller (rpc-mode.ts).
 import { QUEUE_MODES, type ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent } from "@agent/ai";
+import { LOGIN_CANCELLED_MESSAGE } from "@agent/ai";
 import {
 	type AgentSession,
 	noModelSelectedPromptText,
 	STREAMING_WITHOUT_BEHAVIOR_TEXT,
 } from "../../core/agent-session.js";
+import { unknownLoginProviderText } from "../../core/config/auth-storage.js";
 import type { McpServerStatus } from "../../core/mcp/status.js";
 import { invalidPermissionModeText, isPermissionMode, PERMISSION_MODES } from "../../core/permissions/modes.js";
 import { parseSlashCommand } from "../../core/session-runtime/prompt-input.js";
+import type { RpcExtensionUiBridge } from "./extension-ui-bridge.js";
 import type {
 	RpcCommandType,
 	RpcMcpServer,
@@ -119,6 +122,11 @@ export function toRpcMcpServer(status: McpServerStatus): RpcMcpServer {
 	};
 }
 
+/** What `login` needs of the extension-UI bridge: showing the sign-in page, asking for a value. */
+export type RpcLoginUi = Pick<RpcExtensionUiBridge, "notify" | "input">;
+
+export const RPC_PASTE_REDIRECT_TITLE = "Paste the URL the browser ends up on (or finish signing in there)";
+
 /** How the prompt handler reports: a run that may fail later, or a failure known at once. */
 export interface PromptReporter {
 	/** The run is not awaited; its failure becomes a second response with the same id (docs/rpc.md "prompt"). */
@@ -148,6 +156,7 @@ type Handler<C extends RpcCommandType> = (
 	command: Fields,
 	session: AgentSession,
 	prompt: PromptReporter,
+	ui: RpcLoginUi,
 ) => Promise<RpcResponseDataMap[C]> | RpcResponseDataMap[C];
 
 type HandlerTable = { [C in RpcCommandType]: Handler<C> };
@@ -262,6 +271,57 @@ export const RPC_COMMAND_HANDLERS: HandlerTable = {
 	get_messages: (_command, session) => ({ messages: session.messages }),
 	get_commands: (_command, session) => ({ commands: session.getCommands() }),
 	get_mcp_servers: (_command, session) => ({ servers: session.getMcpServers().map(toRpcMcpServer) }),
+	get_oauth_providers: (_command, session) => {
+		const auth = session.modelRegistry.authStorage;
+		return {
+			providers: auth.getOAuthProviders().map((provider) => ({
+				id: provider.id,
+				name: provider.name,
+				loggedIn: auth.get(provider.id)?.type === "oauth",
+				usesCallbackServer: provider.usesCallbackServer === true,
+			})),
+		};
+	},
+	login: async (command, session, _reporter, ui) => {
+		const provider = requireString(command, "provider");
+		const auth = session.modelRegistry.authStorage;
+		const oauth = auth.getOAuthProvider(provider);
+		if (!oauth) throw new RpcCommandFailure(unknownLoginProviderText(provider, auth.getOAuthProviders()));
+		const abort = new AbortController();
+		const ask = async (title: string, placeholder?: string) => {
+			const value = await ui.input(title, placeholder, { signal: abort.signal });
+			if (value === undefined) {
+				abort.abort();
+				throw new Error(LOGIN_CANCELLED_MESSAGE);
+			}
+			return value;
+		};
+		try {
+			await auth.login(provider, {
+				onAuth: ({ url, instructions }) =>
+					ui.notify(
+						`Open this page to sign in to ${oauth.name}:\n${url}${instructions ? `\n${instructions}` : ""}`,
+						"info",
+					),
+				onPrompt: ({ message, placeholder }) => ask(message, placeholder),
+				onProgress: (message) => ui.notify(message, "info"),
+				...(oauth.usesCallbackServer ? { onManualCodeInput: () => ask(RPC_PASTE_REDIRECT_TITLE) } : {}),
+				signal: abort.signal,
+			});
+		} finally {
+			abort.abort();
+		}
+		session.modelRegistry.refresh();
+		return { provider };
+	},
+	logout: (command, session) => {
+		const provider = requireString(command, "provider");
+		const auth = session.modelRegistry.authStorage;
+		if (!auth.listOAuth().includes(provider)) throw new RpcCommandFailure(`Not logged in to ${provider}`);
+		auth.logout(provider);
+		session.modelRegistry.refresh();
+		return undefined;
+	},
 	restart_mcp_server: async (command, session) => {
 		await session.restartMcpServer(requireString(command, "name"));
 		return undefined;

@@ -1,10 +1,6 @@
 #!/usr/bin/env node
 // Entry point of the `agent` command. Exit codes: 0 success, 1 any failure, 130/143 when interrupted.
 import { main } from "./cli/main.js";
-import { provideOwnPackage } from "./core/extensions/host-modules.js";
-
-// Extensions get this bundle's copy of the package API, not a second one loaded by name.
-provideOwnPackage(() => import("./index.js"));
 
 /** Exits once stdout and stderr have handed everything to the OS (a pipe reader must not lose the last lines). */
 function exitAfterFlush(code: number): void {

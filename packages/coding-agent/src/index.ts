@@ -1,5 +1,5 @@
-// Public API of @agent/coding-agent. Nothing inside the package imports this file; the CLI entry (cli.ts) hands
-// it to extensions lazily (core/extensions/host-modules.ts).
+// Public API of @agent/coding-agent: re-exports only. No module it reaches imports it back; the CLI, which it does
+// not reach, hands it to extensions lazily (cli/own-package.ts, core/extensions/host-modules.ts).
 export { APP_NAME, VERSION } from "./config.js";
 export * from "./core/agent-session.js";
 export * from "./core/compaction/index.js";

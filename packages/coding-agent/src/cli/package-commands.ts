@@ -11,6 +11,7 @@ import type { DefaultPackageManager } from "../core/packages/package-manager.js"
 import { type InstallScope, readScopePackages } from "../core/packages/package-settings.js";
 import { packageSourceString } from "../core/resources/package-sources.js";
 import { type CliIo, EXIT_FAILURE, EXIT_SUCCESS } from "./help.js";
+import { provideBundledPackage } from "./own-package.js";
 
 export const PACKAGE_COMMAND_NAMES = ["install", "remove", "uninstall", "update", "list"] as const;
 export type PackageCommandName = (typeof PACKAGE_COMMAND_NAMES)[number];
@@ -130,6 +131,7 @@ function untrustedProjectNote(cwd: string): string {
 
 /** Runs a package command; resolves with the exit code. */
 export async function runPackageCommand(argv: readonly string[], context: PackageCommandContext): Promise<number> {
+	provideBundledPackage();
 	const args = parsePackageCommandArgs(argv);
 	if (!args) return EXIT_FAILURE;
 	const { io } = context;

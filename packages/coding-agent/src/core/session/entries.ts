@@ -96,6 +96,46 @@ export interface SessionInfoEntry extends SessionEntryBase {
 }
 
 /**
+ * What a path was, as a file checkpoint records it: absent (`null`), a regular file whose content is in the
+ * session's checkpoint store (`blob`: SHA-256 of the content, hex), a file whose content was not kept
+ * (`unrecorded`: larger than `checkpoints.maxFileBytes`, the store was full, or it could not be read), a
+ * symbolic link (its target, never followed), or a directory.
+ */
+export type FileCheckpointState =
+	| null
+	| { blob: string; size: number; mode: number }
+	| { unrecorded: "too-large" | "store-full" | "unreadable"; size: number; mode: number }
+	| { link: string }
+	| { dir: true };
+
+/** One path changed by the agent. */
+export interface FileCheckpointChange {
+	/** Relative to the session's working directory with `/` separators; absolute for a file outside it. */
+	path: string;
+	before: FileCheckpointState;
+	after: FileCheckpointState;
+	/** When the change was seen, in the order of the session's changes: the latest change of a path wins. */
+	seq: number;
+}
+
+export type FileCheckpointSource = "edit" | "write" | "bash" | "user_bash" | "restore";
+
+/**
+ * Ours (docs/checkpoints.md): files the agent changed. Appended just before the entry that reports the change
+ * (a tool result, a `!cmd` message), or after the point a restore went to, so every point of the tree knows
+ * its files: the latest change of each path on the branch up to it. Contents are in the checkpoint store
+ * beside the session file; the entry holds references. Readers that do not know the kind (the reference)
+ * keep it as a tree node that never reaches the model.
+ */
+export interface FileCheckpointEntry extends SessionEntryBase {
+	type: "file_checkpoint";
+	source: FileCheckpointSource;
+	/** The tool calls whose changes these are (more than one when calls that ran together changed them). */
+	toolCallIds?: string[];
+	files: FileCheckpointChange[];
+}
+
+/**
  * Every entry kind this version knows. Entries of other kinds (written by a newer program) are kept in
  * memory and in the file untouched and keep their own `type`: code switching on `type` needs a default.
  */
@@ -108,7 +148,8 @@ export type SessionEntry =
 	| CustomEntry
 	| CustomMessageEntry
 	| LabelEntry
-	| SessionInfoEntry;
+	| SessionInfoEntry
+	| FileCheckpointEntry;
 
 export type SessionEntryType = SessionEntry["type"];
 
@@ -130,6 +171,7 @@ const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set<SessionEntryType>([
 	"custom_message",
 	"label",
 	"session_info",
+	"file_checkpoint",
 ]);
 
 export function isKnownEntryType(type: string): type is SessionEntryType {

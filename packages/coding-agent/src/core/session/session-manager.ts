@@ -9,6 +9,9 @@ import type {
 	CompactionEntry,
 	CustomEntry,
 	CustomMessageEntry,
+	FileCheckpointChange,
+	FileCheckpointEntry,
+	FileCheckpointSource,
 	LabelEntry,
 	ModelChangeEntry,
 	SessionContext,
@@ -333,6 +336,15 @@ export class SessionManager {
 	/** Sets the session's display name (trimmed). */
 	appendSessionInfo(name: string): string {
 		return this.appendEntry<SessionInfoEntry>("session_info", { name: name.trim() });
+	}
+
+	/** Files the agent changed (docs/checkpoints.md); `files` must not be empty. */
+	appendFileCheckpoint(source: FileCheckpointSource, files: FileCheckpointChange[], toolCallIds?: string[]): string {
+		return this.appendEntry<FileCheckpointEntry>("file_checkpoint", {
+			source,
+			...(toolCallIds && toolCallIds.length > 0 ? { toolCallIds } : {}),
+			files,
+		});
 	}
 
 	/** Sets (or with undefined/"" clears) the label of an existing entry. */

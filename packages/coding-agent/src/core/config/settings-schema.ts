@@ -64,6 +64,18 @@ export interface LimitsSettings {
 	contextFileBytes?: number;
 }
 
+/** Ours: file checkpoints (docs/checkpoints.md). */
+export interface CheckpointSettings {
+	/** Record the files the agent changes, so points of the session can restore them. Default true. */
+	enabled?: boolean;
+	/** Files larger than this are recorded as changed but their content is not kept. Default 4 MiB. */
+	maxFileBytes?: number;
+	/** Size of one session's checkpoint store; past it, contents are no longer kept. Default 1 GiB. */
+	maxSessionBytes?: number;
+	/** Files of the working tree tracked for bash commands. Default 100 000. */
+	maxFiles?: number;
+}
+
 /** Ours: MCP servers (docs/mcp.md). Servers themselves are configured in `mcp.json`. */
 export interface McpSettings {
 	/** How long one MCP tool call may take. Default 120 000 ms (a server's own `timeout` wins). */
@@ -120,6 +132,7 @@ export interface Settings {
 	shellEnvPassthrough?: string[];
 	limits?: LimitsSettings;
 	mcp?: McpSettings;
+	checkpoints?: CheckpointSettings;
 	enabledModels?: string[];
 	enableSkillCommands?: boolean;
 	packages?: PackageSource[];
@@ -157,6 +170,7 @@ export const NESTED_SETTINGS_KEYS = [
 	"markdown",
 	"limits",
 	"mcp",
+	"checkpoints",
 ] as const;
 
 type ValueCheck = (value: unknown) => string | undefined;
@@ -217,6 +231,7 @@ const NESTED_CHECKS: Record<(typeof NESTED_SETTINGS_KEYS)[number], Record<string
 		contextFileBytes: aCount,
 	},
 	mcp: { toolTimeoutMs: aCount, connectTimeoutMs: aCount, directToolLimit: aCount },
+	checkpoints: { enabled: aBoolean, maxFileBytes: aCount, maxSessionBytes: aCount, maxFiles: aCount },
 };
 
 const TOP_LEVEL_CHECKS: Record<string, ValueCheck> = {

@@ -1,0 +1,112 @@
+// What a path is right now, as a checkpoint records it. Only regular files are opened, without following a
+// symlink and without blocking (O_NONBLOCK, then fstat), so a FIFO or device put in a file's place is never
+// read; links are recorded by their target.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, type Stats } from "node:fs";
+import type { FileCheckpointState } from "../session/entries.js";
+import { type BlobStore, hashContent } from "./blob-store.js";
+
+const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/** Permission bits kept with a file (the executable bit of a script matters when it is restored). */
+export function fileMode(stats: Pick<Stats, "mode">): number {
+	return stats.mode & 0o7777;
+}
+
+/** Reads a regular file, at most `maxBytes` (undefined when it holds more); throws for anything else. */
+export function readRegularFileNoFollow(path: string, maxBytes: number): Buffer | undefined {
+	const fd = openSync(path, constants.O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+	try {
+		const stats = fstatSync(fd);
+		if (!stats.isFile()) throw new Error(`${path} is not a regular file`);
+		if (stats.size > maxBytes) return undefined;
+		const chunks: Buffer[] = [];
+		let total = 0;
+		let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(stats.size + 1, maxBytes + 1)));
+		for (;;) {
+			const n = readSync(fd, buffer, 0, Math.min(buffer.length, maxBytes + 1 - total), total);
+			if (n === 0) break;
+			chunks.push(buffer.subarray(0, n));
+			total += n;
+			// The file grew past the limit while it was read.
+			if (total > maxBytes) return undefined;
+			buffer = Buffer.allocUnsafe(Math.min(1024 * 1024, maxBytes + 1 - total));
+		}
+		return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+	} finally {
+		closeSync(fd);
+	}
+}
+
+export interface ObserveOptions {
+	maxFileBytes: number;
+	/** Contents go here; without a store they are only hashed. */
+	store?: BlobStore;
+}
+
+export interface Observation {
+	state: FileCheckpointState;
+	/** lstat of the path (undefined when absent). */
+	stats?: Stats;
+	/** The content, when it was read (a regular file within the size limit). */
+	content?: Buffer;
+}
+
+/** A regular file's state from its content: stored (or only hashed without a store), or why it was not. */
+export function fileStateOf(
+	content: Buffer | undefined,
+	stats: Stats,
+	store: BlobStore | undefined,
+): FileCheckpointState {
+	const mode = fileMode(stats);
+	if (content === undefined) return { unrecorded: "too-large", size: stats.size, mode };
+	if (!store) return { blob: hashContent(content), size: content.length, mode };
+	const put = store.put(content);
+	if ("full" in put) return { unrecorded: "store-full", size: content.length, mode };
+	return { blob: put.hash, size: content.length, mode };
+}
+
+/** The path's state now: absent, a file (its content stored when a store is given), a link or a directory. */
+export function observePath(absolutePath: string, options: ObserveOptions): Observation {
+	let stats: Stats | undefined;
+	try {
+		stats = lstatSync(absolutePath, { throwIfNoEntry: false });
+	} catch {
+		return { state: null };
+	}
+	if (!stats) return { state: null };
+	if (stats.isDirectory()) return { state: { dir: true }, stats };
+	if (stats.isSymbolicLink()) {
+		try {
+			return { state: { link: readlinkSync(absolutePath) }, stats };
+		} catch {
+			return { state: null };
+		}
+	}
+	// FIFOs, sockets and devices are not files a checkpoint keeps.
+	if (!stats.isFile()) return { state: null, stats };
+	let content: Buffer | undefined;
+	try {
+		content = readRegularFileNoFollow(absolutePath, options.maxFileBytes);
+	} catch {
+		return { state: { unrecorded: "unreadable", size: stats.size, mode: fileMode(stats) }, stats };
+	}
+	const state = fileStateOf(content, stats, options.store);
+	return content === undefined ? { state, stats } : { state, stats, content };
+}
+
+/** Whether two states are the same file content (and mode), link or directory. */
+export function sameState(a: FileCheckpointState, b: FileCheckpointState): boolean {
+	if (a === null || b === null) return a === b;
+	if ("dir" in a || "dir" in b) return "dir" in a && "dir" in b;
+	if ("link" in a || "link" in b) return "link" in a && "link" in b && a.link === b.link;
+	if ("blob" in a && "blob" in b) return a.blob === b.blob && a.mode === b.mode;
+	// Contents that were not kept: the best that can be said is whether size and mode agree.
+	if ("unrecorded" in a && "unrecorded" in b) return a.size === b.size && a.mode === b.mode;
+	return false;
+}
+
+/** The blob hashes a state refers to. */
+export function blobOf(state: FileCheckpointState): string | undefined {
+	return state !== null && "blob" in state ? state.blob : undefined;
+}

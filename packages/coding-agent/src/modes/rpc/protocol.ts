@@ -50,7 +50,14 @@ export type RpcCommand =
 	| (CommandBase & { type: "get_session_stats" })
 	| (CommandBase & { type: "export_html"; outputPath?: string })
 	| (CommandBase & { type: "switch_session"; sessionPath: string })
-	| (CommandBase & { type: "fork"; entryId: string })
+	| (CommandBase & {
+			type: "fork";
+			entryId: string;
+			/** Ours: also restore the files as they were before that message (docs/checkpoints.md). */
+			restoreFiles?: boolean;
+			/** Ours: with `restoreFiles`, overwrite files changed outside the agent. */
+			force?: boolean;
+	  })
 	| (CommandBase & { type: "get_fork_messages" })
 	| (CommandBase & { type: "get_last_assistant_text" })
 	| (CommandBase & { type: "set_session_name"; name: string })
@@ -58,14 +65,26 @@ export type RpcCommand =
 	| (CommandBase & { type: "get_commands" })
 	// Ours: MCP servers (docs/mcp.md).
 	| (CommandBase & { type: "get_mcp_servers" })
-	| (CommandBase & { type: "restart_mcp_server"; name: string });
+	| (CommandBase & { type: "restart_mcp_server"; name: string })
+	// Ours: file checkpoints and tree navigation (docs/checkpoints.md, docs/rpc.md).
+	| (CommandBase & { type: "get_checkpoints" })
+	| (CommandBase & { type: "restore_checkpoint"; entryId: string; dryRun?: boolean; force?: boolean })
+	| (CommandBase & {
+			type: "navigate_tree";
+			targetId: string;
+			summarize?: boolean;
+			customInstructions?: string;
+			restoreFiles?: boolean;
+			/** With `restoreFiles`, overwrite files changed outside the agent. */
+			force?: boolean;
+	  });
 
 export type RpcCommandType = RpcCommand["type"];
 
 /** A command of one type. */
 export type RpcCommandOf<C extends RpcCommandType> = Extract<RpcCommand, { type: C }>;
 
-/** The 28 command types of rpc.md §4.1, in its order, then ours (MCP). */
+/** The 28 command types of rpc.md §4.1, in its order, then ours (MCP, file checkpoints, tree navigation). */
 export const RPC_COMMAND_TYPES = [
 	"prompt",
 	"steer",
@@ -97,6 +116,9 @@ export const RPC_COMMAND_TYPES = [
 	"get_commands",
 	"get_mcp_servers",
 	"restart_mcp_server",
+	"get_checkpoints",
+	"restore_checkpoint",
+	"navigate_tree",
 ] as const satisfies readonly RpcCommandType[];
 
 export function isRpcCommandType(type: string): type is RpcCommandType {
@@ -157,6 +179,48 @@ export interface RpcForkMessage {
 	text: string;
 }
 
+/**
+ * Ours: what restoring files did (`restore_checkpoint`, and `files` of `fork` / `navigate_tree`). Paths are
+ * relative to the working directory (absolute outside it). With conflicts and without `force`, nothing was
+ * written: `restored` and `removed` are empty.
+ */
+export interface RpcFileRestoreResult {
+	/** Written back (recreated or given their content at that point). */
+	restored: string[];
+	/** Deleted (they did not exist at that point). */
+	removed: string[];
+	/** Changed outside the agent since it last recorded them. */
+	conflicts: string[];
+	/** Their content at that point was not kept (too large, store full) or is unreadable: left as they are. */
+	unrestorable: string[];
+	/** With conflicts: per file, what changed since the agent last recorded it (a line diff). */
+	diffs?: { path: string; diff: string }[];
+}
+
+/** Ours: one `file_checkpoint` entry of the current branch (`get_checkpoints`). */
+export interface RpcCheckpoint {
+	/** The checkpoint entry; `restore_checkpoint` with it restores the files as they were right after it. */
+	entryId: string;
+	/** ISO-8601. */
+	timestamp: string;
+	source: "edit" | "write" | "bash" | "user_bash" | "restore";
+	/** The tool calls whose changes these are. */
+	toolCallIds?: string[];
+	files: { path: string; change: "created" | "modified" | "deleted" }[];
+}
+
+/** Ours: `navigate_tree`, the RPC form of `/tree`. */
+export interface RpcNavigateTreeResult {
+	/** True when nothing happened (an extension cancelled, the summary was aborted, or files conflicted). */
+	cancelled: boolean;
+	/** The text of the selected user message, to put back in an editor. */
+	editorText?: string;
+	/** The id of the branch summary entry, when one was written. */
+	summaryEntryId?: string;
+	/** With `restoreFiles`. */
+	files?: RpcFileRestoreResult;
+}
+
 /** The `data` of each command's success response; `undefined` means the response has no `data` key. */
 export interface RpcResponseDataMap {
 	prompt: undefined;
@@ -181,7 +245,8 @@ export interface RpcResponseDataMap {
 	get_session_stats: SessionStats;
 	export_html: { path: string };
 	switch_session: { cancelled: boolean };
-	fork: { text: string; cancelled: boolean };
+	/** `files` (ours) only with `restoreFiles`. */
+	fork: { text: string; cancelled: boolean; files?: RpcFileRestoreResult };
 	get_fork_messages: { messages: RpcForkMessage[] };
 	/** `{}` when there is no assistant text. */
 	get_last_assistant_text: { text?: string };
@@ -190,6 +255,9 @@ export interface RpcResponseDataMap {
 	get_commands: { commands: RpcSlashCommand[] };
 	get_mcp_servers: { servers: RpcMcpServer[] };
 	restart_mcp_server: undefined;
+	get_checkpoints: { checkpoints: RpcCheckpoint[] };
+	restore_checkpoint: RpcFileRestoreResult;
+	navigate_tree: RpcNavigateTreeResult;
 }
 
 // ---------------------------------------------------------------------------------------------------------

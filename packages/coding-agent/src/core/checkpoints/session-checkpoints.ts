@@ -266,6 +266,21 @@ export class SessionCheckpoints {
 	}
 
 	/**
+	 * What restoring files along with a move to `targetId` would do (a dry run); undefined for an unknown entry.
+	 * For `/tree` to ask whether to restore at all.
+	 */
+	previewNavigation(targetId: string): FileRestoreResult | undefined {
+		const target = this.host.sessionManager.getEntry(targetId);
+		return target ? this.restoreTo(positionAfterNavigating(target), { dryRun: true }) : undefined;
+	}
+
+	/** What restoring files along with a fork at the user message `entryId` would do (a dry run). */
+	previewFork(entryId: string): FileRestoreResult | undefined {
+		const entry = this.host.sessionManager.getEntry(entryId);
+		return entry ? this.restoreTo(entry.parentId, { dryRun: true }) : undefined;
+	}
+
+	/**
 	 * Tree navigation that also restores files (`restoreFiles`): conflicts are looked for first, and with any
 	 * (without `forceRestore`) nothing happens; otherwise `navigate` moves the leaf and the files follow it.
 	 */

@@ -85,6 +85,13 @@ export function describeEntry(entry: SessionEntry): string {
 			return `[label: ${entry.label ?? "(removed)"}]`;
 		case "session_info":
 			return `[name: ${entry.name ?? ""}]`;
+		case "file_checkpoint": {
+			const isDir = (state: (typeof entry.files)[number]["after"]) => state !== null && "dir" in state;
+			const files = entry.files.filter((file) => !isDir(file.before) && !isDir(file.after));
+			const names = files.map((file) => file.path);
+			const shown = names.length > 3 ? `${names.slice(0, 3).join(", ")} +${names.length - 3}` : names.join(", ");
+			return `[files ${entry.source === "restore" ? "restored" : "changed"}: ${shown}]`;
+		}
 		default:
 			return `[${(entry as { type: string }).type}]`;
 	}
@@ -104,7 +111,7 @@ export function isEntryShown(entry: SessionEntry, filter: TreeFilterMode, label:
 		case "labeled-only":
 			return label !== undefined && label !== "";
 		default: {
-			if (entry.type === "label" || entry.type === "custom") return false;
+			if (entry.type === "label" || entry.type === "custom" || entry.type === "file_checkpoint") return false;
 			if (entry.type === "model_change" || entry.type === "thinking_level_change") return false;
 			if (entry.type === "message") {
 				const message = entry.message;

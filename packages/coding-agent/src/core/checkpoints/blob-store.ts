@@ -57,6 +57,7 @@ export class BlobStore {
 	private readonly loose = new Set<string>();
 	private bytes = 0;
 	private opened = false;
+	private refused = false;
 
 	constructor(
 		readonly dir: string,
@@ -66,6 +67,11 @@ export class BlobStore {
 		this.looseDir = join(dir, "blobs");
 		this.packDir = join(dir, "packs");
 		this.tempDir = join(dir, "tmp");
+	}
+
+	/** Whether a content was refused because of the size limit (since this process opened the store). */
+	get hasRefused(): boolean {
+		return this.refused;
 	}
 
 	/** Bytes held (loose blobs and packs). */
@@ -83,7 +89,10 @@ export class BlobStore {
 	put(bytes: Uint8Array): PutResult {
 		const hash = hashContent(bytes);
 		if (this.has(hash)) return { hash };
-		if (this.bytes + bytes.length > this.maxBytes) return { full: true };
+		if (this.bytes + bytes.length > this.maxBytes) {
+			this.refused = true;
+			return { full: true };
+		}
 		this.writeLoose(hash, bytes);
 		return { hash };
 	}
@@ -134,7 +143,10 @@ export class BlobStore {
 		return {
 			add: (hash, bytes) => {
 				if (this.has(hash) || entries.has(hash)) return true;
-				if (this.bytes + offset + bytes.length > this.maxBytes) return false;
+				if (this.bytes + offset + bytes.length > this.maxBytes) {
+					this.refused = true;
+					return false;
+				}
 				let written = 0;
 				while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
 				entries.set(hash, [offset, bytes.length]);

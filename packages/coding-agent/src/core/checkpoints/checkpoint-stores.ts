@@ -95,10 +95,10 @@ export class CheckpointStores {
 		}
 	}
 
-	/** True the first time the current store is found at its limit. */
+	/** True the first time the current store is found to have refused a content (its limit). */
 	reportFullOnce(): boolean {
 		const store = this.current();
-		if (store.usedBytes < store.maxBytes || this.reportedFull.has(store.dir)) return false;
+		if (!store.hasRefused || this.reportedFull.has(store.dir)) return false;
 		this.reportedFull.add(store.dir);
 		return true;
 	}

@@ -56,7 +56,10 @@ function isPlainLocation(absolutePath: string): boolean {
 }
 
 export function currentState(path: string, io: RestoreIo): FileCheckpointState {
-	return io.knownState(path) ?? observePath(io.paths.toAbsolute(path), { maxFileBytes: io.maxFileBytes }).state;
+	return (
+		io.knownState(path) ??
+		observePath(io.paths.toAbsolute(path), { maxFileBytes: io.maxFileBytes, hashLargeFiles: true }).state
+	);
 }
 
 /** What restoring `targets` would do, given what the agent last recorded of each path (`expected`). */

@@ -1,6 +1,7 @@
 // What a path is right now, as a checkpoint records it. Only regular files are opened, without following a
 // symlink and without blocking (O_NONBLOCK, then fstat), so a FIFO or device put in a file's place is never
 // read; links are recorded by their target.
+import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, type Stats } from "node:fs";
 import type { FileCheckpointState } from "../session/entries.js";
 import { type BlobStore, hashContent } from "./blob-store.js";
@@ -42,6 +43,42 @@ export interface ObserveOptions {
 	maxFileBytes: number;
 	/** Contents go here; without a store they are only hashed. */
 	store?: BlobStore;
+	/**
+	 * Hash a file too large to keep (reading it once more): an exact recording knows its versions apart even
+	 * when they have the same size and modification time.
+	 */
+	hashLargeFiles?: boolean;
+}
+
+/** Files larger than this are never hashed, only told apart by size, mode and mtime. */
+const MAX_HASHED_BYTES = 1024 * 1024 * 1024;
+
+/** SHA-256 of a regular file read in chunks (no symlink followed); undefined when it cannot be read. */
+export function hashRegularFileNoFollow(path: string): string | undefined {
+	let fd: number;
+	try {
+		fd = openSync(path, constants.O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+	} catch {
+		return undefined;
+	}
+	try {
+		const stats = fstatSync(fd);
+		if (!stats.isFile() || stats.size > MAX_HASHED_BYTES) return undefined;
+		const hash = createHash("sha256");
+		const buffer = Buffer.allocUnsafe(1024 * 1024);
+		let position = 0;
+		for (;;) {
+			const n = readSync(fd, buffer, 0, buffer.length, position);
+			if (n === 0) break;
+			hash.update(buffer.subarray(0, n));
+			position += n;
+		}
+		return hash.digest("hex");
+	} catch {
+		return undefined;
+	} finally {
+		closeSync(fd);
+	}
 }
 
 export interface Observation {
@@ -52,6 +89,11 @@ export interface Observation {
 	content?: Buffer;
 }
 
+/** A file whose content was not read: told apart from other versions by size, mode and mtime. */
+export function unreadState(reason: "too-large" | "unreadable", stats: Stats): FileCheckpointState {
+	return { unrecorded: reason, size: stats.size, mode: fileMode(stats), mtimeMs: stats.mtimeMs };
+}
+
 /** A regular file's state from its content: stored (or only hashed without a store), or why it was not. */
 export function fileStateOf(
 	content: Buffer | undefined,
@@ -59,10 +101,18 @@ export function fileStateOf(
 	store: BlobStore | undefined,
 ): FileCheckpointState {
 	const mode = fileMode(stats);
-	if (content === undefined) return { unrecorded: "too-large", size: stats.size, mode };
+	if (content === undefined) return unreadState("too-large", stats);
 	if (!store) return { blob: hashContent(content), size: content.length, mode };
 	const put = store.put(content);
-	if ("full" in put) return { unrecorded: "store-full", size: content.length, mode };
+	if ("full" in put) {
+		return {
+			unrecorded: "store-full",
+			size: content.length,
+			mode,
+			hash: hashContent(content),
+			mtimeMs: stats.mtimeMs,
+		};
+	}
 	return { blob: put.hash, size: content.length, mode };
 }
 
@@ -89,10 +139,19 @@ export function observePath(absolutePath: string, options: ObserveOptions): Obse
 	try {
 		content = readRegularFileNoFollow(absolutePath, options.maxFileBytes);
 	} catch {
-		return { state: { unrecorded: "unreadable", size: stats.size, mode: fileMode(stats) }, stats };
+		return { state: unreadState("unreadable", stats), stats };
 	}
-	const state = fileStateOf(content, stats, options.store);
+	let state = fileStateOf(content, stats, options.store);
+	if (content === undefined && options.hashLargeFiles && state !== null && "unrecorded" in state) {
+		const hash = hashRegularFileNoFollow(absolutePath);
+		if (hash !== undefined) state = { ...state, hash };
+	}
 	return content === undefined ? { state, stats } : { state, stats, content };
+}
+
+/** The content's hash, when known (stored, or read but not kept). */
+function contentHash(state: Exclude<FileCheckpointState, null | { link: string } | { dir: true }>): string | undefined {
+	return "blob" in state ? state.blob : state.hash;
 }
 
 /** Whether two states are the same file content (and mode), link or directory. */
@@ -100,10 +159,14 @@ export function sameState(a: FileCheckpointState, b: FileCheckpointState): boole
 	if (a === null || b === null) return a === b;
 	if ("dir" in a || "dir" in b) return "dir" in a && "dir" in b;
 	if ("link" in a || "link" in b) return "link" in a && "link" in b && a.link === b.link;
-	if ("blob" in a && "blob" in b) return a.blob === b.blob && a.mode === b.mode;
-	// Contents that were not kept: the best that can be said is whether size and mode agree.
-	if ("unrecorded" in a && "unrecorded" in b) return a.size === b.size && a.mode === b.mode;
-	return false;
+	if (a.mode !== b.mode || a.size !== b.size) return false;
+	const hashA = contentHash(a);
+	const hashB = contentHash(b);
+	if (hashA !== undefined && hashB !== undefined) return hashA === hashB;
+	// A content that was not read: the version is told by its modification time.
+	const mtimeA = "mtimeMs" in a ? a.mtimeMs : undefined;
+	const mtimeB = "mtimeMs" in b ? b.mtimeMs : undefined;
+	return mtimeA !== undefined && mtimeA === mtimeB;
 }
 
 /** The blob hashes a state refers to. */

@@ -18,6 +18,8 @@ import { isWatchingSupported, TreeWatcher } from "./tree-watcher.js";
 export interface CheckpointLimits {
 	maxFileBytes: number;
 	maxFiles: number;
+	/** Use file-system notifications where available; false rescans the tree around every command. */
+	watch: boolean;
 }
 
 export interface RecorderOptions {
@@ -28,8 +30,6 @@ export interface RecorderOptions {
 	/** Absolute paths a scan never looks into (the session file, its lock and store). */
 	excluded: () => ReadonlySet<string>;
 	notice: (message: string) => void;
-	/** Use file-system watches where available (default); false: scan the tree around every command. */
-	watch?: boolean;
 }
 
 interface PendingChange extends ObservedChange {
@@ -237,7 +237,7 @@ export class CheckpointRecorder {
 	private async buildIndex(): Promise<WorkingTreeIndex | undefined> {
 		if (this.disposed) return undefined;
 		const limits = this.options.limits();
-		const watching = (this.options.watch ?? true) && isWatchingSupported();
+		const watching = limits.watch && isWatchingSupported();
 		const watcher = watching
 			? new TreeWatcher(this.paths.root, (reason) => this.options.notice(watchingStoppedNotice(reason)))
 			: undefined;
@@ -304,7 +304,11 @@ export class CheckpointRecorder {
 	}
 
 	private observe(realPath: string): Observation {
-		return observePath(realPath, { maxFileBytes: this.options.limits().maxFileBytes, store: this.options.store() });
+		return observePath(realPath, {
+			maxFileBytes: this.options.limits().maxFileBytes,
+			store: this.options.store(),
+			hashLargeFiles: true,
+		});
 	}
 
 	private recordWrite(

@@ -14,7 +14,13 @@ import type {
 import type { SessionManager } from "../session/session-manager.js";
 import { userMessageText } from "../session-runtime/prompt-input.js";
 import { resolveToCwd } from "../tools/path-utils.js";
-import { isFileCheckpointEntry, lastRecordedStates, readCheckpointHistory, statesAt } from "./checkpoint-history.js";
+import {
+	type CheckpointHistory,
+	isFileCheckpointEntry,
+	lastRecordedStates,
+	readCheckpointHistory,
+	statesAt,
+} from "./checkpoint-history.js";
 import { isInsideDir, realpathOfNearestExisting } from "./checkpoint-paths.js";
 import { CheckpointStores } from "./checkpoint-stores.js";
 import {
@@ -45,15 +51,33 @@ export interface CheckpointHost {
 	notice(message: string): void;
 }
 
-export interface SessionCheckpointsOptions {
-	/** Use file-system watches (default where available); false scans the tree around every command. */
-	watch?: boolean;
-}
-
 /** Runs a user's command (`!cmd`, RPC `bash`) as a checkpoint window and ties its changes to its message. */
 export interface CommandRecorder {
 	record<T>(run: () => Promise<T>): Promise<{ value: T; key: string }>;
 	attach(message: BashExecutionMessage, key: string): void;
+}
+
+export interface RestoreToOptions extends FileRestoreOptions {
+	/** Only these paths (`/undo`: what the turn changed). */
+	onlyPaths?: ReadonlySet<string>;
+	/** The history to read states from (default: the session's entries now). */
+	history?: CheckpointHistory;
+}
+
+/**
+ * Where `/undo` starts looking back from: the leaf, or — when the branch's latest checkpoint is a restore to an
+ * earlier point of it (a previous `/undo`) — that point, so each `/undo` goes one turn further back.
+ */
+function undoStart(branch: readonly SessionEntry[]): number {
+	for (let i = branch.length - 1; i >= 0; i--) {
+		const entry = branch[i] as SessionEntry;
+		if (!isFileCheckpointEntry(entry)) continue;
+		if (entry.source !== "restore" || entry.restoredTo === undefined) return branch.length - 1;
+		if (entry.restoredTo === null) return -1;
+		const index = branch.findIndex((candidate) => candidate.id === entry.restoredTo);
+		return index >= 0 && index < i ? index : branch.length - 1;
+	}
+	return branch.length - 1;
 }
 
 /** Where the leaf goes when navigating to `target` (session-format.md §9.5): before a user or extension message. */
@@ -81,10 +105,7 @@ export class SessionCheckpoints {
 	private commandCount = 0;
 	private excludedCache: { file: string | undefined; paths: Set<string> } | undefined;
 
-	constructor(
-		private readonly host: CheckpointHost,
-		options: SessionCheckpointsOptions = {},
-	) {
+	constructor(private readonly host: CheckpointHost) {
 		this.stores = new CheckpointStores(
 			() => host.sessionManager.getSessionFile(),
 			() => host.settingsManager.getCheckpointSettings().maxSessionBytes,
@@ -95,7 +116,6 @@ export class SessionCheckpoints {
 			store: () => this.stores.current(),
 			excluded: () => this.excludedPaths(),
 			notice: (message) => host.notice(message),
-			...(options.watch !== undefined ? { watch: options.watch } : {}),
 		});
 		this.sessionChanged();
 	}
@@ -144,7 +164,7 @@ export class SessionCheckpoints {
 		const released = this.recorder.release(key);
 		if (!released) return;
 		const toolCallIds = released.keys.filter((id) => !id.startsWith(USER_COMMAND_KEY_PREFIX));
-		this.append(released.source, released.files, toolCallIds);
+		this.append(released.source, released.files, { toolCallIds });
 	}
 
 	/** After the session file changed (new, resumed, forked): its store, its sequence, its inherited contents. */
@@ -196,13 +216,10 @@ export class SessionCheckpoints {
 	 * agent since it last recorded it is a conflict: then nothing is written unless `force`. What is written is
 	 * recorded as a `file_checkpoint` entry at the current leaf.
 	 */
-	restoreTo(
-		pointId: string | null,
-		options: FileRestoreOptions = {},
-		onlyPaths?: ReadonlySet<string>,
-	): FileRestoreResult {
-		const history = readCheckpointHistory(this.host.sessionManager.getEntries());
+	restoreTo(pointId: string | null, options: RestoreToOptions = {}): FileRestoreResult {
+		const history = options.history ?? readCheckpointHistory(this.host.sessionManager.getEntries());
 		let targets = statesAt(history, pointId);
+		const { onlyPaths } = options;
 		if (onlyPaths) targets = new Map([...targets].filter(([path]) => onlyPaths.has(path)));
 		const expected = lastRecordedStates(history);
 		const io = this.restoreIo();
@@ -235,6 +252,7 @@ export class SessionCheckpoints {
 						after: action.target,
 						seq: this.recorder.nextSeq(),
 					})),
+					{ restoredTo: pointId },
 				);
 			}
 			return withDiffs(summarizeRestore(applied, plan, failed));
@@ -251,15 +269,16 @@ export class SessionCheckpoints {
 	undo(options: FileRestoreOptions = {}): UndoResult {
 		const branch = this.host.sessionManager.getBranch();
 		const changedAfter = new Set<string>();
-		for (let i = branch.length - 1; i >= 0; i--) {
+		for (let i = undoStart(branch); i >= 0; i--) {
 			const entry = branch[i] as SessionEntry;
 			if (isFileCheckpointEntry(entry)) for (const change of entry.files) changedAfter.add(change.path);
 			if (entry.type !== "message" || entry.message.role !== "user" || changedAfter.size === 0) continue;
-			const plan = this.restoreTo(entry.parentId, { ...options, dryRun: true }, changedAfter);
+			const onlyPaths = changedAfter;
+			const plan = this.restoreTo(entry.parentId, { ...options, dryRun: true, onlyPaths });
 			const hasWork =
 				plan.restored.length + plan.removed.length + plan.conflicts.length + plan.unrestorable.length > 0;
 			if (!hasWork) continue;
-			const result = options.dryRun ? plan : this.restoreTo(entry.parentId, options, changedAfter);
+			const result = options.dryRun ? plan : this.restoreTo(entry.parentId, { ...options, onlyPaths });
 			return { ...result, turnEntryId: entry.id };
 		}
 		return { restored: [], removed: [], conflicts: [], unrestorable: [] };
@@ -306,13 +325,16 @@ export class SessionCheckpoints {
 		const entry = sessionManager.getEntry(entryId);
 		if (!options.restoreFiles || entry?.type !== "message" || entry.message.role !== "user") return fork();
 		const force = options.forceRestore === true;
-		const preview = this.restoreTo(entry.parentId, { dryRun: true, force });
+		// The new session has only the branch up to the message: what the agent last recorded of each file (for
+		// conflicts) is known from this one.
+		const history = readCheckpointHistory(sessionManager.getEntries());
+		const preview = this.restoreTo(entry.parentId, { dryRun: true, force, history });
 		if (preview.conflicts.length > 0 && !force) {
 			return { selectedText: userMessageText(entry.message.content), cancelled: true, files: preview };
 		}
 		const result = await fork();
 		if (result.cancelled) return result;
-		return { ...result, files: this.restoreTo(sessionManager.getLeafId(), { force }) };
+		return { ...result, files: this.restoreTo(entry.parentId, { force, history }) };
 	}
 
 	/** Releases watches; removes stores of sessions never written. */
@@ -321,9 +343,13 @@ export class SessionCheckpoints {
 		this.stores.dispose();
 	}
 
-	private append(source: FileCheckpointSource, files: FileCheckpointChange[], toolCallIds?: string[]): void {
+	private append(
+		source: FileCheckpointSource,
+		files: FileCheckpointChange[],
+		options: { toolCallIds?: string[]; restoredTo?: string | null } = {},
+	): void {
 		this.stores.adopt(files);
-		this.host.sessionManager.appendFileCheckpoint(source, files, toolCallIds);
+		this.host.sessionManager.appendFileCheckpoint(source, files, options);
 		if (this.stores.reportFullOnce()) {
 			this.host.notice(storeFullNotice(this.host.settingsManager.getCheckpointSettings().maxSessionBytes));
 		}

@@ -16,7 +16,7 @@ import {
 import { runInSlices } from "../tools/time-slicing.js";
 import { type BlobStore, hashContent, type PackWriter } from "./blob-store.js";
 import { isInsideDir } from "./checkpoint-paths.js";
-import { fileMode, fileStateOf, observePath, readRegularFileNoFollow, sameState } from "./file-state.js";
+import { fileMode, fileStateOf, observePath, readRegularFileNoFollow, sameState, unreadState } from "./file-state.js";
 
 /** Never walked, never recorded by a scan: repository databases and installed packages. */
 export const SKIPPED_DIRECTORY_NAMES: ReadonlySet<string> = new Set([".git", "node_modules"]);
@@ -370,23 +370,23 @@ export class WorkingTreeIndex {
 		if (!stats?.isFile()) return;
 		let state: FileCheckpointState;
 		if (stats.size > this.options.maxFileBytes) {
-			state = { unrecorded: "too-large", size: stats.size, mode: fileMode(stats) };
+			state = unreadState("too-large", stats);
 		} else {
 			let content: Buffer | undefined;
 			try {
 				content = readRegularFileNoFollow(abs, this.options.maxFileBytes);
 			} catch {
-				state = { unrecorded: "unreadable", size: stats.size, mode: fileMode(stats) };
-				this.setEntry(rel, fileEntry(stats, state, now));
+				this.setEntry(rel, fileEntry(stats, unreadState("unreadable", stats), now));
 				return;
 			}
 			if (content === undefined) {
-				state = { unrecorded: "too-large", size: stats.size, mode: fileMode(stats) };
+				state = unreadState("too-large", stats);
 			} else {
 				const hash = hashContent(content);
+				const mode = fileMode(stats);
 				state = pack.add(hash, content)
-					? { blob: hash, size: content.length, mode: fileMode(stats) }
-					: { unrecorded: "store-full", size: content.length, mode: fileMode(stats) };
+					? { blob: hash, size: content.length, mode }
+					: { unrecorded: "store-full", size: content.length, mode, hash };
 			}
 		}
 		this.setEntry(rel, fileEntry(stats, state, now));
@@ -443,7 +443,7 @@ export class WorkingTreeIndex {
 					: readRegularFileNoFollow(this.absolute(path), this.options.maxFileBytes);
 			state = fileStateOf(content, stats, this.options.store());
 		} catch {
-			state = { unrecorded: "unreadable", size: stats.size, mode: fileMode(stats) };
+			state = unreadState("unreadable", stats);
 		}
 		this.replace(path, fileEntry(stats, state, now), changes, silent);
 	}

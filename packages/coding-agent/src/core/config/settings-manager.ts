@@ -383,6 +383,7 @@ export class SettingsManager {
 			maxFileBytes: Math.floor(checkpoints.maxFileBytes ?? DEFAULT_CHECKPOINT_MAX_FILE_BYTES),
 			maxSessionBytes: Math.floor(checkpoints.maxSessionBytes ?? DEFAULT_CHECKPOINT_MAX_SESSION_BYTES),
 			maxFiles: Math.floor(checkpoints.maxFiles ?? DEFAULT_CHECKPOINT_MAX_FILES),
+			watch: checkpoints.watch ?? true,
 		};
 	}
 

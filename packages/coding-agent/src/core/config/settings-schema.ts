@@ -74,6 +74,11 @@ export interface CheckpointSettings {
 	maxSessionBytes?: number;
 	/** Files of the working tree tracked for bash commands. Default 100 000. */
 	maxFiles?: number;
+	/**
+	 * Learn what a bash command changed from file-system notifications (Linux). false: rescan the tree around every
+	 * command instead (slower; for file systems that do not report changes, such as some network mounts). Default true.
+	 */
+	watch?: boolean;
 }
 
 /** Ours: MCP servers (docs/mcp.md). Servers themselves are configured in `mcp.json`. */
@@ -231,7 +236,7 @@ const NESTED_CHECKS: Record<(typeof NESTED_SETTINGS_KEYS)[number], Record<string
 		contextFileBytes: aCount,
 	},
 	mcp: { toolTimeoutMs: aCount, connectTimeoutMs: aCount, directToolLimit: aCount },
-	checkpoints: { enabled: aBoolean, maxFileBytes: aCount, maxSessionBytes: aCount, maxFiles: aCount },
+	checkpoints: { enabled: aBoolean, maxFileBytes: aCount, maxSessionBytes: aCount, maxFiles: aCount, watch: aBoolean },
 };
 
 const TOP_LEVEL_CHECKS: Record<string, ValueCheck> = {

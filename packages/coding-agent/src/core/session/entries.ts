@@ -98,13 +98,20 @@ export interface SessionInfoEntry extends SessionEntryBase {
 /**
  * What a path was, as a file checkpoint records it: absent (`null`), a regular file whose content is in the
  * session's checkpoint store (`blob`: SHA-256 of the content, hex), a file whose content was not kept
- * (`unrecorded`: larger than `checkpoints.maxFileBytes`, the store was full, or it could not be read), a
- * symbolic link (its target, never followed), or a directory.
+ * (`unrecorded`: larger than `checkpoints.maxFileBytes`, the store was full, or it could not be read; `hash` is
+ * the content's SHA-256 when it was read, `mtimeMs` tells versions apart when it was not), a symbolic link (its
+ * target, never followed), or a directory.
  */
 export type FileCheckpointState =
 	| null
 	| { blob: string; size: number; mode: number }
-	| { unrecorded: "too-large" | "store-full" | "unreadable"; size: number; mode: number }
+	| {
+			unrecorded: "too-large" | "store-full" | "unreadable";
+			size: number;
+			mode: number;
+			hash?: string;
+			mtimeMs?: number;
+	  }
 	| { link: string }
 	| { dir: true };
 
@@ -132,6 +139,8 @@ export interface FileCheckpointEntry extends SessionEntryBase {
 	source: FileCheckpointSource;
 	/** The tool calls whose changes these are (more than one when calls that ran together changed them). */
 	toolCallIds?: string[];
+	/** A restore: the entry whose files these became (null: as before the first entry). */
+	restoredTo?: string | null;
 	files: FileCheckpointChange[];
 }
 

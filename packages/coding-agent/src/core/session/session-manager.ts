@@ -339,10 +339,16 @@ export class SessionManager {
 	}
 
 	/** Files the agent changed (docs/checkpoints.md); `files` must not be empty. */
-	appendFileCheckpoint(source: FileCheckpointSource, files: FileCheckpointChange[], toolCallIds?: string[]): string {
+	appendFileCheckpoint(
+		source: FileCheckpointSource,
+		files: FileCheckpointChange[],
+		options: { toolCallIds?: string[]; restoredTo?: string | null } = {},
+	): string {
+		const { toolCallIds, restoredTo } = options;
 		return this.appendEntry<FileCheckpointEntry>("file_checkpoint", {
 			source,
 			...(toolCallIds && toolCallIds.length > 0 ? { toolCallIds } : {}),
+			...(restoredTo !== undefined ? { restoredTo } : {}),
 			files,
 		});
 	}

@@ -14,29 +14,43 @@ export function fileMode(stats: Pick<Stats, "mode">): number {
 	return stats.mode & 0o7777;
 }
 
-/** Reads a regular file, at most `maxBytes` (undefined when it holds more); throws for anything else. */
-export function readRegularFileNoFollow(path: string, maxBytes: number): Buffer | undefined {
+/** A regular file opened without following a link: its fstat, and its content when within `maxBytes`. */
+export interface OpenedFile {
+	stats: Stats;
+	/** Undefined when the file holds more than `maxBytes`. */
+	content: Buffer | undefined;
+}
+
+/** Opens and reads a regular file (O_NOFOLLOW, O_NONBLOCK, then fstat); throws for anything else. */
+export function readFileNoFollow(path: string, maxBytes: number): OpenedFile {
 	const fd = openSync(path, constants.O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
 	try {
 		const stats = fstatSync(fd);
 		if (!stats.isFile()) throw new Error(`${path} is not a regular file`);
-		if (stats.size > maxBytes) return undefined;
-		const chunks: Buffer[] = [];
+		if (stats.size > maxBytes) return { stats, content: undefined };
+		// One byte more than fstat said tells whether the file grew meanwhile.
+		let buffer = Buffer.allocUnsafe(Math.min(stats.size, maxBytes) + 1);
 		let total = 0;
-		let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(stats.size + 1, maxBytes + 1)));
 		for (;;) {
-			const n = readSync(fd, buffer, 0, Math.min(buffer.length, maxBytes + 1 - total), total);
+			const n = readSync(fd, buffer, total, buffer.length - total, total);
 			if (n === 0) break;
-			chunks.push(buffer.subarray(0, n));
 			total += n;
-			// The file grew past the limit while it was read.
-			if (total > maxBytes) return undefined;
-			buffer = Buffer.allocUnsafe(Math.min(1024 * 1024, maxBytes + 1 - total));
+			if (total > maxBytes) return { stats, content: undefined };
+			if (total === buffer.length) {
+				const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+				buffer.copy(grown, 0, 0, total);
+				buffer = grown;
+			}
 		}
-		return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+		return { stats, content: buffer.subarray(0, total) };
 	} finally {
 		closeSync(fd);
 	}
+}
+
+/** Reads a regular file, at most `maxBytes` (undefined when it holds more); throws for anything else. */
+export function readRegularFileNoFollow(path: string, maxBytes: number): Buffer | undefined {
+	return readFileNoFollow(path, maxBytes).content;
 }
 
 export interface ObserveOptions {

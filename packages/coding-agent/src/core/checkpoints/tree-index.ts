@@ -16,7 +16,16 @@ import {
 import { runInSlices } from "../tools/time-slicing.js";
 import { type BlobStore, hashContent, type PackWriter } from "./blob-store.js";
 import { isInsideDir } from "./checkpoint-paths.js";
-import { fileMode, fileStateOf, observePath, readRegularFileNoFollow, sameState, unreadState } from "./file-state.js";
+import {
+	fileMode,
+	fileStateOf,
+	type OpenedFile,
+	observePath,
+	readFileNoFollow,
+	readRegularFileNoFollow,
+	sameState,
+	unreadState,
+} from "./file-state.js";
 
 /** Never walked, never recorded by a scan: repository databases and installed packages. */
 export const SKIPPED_DIRECTORY_NAMES: ReadonlySet<string> = new Set([".git", "node_modules"]);
@@ -165,7 +174,7 @@ export class WorkingTreeIndex {
 			if (kind === "dir") {
 				this.entries.set(rel, { kind: "dir" });
 				openDir(rel, frame.layers);
-			} else if (kind === "file") this.indexFile(rel, pack, now);
+			} else if (kind === "file") this.indexFile(rel, childPath(frame.abs, dirent.name), pack, now);
 			else if (kind === "link") this.indexLink(rel);
 		};
 		try {
@@ -244,9 +253,11 @@ export class WorkingTreeIndex {
 		const base = this.entries.get(dir);
 		if (dir === "" || base?.kind === "dir") visit(dir, this.layersFor(parentOf(dir)));
 		const prefix = dir === "" ? "" : `${dir}/`;
-		for (const [path, entry] of [...this.entries]) {
+		for (const path of [...this.entries.keys()]) {
 			if (!path.startsWith(prefix) || seen.has(path)) continue;
-			if (this.isUnderIncomplete(path)) continue;
+			const entry = this.entries.get(path);
+			// Gone already with a directory above it.
+			if (!entry || this.isUnderIncomplete(path)) continue;
 			this.forget(path, entry, sink, options.silent);
 		}
 		return changes;
@@ -348,7 +359,7 @@ export class WorkingTreeIndex {
 	private trackedKind(dirent: Dirent, frame: WalkFrame): "file" | "link" | "dir" | undefined {
 		const isDirectory = dirent.isDirectory();
 		if (isDirectory && SKIPPED_DIRECTORY_NAMES.has(dirent.name)) return undefined;
-		const abs = frame.abs.endsWith(sep) ? frame.abs + dirent.name : frame.abs + sep + dirent.name;
+		const abs = childPath(frame.abs, dirent.name);
 		if (this.options.excluded().has(abs)) return undefined;
 		if (frame.layers.length > 0 && isIgnoredByLayers(frame.layers, abs, isDirectory)) return undefined;
 		if (isDirectory) return "dir";
@@ -364,30 +375,33 @@ export class WorkingTreeIndex {
 		return stats.isSymbolicLink() ? "link" : undefined;
 	}
 
-	private indexFile(rel: string, pack: PackWriter, now: number): void {
-		const abs = this.absolute(rel);
-		const stats = lstatSync(abs, { throwIfNoEntry: false });
-		if (!stats?.isFile()) return;
-		let state: FileCheckpointState;
-		if (stats.size > this.options.maxFileBytes) {
-			state = unreadState("too-large", stats);
-		} else {
-			let content: Buffer | undefined;
+	/** A file of the first walk: opened once (its fstat is its stat), its content added to the pack. */
+	private indexFile(rel: string, abs: string, pack: PackWriter, now: number): void {
+		let opened: OpenedFile;
+		try {
+			opened = readFileNoFollow(abs, this.options.maxFileBytes);
+		} catch {
+			// Gone, replaced by a link or a FIFO, or unreadable: an unreadable file is still tracked.
+			let stats: Stats | undefined;
 			try {
-				content = readRegularFileNoFollow(abs, this.options.maxFileBytes);
+				stats = lstatSync(abs, { throwIfNoEntry: false });
 			} catch {
-				this.setEntry(rel, fileEntry(stats, unreadState("unreadable", stats), now));
+				// Its directory went away or became something else meanwhile.
 				return;
 			}
-			if (content === undefined) {
-				state = unreadState("too-large", stats);
-			} else {
-				const hash = hashContent(content);
-				const mode = fileMode(stats);
-				state = pack.add(hash, content)
-					? { blob: hash, size: content.length, mode }
-					: { unrecorded: "store-full", size: content.length, mode, hash };
-			}
+			if (stats?.isFile()) this.setEntry(rel, fileEntry(stats, unreadState("unreadable", stats), now));
+			return;
+		}
+		const { stats, content } = opened;
+		let state: FileCheckpointState;
+		if (content === undefined) {
+			state = unreadState("too-large", stats);
+		} else {
+			const hash = hashContent(content);
+			const mode = fileMode(stats);
+			state = pack.add(hash, content)
+				? { blob: hash, size: content.length, mode }
+				: { unrecorded: "store-full", size: content.length, mode, hash, mtimeMs: stats.mtimeMs };
 		}
 		this.setEntry(rel, fileEntry(stats, state, now));
 	}
@@ -526,6 +540,10 @@ export class WorkingTreeIndex {
 		if (previous.kind !== "dir") this.fileCount--;
 		this.entries.delete(path);
 	}
+}
+
+function childPath(dir: string, name: string): string {
+	return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
 
 /** The directory holding `path` ("" for the root). */

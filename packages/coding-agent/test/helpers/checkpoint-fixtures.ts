@@ -14,6 +14,8 @@ export interface CheckpointHarnessOptions {
 	git?: boolean;
 	settings?: Settings;
 	persist?: boolean;
+	/** Reuse this root (its `project/` is the working directory); the harness then leaves it on dispose. */
+	root?: string;
 }
 
 export async function createCheckpointHarness(options: CheckpointHarnessOptions = {}): Promise<RuntimeHarness> {
@@ -21,6 +23,7 @@ export async function createCheckpointHarness(options: CheckpointHarnessOptions 
 		files: options.files ?? {},
 		...(options.settings ? { settings: options.settings } : {}),
 		...(options.persist !== undefined ? { persist: options.persist } : {}),
+		...(options.root !== undefined ? { root: options.root } : {}),
 		mcp: false,
 	});
 	if (options.git) initGitRepository(harness.cwd);

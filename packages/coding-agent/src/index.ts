@@ -2,6 +2,7 @@
 // not reach, hands it to extensions lazily (cli/own-package.ts, core/extensions/host-modules.ts).
 export { APP_NAME, VERSION } from "./config.js";
 export * from "./core/agent-session.js";
+export * from "./core/checkpoints/index.js";
 export * from "./core/compaction/index.js";
 export * from "./core/config/index.js";
 export * from "./core/export-html/index.js";
@@ -43,6 +44,7 @@ export {
 	RPC_DIALOG_METHODS,
 	type RpcAgentEvent,
 	type RpcBashResult,
+	type RpcCheckpoint,
 	type RpcCommand,
 	type RpcCommandOf,
 	type RpcCommandType,
@@ -55,10 +57,12 @@ export {
 	type RpcExtensionUiNotificationRequest,
 	type RpcExtensionUiRequest,
 	type RpcExtensionUiResponse,
+	type RpcFileRestoreResult,
 	type RpcForkMessage,
 	type RpcInputRecord,
 	type RpcMcpServer,
 	type RpcModelCycleResult,
+	type RpcNavigateTreeResult,
 	type RpcNotifyType,
 	type RpcOutputRecord,
 	type RpcPermissionMode,

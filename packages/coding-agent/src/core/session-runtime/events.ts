@@ -2,13 +2,17 @@
 // imported by the session, its controllers and every mode.
 import type { AgentEvent, ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent, Model } from "@agent/ai";
+import type { FileRestoreResult } from "../checkpoints/types.js";
 import type { CompactionResult } from "../compaction/compaction.js";
 import type { BranchSummaryEntry, SessionEntry } from "../session/entries.js";
 import type { SessionManager } from "../session/session-manager.js";
 
 export type AutoCompactionReason = "threshold" | "overflow";
 
-/** Agent events, then the session's own: automatic compaction, automatic retry, extension failures. */
+/**
+ * Agent events, then the session's own: automatic compaction, automatic retry, extension failures, and (ours)
+ * notices of file checkpoints (a limit reached, watching stopped; docs/checkpoints.md).
+ */
 export type AgentSessionEvent =
 	| AgentEvent
 	| { type: "auto_compaction_start"; reason: AutoCompactionReason }
@@ -22,7 +26,8 @@ export type AgentSessionEvent =
 	  }
 	| { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
 	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
-	| { type: "extension_error"; extensionPath: string; event: string; error: string };
+	| { type: "extension_error"; extensionPath: string; event: string; error: string }
+	| { type: "checkpoint_notice"; message: string };
 
 export type AgentSessionEventListener = (event: AgentSessionEvent) => void;
 
@@ -108,6 +113,10 @@ export interface NavigateTreeOptions {
 	customInstructions?: string;
 	replaceInstructions?: boolean;
 	label?: string;
+	/** Ours: also put the files back as they were at the new position (docs/checkpoints.md). */
+	restoreFiles?: boolean;
+	/** Ours: with `restoreFiles`, overwrite files changed outside the agent too. */
+	forceRestore?: boolean;
 }
 
 export interface NavigateTreeResult {
@@ -117,12 +126,27 @@ export interface NavigateTreeResult {
 	/** Text of the target user/custom message, to pre-fill an editor. */
 	editorText?: string;
 	summaryEntry?: BranchSummaryEntry;
+	/**
+	 * Ours: with `restoreFiles`, what restoring the files did. With conflicts (and no `forceRestore`) nothing
+	 * happened: `cancelled` is true and the conflicts are listed.
+	 */
+	files?: FileRestoreResult;
+}
+
+/** Ours (docs/checkpoints.md). */
+export interface ForkOptions {
+	/** Also put the files back as they were before the selected message. */
+	restoreFiles?: boolean;
+	/** With `restoreFiles`, overwrite files changed outside the agent too. */
+	forceRestore?: boolean;
 }
 
 export interface ForkResult {
 	/** Text of the selected user message (to pre-fill an editor). */
 	selectedText: string;
 	cancelled: boolean;
+	/** Ours: with `restoreFiles`, what restoring the files did (conflicts without force: nothing, `cancelled`). */
+	files?: FileRestoreResult;
 }
 
 export interface NewSessionRequest {

@@ -14,6 +14,7 @@ export type {
 	AutoCompactionReason,
 	BashResult,
 	ContextUsage,
+	ForkOptions,
 	ForkResult,
 	InputSource,
 	MessageDelivery,

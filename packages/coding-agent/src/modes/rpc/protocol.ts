@@ -56,7 +56,14 @@ export type RpcCommand =
 	| (CommandBase & { type: "get_session_stats" })
 	| (CommandBase & { type: "export_html"; outputPath?: string })
 	| (CommandBase & { type: "switch_session"; sessionPath: string })
-	| (CommandBase & { type: "fork"; entryId: string })
+	| (CommandBase & {
+			type: "fork";
+			entryId: string;
+			/** Ours: also restore the files as they were before that message (docs/checkpoints.md). */
+			restoreFiles?: boolean;
+			/** Ours: with `restoreFiles`, overwrite files changed outside the agent. */
+			force?: boolean;
+	  })
 	| (CommandBase & { type: "get_fork_messages" })
 	| (CommandBase & { type: "get_last_assistant_text" })
 	| (CommandBase & { type: "set_session_name"; name: string })
@@ -64,27 +71,42 @@ export type RpcCommand =
 	| (CommandBase & { type: "get_commands" })
 	// Ours: MCP servers (docs/mcp.md).
 	| (CommandBase & { type: "get_mcp_servers" })
+	| (CommandBase & { type: "restart_mcp_server"; name: string })
 	// The newest reference's additions.
 	| (CommandBase & { type: "get_available_thinking_levels" })
 	| (CommandBase & { type: "clear_queue" })
 	| (CommandBase & { type: "get_entries"; since?: string })
 	| (CommandBase & { type: "get_tree" })
 	| (CommandBase & { type: "clone" })
-	| (CommandBase & { type: "restart_mcp_server"; name: string })
 	// Ours: permission modes (docs/permissions.md).
 	| (CommandBase & { type: "get_permission_mode" })
 	| (CommandBase & { type: "set_permission_mode"; mode: RpcPermissionMode })
 	// Ours: subscription sign-in (docs/login.md). `login` asks through the extension-UI sub-protocol.
 	| (CommandBase & { type: "get_oauth_providers" })
 	| (CommandBase & { type: "login"; provider: string })
-	| (CommandBase & { type: "logout"; provider: string });
+	| (CommandBase & { type: "logout"; provider: string })
+	// Ours: file checkpoints and tree navigation (docs/checkpoints.md, docs/rpc.md).
+	| (CommandBase & { type: "get_checkpoints" })
+	| (CommandBase & { type: "restore_checkpoint"; entryId: string; dryRun?: boolean; force?: boolean })
+	| (CommandBase & {
+			type: "navigate_tree";
+			targetId: string;
+			summarize?: boolean;
+			customInstructions?: string;
+			restoreFiles?: boolean;
+			/** With `restoreFiles`, overwrite files changed outside the agent. */
+			force?: boolean;
+	  });
 
 export type RpcCommandType = RpcCommand["type"];
 
 /** A command of one type. */
 export type RpcCommandOf<C extends RpcCommandType> = Extract<RpcCommand, { type: C }>;
 
-/** The reference's 28 command types, then ours (MCP), the newest reference's, then ours (permissions, sign-in). */
+/**
+ * The reference's 28 command types, then ours (MCP), the newest reference's, then ours (permissions, sign-in,
+ * file checkpoints and tree navigation).
+ */
 export const RPC_COMMAND_TYPES = [
 	"prompt",
 	"steer",
@@ -126,6 +148,9 @@ export const RPC_COMMAND_TYPES = [
 	"get_oauth_providers",
 	"login",
 	"logout",
+	"get_checkpoints",
+	"restore_checkpoint",
+	"navigate_tree",
 ] as const satisfies readonly RpcCommandType[];
 
 export function isRpcCommandType(type: string): type is RpcCommandType {
@@ -246,6 +271,48 @@ export interface RpcForkMessage {
 	text: string;
 }
 
+/**
+ * Ours: what restoring files did (`restore_checkpoint`, and `files` of `fork` / `navigate_tree`). Paths are
+ * relative to the working directory (absolute outside it). With conflicts and without `force`, nothing was
+ * written: `restored` and `removed` are empty.
+ */
+export interface RpcFileRestoreResult {
+	/** Written back (recreated or given their content at that point). */
+	restored: string[];
+	/** Deleted (they did not exist at that point). */
+	removed: string[];
+	/** Changed outside the agent since it last recorded them. */
+	conflicts: string[];
+	/** Their content at that point was not kept (too large, store full) or is unreadable: left as they are. */
+	unrestorable: string[];
+	/** With conflicts: per file, what changed since the agent last recorded it (a line diff). */
+	diffs?: { path: string; diff: string }[];
+}
+
+/** Ours: one `file_checkpoint` entry of the current branch (`get_checkpoints`). */
+export interface RpcCheckpoint {
+	/** The checkpoint entry; `restore_checkpoint` with it restores the files as they were right after it. */
+	entryId: string;
+	/** ISO-8601. */
+	timestamp: string;
+	source: "edit" | "write" | "bash" | "user_bash" | "restore";
+	/** The tool calls whose changes these are. */
+	toolCallIds?: string[];
+	files: { path: string; change: "created" | "modified" | "deleted" }[];
+}
+
+/** Ours: `navigate_tree`, the RPC form of `/tree`. */
+export interface RpcNavigateTreeResult {
+	/** True when nothing happened (an extension cancelled, the summary was aborted, or files conflicted). */
+	cancelled: boolean;
+	/** The text of the selected user message, to put back in an editor. */
+	editorText?: string;
+	/** The id of the branch summary entry, when one was written. */
+	summaryEntryId?: string;
+	/** With `restoreFiles`. */
+	files?: RpcFileRestoreResult;
+}
+
 /** The `data` of each command's success response; `undefined` means the response has no `data` key. */
 export interface RpcResponseDataMap {
 	prompt: undefined;
@@ -270,7 +337,8 @@ export interface RpcResponseDataMap {
 	get_session_stats: RpcSessionStats;
 	export_html: { path: string };
 	switch_session: { cancelled: boolean };
-	fork: { text: string; cancelled: boolean };
+	/** `files` (ours) only with `restoreFiles`. */
+	fork: { text: string; cancelled: boolean; files?: RpcFileRestoreResult };
 	get_fork_messages: { messages: RpcForkMessage[] };
 	/** `null` when there is no assistant text (the newest reference; v0.58.3 sent `{}`). */
 	get_last_assistant_text: { text: string | null };
@@ -292,6 +360,9 @@ export interface RpcResponseDataMap {
 	clone: { cancelled: boolean };
 	get_permission_mode: RpcPermissionModeState;
 	set_permission_mode: RpcPermissionModeState;
+	get_checkpoints: { checkpoints: RpcCheckpoint[] };
+	restore_checkpoint: RpcFileRestoreResult;
+	navigate_tree: RpcNavigateTreeResult;
 }
 
 /** `get_permission_mode` / `set_permission_mode` (docs/permissions.md): the mode now, and every mode there is. */
@@ -394,7 +465,7 @@ export type RpcAgentEvent =
 	  }
 	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult; isError: boolean };
 
-/** Agent events, then the session's own: automatic compaction, automatic retry, extension failures. */
+/** Agent events, then the session's own: automatic compaction, automatic retry, extension failures, checkpoints. */
 export type RpcEvent =
 	| RpcAgentEvent
 	| { type: "auto_compaction_start"; reason: "threshold" | "overflow" }
@@ -408,7 +479,9 @@ export type RpcEvent =
 	  }
 	| { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
 	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
-	| { type: "extension_error"; extensionPath: string; event: string; error: string };
+	| { type: "extension_error"; extensionPath: string; event: string; error: string }
+	/** Ours: a file checkpoint limit was reached, once per session (docs/checkpoints.md). */
+	| { type: "checkpoint_notice"; message: string };
 
 export type RpcEventType = RpcEvent["type"];
 

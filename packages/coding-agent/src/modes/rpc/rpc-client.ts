@@ -9,6 +9,7 @@ import { getPackageRoot } from "../../package-root.js";
 import { JsonlLineSplitter, serializeJsonLine } from "./jsonl.js";
 import type {
 	RpcBashResult,
+	RpcCheckpoint,
 	RpcCommand,
 	RpcCommandType,
 	RpcCompactionResult,
@@ -17,9 +18,11 @@ import type {
 	RpcExtensionUiDialogRequest,
 	RpcExtensionUiRequest,
 	RpcExtensionUiResponse,
+	RpcFileRestoreResult,
 	RpcForkMessage,
 	RpcMcpServer,
 	RpcModelCycleResult,
+	RpcNavigateTreeResult,
 	RpcOAuthProvider,
 	RpcPermissionMode,
 	RpcPermissionModeState,
@@ -307,8 +310,30 @@ export class RpcClient {
 	switchSession(sessionPath: string): Promise<{ cancelled: boolean }> {
 		return this.call({ type: "switch_session", sessionPath });
 	}
-	fork(entryId: string): Promise<{ text: string; cancelled: boolean }> {
-		return this.call({ type: "fork", entryId });
+	/** `restoreFiles` (ours): also restore the files as they were before that message; `force` past conflicts. */
+	fork(
+		entryId: string,
+		options: { restoreFiles?: boolean; force?: boolean } = {},
+	): Promise<{ text: string; cancelled: boolean; files?: RpcFileRestoreResult }> {
+		return this.call({ type: "fork", entryId, ...options });
+	}
+	/** Ours: what `/tree` does — move to another point of the session tree, optionally restoring files. */
+	navigateTree(
+		targetId: string,
+		options: { summarize?: boolean; customInstructions?: string; restoreFiles?: boolean; force?: boolean } = {},
+	): Promise<RpcNavigateTreeResult> {
+		return this.call({ type: "navigate_tree", targetId, ...options });
+	}
+	/** Ours: the file checkpoints of the current branch. */
+	async getCheckpoints(): Promise<RpcCheckpoint[]> {
+		return (await this.call({ type: "get_checkpoints" })).checkpoints;
+	}
+	/** Ours: restore the files as they were at `entryId` (conflicts without `force`: nothing is written). */
+	restoreCheckpoint(
+		entryId: string,
+		options: { dryRun?: boolean; force?: boolean } = {},
+	): Promise<RpcFileRestoreResult> {
+		return this.call({ type: "restore_checkpoint", entryId, ...options });
 	}
 	async getForkMessages(): Promise<RpcForkMessage[]> {
 		return (await this.call({ type: "get_fork_messages" })).messages;

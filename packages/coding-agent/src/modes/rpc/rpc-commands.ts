@@ -8,13 +8,16 @@ import {
 	noModelSelectedPromptText,
 	STREAMING_WITHOUT_BEHAVIOR_TEXT,
 } from "../../core/agent-session.js";
+import type { CheckpointSummary, FileRestoreResult } from "../../core/checkpoints/types.js";
 import { unknownLoginProviderText } from "../../core/config/auth-storage.js";
 import type { McpServerStatus } from "../../core/mcp/status.js";
 import { invalidPermissionModeText, isPermissionMode, PERMISSION_MODES } from "../../core/permissions/modes.js";
 import { parseSlashCommand } from "../../core/session-runtime/prompt-input.js";
 import type { RpcExtensionUiBridge } from "./extension-ui-bridge.js";
 import type {
+	RpcCheckpoint,
 	RpcCommandType,
+	RpcFileRestoreResult,
 	RpcMcpServer,
 	RpcPermissionModeState,
 	RpcQueueMode,
@@ -41,6 +44,13 @@ function optionalString(command: Fields, field: string): string | undefined {
 	const value = command[field];
 	if (value === undefined) return undefined;
 	if (typeof value !== "string") throw new RpcCommandFailure(`Field "${field}" must be a string`);
+	return value;
+}
+
+function optionalBoolean(command: Fields, field: string): boolean | undefined {
+	const value = command[field];
+	if (value === undefined) return undefined;
+	if (typeof value !== "boolean") throw new RpcCommandFailure(`Field "${field}" must be true or false`);
 	return value;
 }
 
@@ -126,6 +136,26 @@ export function toRpcMcpServer(status: McpServerStatus): RpcMcpServer {
 export type RpcLoginUi = Pick<RpcExtensionUiBridge, "notify" | "input">;
 
 export const RPC_PASTE_REDIRECT_TITLE = "Paste the URL the browser ends up on (or finish signing in there)";
+/** A restore result as the wire gives it (`RpcFileRestoreResult`). */
+export function toRpcFileRestoreResult(result: FileRestoreResult): RpcFileRestoreResult {
+	return {
+		restored: [...result.restored],
+		removed: [...result.removed],
+		conflicts: [...result.conflicts],
+		unrestorable: [...result.unrestorable],
+		...(result.diffs ? { diffs: result.diffs.map(({ path, diff }) => ({ path, diff })) } : {}),
+	};
+}
+
+export function toRpcCheckpoint(checkpoint: CheckpointSummary): RpcCheckpoint {
+	return {
+		entryId: checkpoint.entryId,
+		timestamp: checkpoint.timestamp,
+		source: checkpoint.source,
+		...(checkpoint.toolCallIds ? { toolCallIds: [...checkpoint.toolCallIds] } : {}),
+		files: checkpoint.files.map(({ path, change }) => ({ path, change })),
+	};
+}
 
 /** How the prompt handler reports: a run that may fail later, or a failure known at once. */
 export interface PromptReporter {
@@ -259,8 +289,17 @@ export const RPC_COMMAND_HANDLERS: HandlerTable = {
 		return { cancelled: !switched };
 	},
 	fork: async (command, session) => {
-		const result = await session.fork(requireString(command, "entryId"));
-		return { text: result.selectedText, cancelled: result.cancelled };
+		const restoreFiles = optionalBoolean(command, "restoreFiles");
+		const force = optionalBoolean(command, "force");
+		const result = await session.fork(requireString(command, "entryId"), {
+			...(restoreFiles ? { restoreFiles } : {}),
+			...(force ? { forceRestore: force } : {}),
+		});
+		return {
+			text: result.selectedText,
+			cancelled: result.cancelled,
+			...(result.files ? { files: toRpcFileRestoreResult(result.files) } : {}),
+		};
 	},
 	get_fork_messages: (_command, session) => ({ messages: session.getUserMessagesForForking() }),
 	get_last_assistant_text: (_command, session) => ({ text: session.getLastAssistantText() ?? null }),
@@ -349,6 +388,34 @@ export const RPC_COMMAND_HANDLERS: HandlerTable = {
 		if (!isPermissionMode(mode)) throw new RpcCommandFailure(invalidPermissionModeText(mode));
 		session.permissions.setMode(mode);
 		return permissionModeState(session);
+	},
+	get_checkpoints: (_command, session) => ({ checkpoints: session.getCheckpoints().map(toRpcCheckpoint) }),
+	restore_checkpoint: (command, session) => {
+		const dryRun = optionalBoolean(command, "dryRun");
+		const force = optionalBoolean(command, "force");
+		const result = session.restoreFiles(requireString(command, "entryId"), {
+			...(dryRun ? { dryRun } : {}),
+			...(force ? { force } : {}),
+		});
+		return toRpcFileRestoreResult(result);
+	},
+	navigate_tree: async (command, session) => {
+		const summarize = optionalBoolean(command, "summarize");
+		const customInstructions = optionalString(command, "customInstructions");
+		const restoreFiles = optionalBoolean(command, "restoreFiles");
+		const force = optionalBoolean(command, "force");
+		const result = await session.navigateTree(requireString(command, "targetId"), {
+			...(summarize ? { summarize } : {}),
+			...(customInstructions !== undefined ? { customInstructions } : {}),
+			...(restoreFiles ? { restoreFiles } : {}),
+			...(force ? { forceRestore: force } : {}),
+		});
+		return {
+			cancelled: result.cancelled,
+			...(result.editorText !== undefined ? { editorText: result.editorText } : {}),
+			...(result.summaryEntry ? { summaryEntryId: result.summaryEntry.id } : {}),
+			...(result.files ? { files: toRpcFileRestoreResult(result.files) } : {}),
+		};
 	},
 };
 

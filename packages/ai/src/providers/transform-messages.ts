@@ -23,7 +23,8 @@ type AssistantBlock = AssistantMessage["content"][number];
 
 /**
  * Returns a new history for `targetModel`. The input messages are never mutated: changed messages are
- * new objects, unchanged user and tool-result messages are passed through as the same objects.
+ * new objects, unchanged messages (users, tool results, and assistant turns replayed to the model that wrote
+ * them) are passed through as the same objects, so providers can cache their conversion by message identity.
  */
 export function transformMessages(
 	messages: Message[],
@@ -41,6 +42,30 @@ function isFailedTurn(message: Message): boolean {
 	return message.role === "assistant" && (message.stopReason === "error" || message.stopReason === "aborted");
 }
 
+const NO_RENAMES: ReadonlyMap<string, string> = new Map();
+
+interface AdaptedTurn {
+	message: AssistantMessage;
+	/** Tool-call ids the normalizer changed, old to new; its results are renamed to match. */
+	renamedIds: ReadonlyMap<string, string>;
+}
+
+/**
+ * Another model's turn as adapted for a target, remembered per message so a long history is not rewritten
+ * on every request. Valid while the target (provider, API, model) and the normalizer are the same: a
+ * per-request normalizer (Mistral's, which numbers ids within one request) never matches, so it is not reused.
+ */
+interface CachedTurn extends AdaptedTurn {
+	targetKey: string;
+	normalizeToolCallId: ToolCallIdNormalizer | undefined;
+}
+const adaptedTurns = new WeakMap<AssistantMessage, CachedTurn>();
+const renamedResults = new WeakMap<ToolResultMessage, ToolResultMessage>();
+
+function targetKeyOf(model: Model): string {
+	return `${model.provider}\u0000${model.api}\u0000${model.id}`;
+}
+
 // Pass 1: per-message rewrite of thinking, text signatures and tool-call ids.
 function adaptToTargetModel(
 	messages: Message[],
@@ -50,32 +75,84 @@ function adaptToTargetModel(
 	// Renamed ids of the most recent replayable assistant turn: its results follow it. Scoped per turn so
 	// an id reused by a later same-model turn is not renamed by an earlier turn's mapping. Failed turns
 	// (removed in pass 2) do not open a new scope, so results after them still find the earlier mapping.
-	let renamedIds = new Map<string, string>();
+	let renamedIds: ReadonlyMap<string, string> = NO_RENAMES;
+	let targetKey: string | undefined;
 	return messages.map((message): Message => {
 		if (message.role === "user") return message;
 		if (message.role === "toolResult") {
 			const renamed = renamedIds.get(message.toolCallId);
-			return renamed === undefined ? message : { ...message, toolCallId: renamed };
+			return renamed === undefined ? message : renamedResult(message, renamed);
 		}
-		const sameModel = isSameModel(message, targetModel);
-		const turnIds = new Map<string, string>();
-		const content: AssistantBlock[] = [];
-		for (const block of message.content) {
-			const adapted = adaptBlock(block, sameModel);
-			if (!adapted) continue;
-			if (adapted.type === "toolCall" && !sameModel && normalizeToolCallId) {
-				const normalizedId = normalizeToolCallId(adapted.id, targetModel, message);
-				if (normalizedId !== adapted.id) {
-					turnIds.set(adapted.id, normalizedId);
-					adapted.id = normalizedId;
-				}
-			}
-			content.push(adapted);
+		let adapted: AdaptedTurn;
+		if (isSameModel(message, targetModel)) {
+			adapted = {
+				message: hasDroppedThinking(message) ? adaptTurn(message, true) : message,
+				renamedIds: NO_RENAMES,
+			};
+		} else {
+			targetKey ??= targetKeyOf(targetModel);
+			adapted = foreignTurn(message, targetModel, targetKey, normalizeToolCallId);
 		}
-		if (!isFailedTurn(message)) renamedIds = turnIds;
-		else for (const [from, to] of turnIds) renamedIds.set(from, to);
-		return { ...message, content };
+		if (!isFailedTurn(message)) renamedIds = adapted.renamedIds;
+		else if (adapted.renamedIds.size > 0) renamedIds = new Map([...renamedIds, ...adapted.renamedIds]);
+		return adapted.message;
 	});
+}
+
+function renamedResult(message: ToolResultMessage, toolCallId: string): ToolResultMessage {
+	const cached = renamedResults.get(message);
+	if (cached?.toolCallId === toolCallId) return cached;
+	const renamed = { ...message, toolCallId };
+	renamedResults.set(message, renamed);
+	return renamed;
+}
+
+/** Whether replaying a turn to its own model drops a block: unsigned thinking without text. */
+function hasDroppedThinking(message: AssistantMessage): boolean {
+	for (const block of message.content) {
+		if (block.type === "thinking" && !block.redacted && !block.thinkingSignature && block.thinking.trim() === "") {
+			return true;
+		}
+	}
+	return false;
+}
+
+function foreignTurn(
+	message: AssistantMessage,
+	targetModel: Model,
+	targetKey: string,
+	normalizeToolCallId: ToolCallIdNormalizer | undefined,
+): AdaptedTurn {
+	const cached = adaptedTurns.get(message);
+	if (cached && cached.targetKey === targetKey && cached.normalizeToolCallId === normalizeToolCallId) return cached;
+	const turnIds = new Map<string, string>();
+	const adapted = adaptTurn(message, false, (call) => {
+		if (!normalizeToolCallId) return;
+		const normalizedId = normalizeToolCallId(call.id, targetModel, message);
+		if (normalizedId !== call.id) {
+			turnIds.set(call.id, normalizedId);
+			call.id = normalizedId;
+		}
+	});
+	const turn: CachedTurn = { message: adapted, renamedIds: turnIds, targetKey, normalizeToolCallId };
+	adaptedTurns.set(message, turn);
+	return turn;
+}
+
+/** A new assistant message with each block as the target model should see it. */
+function adaptTurn(
+	message: AssistantMessage,
+	sameModel: boolean,
+	renameCall?: (call: ToolCall) => void,
+): AssistantMessage {
+	const content: AssistantBlock[] = [];
+	for (const block of message.content) {
+		const adapted = adaptBlock(block, sameModel);
+		if (!adapted) continue;
+		if (adapted.type === "toolCall") renameCall?.(adapted);
+		content.push(adapted);
+	}
+	return { ...message, content };
 }
 
 /** The block as the target model should see it (a fresh object), or undefined to drop it. */
@@ -116,35 +193,43 @@ function adaptThinking(block: ThinkingContent, sameModel: boolean): ThinkingCont
 //   otherwise be rejected.
 function repairToolCallPairing(messages: Message[]): Message[] {
 	const repaired: Message[] = [];
-	let pendingCalls: ToolCall[] = [];
-	let answeredIds = new Set<string>();
+	// The latest replayed assistant turn, whose calls are waiting for results, and the ids answered so far.
+	let pendingTurn: AssistantMessage | undefined;
+	const answeredIds: string[] = [];
 
 	const fillMissingResults = () => {
-		for (const call of pendingCalls) {
-			if (!answeredIds.has(call.id)) repaired.push(missingResult(call));
+		if (pendingTurn) {
+			for (const block of pendingTurn.content) {
+				if (block.type === "toolCall" && !answeredIds.includes(block.id)) repaired.push(missingResult(block));
+			}
 		}
-		pendingCalls = [];
-		answeredIds = new Set();
+		pendingTurn = undefined;
+		answeredIds.length = 0;
 	};
 
 	for (const message of messages) {
 		if (message.role === "assistant") {
 			if (isFailedTurn(message)) continue;
 			fillMissingResults();
-			pendingCalls = message.content.filter((block): block is ToolCall => block.type === "toolCall");
+			pendingTurn = message;
 			repaired.push(message);
 		} else if (message.role === "user") {
 			fillMissingResults();
 			repaired.push(message);
 		} else {
-			const answersPendingCall = pendingCalls.some((call) => call.id === message.toolCallId);
-			if (!answersPendingCall || answeredIds.has(message.toolCallId)) continue;
-			answeredIds.add(message.toolCallId);
+			if (!pendingTurn || !hasToolCall(pendingTurn, message.toolCallId)) continue;
+			if (answeredIds.includes(message.toolCallId)) continue;
+			answeredIds.push(message.toolCallId);
 			repaired.push(message);
 		}
 	}
-	if (answeredIds.size > 0) fillMissingResults();
+	if (answeredIds.length > 0) fillMissingResults();
 	return repaired;
+}
+
+function hasToolCall(message: AssistantMessage, id: string): boolean {
+	for (const block of message.content) if (block.type === "toolCall" && block.id === id) return true;
+	return false;
 }
 
 function missingResult(call: ToolCall): ToolResultMessage {

@@ -299,6 +299,17 @@ describe("repeated requests over one history", () => {
 		expect(out[1]).toBe(turn);
 	});
 
+	it("return the input array when nothing changes, and a new one without touching the input when it does", () => {
+		const clean = [user("q"), assistant(claude, [toolCall("c1")]), toolResult("c1"), user("next")];
+		expect(transformMessages(clean, claude)).toBe(clean);
+		const broken = [user("q"), assistant(claude, [toolCall("c1")]), assistant(claude, [], "error"), user("next")];
+		const snapshot = [...broken];
+		const repaired = transformMessages(broken, claude);
+		expect(repaired).not.toBe(broken);
+		expect(repaired.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "user"]);
+		expect(broken).toEqual(snapshot);
+	});
+
 	it("reuse another model's adapted turn for the same target, and adapt it anew for another target", () => {
 		const turn = assistant(claude, [{ type: "thinking", thinking: "x", thinkingSignature: "sig" }]);
 		const history = [user("q"), turn];

@@ -22,8 +22,8 @@ export const MISSING_TOOL_RESULT_TEXT = "No result provided";
 type AssistantBlock = AssistantMessage["content"][number];
 
 /**
- * Returns a new history for `targetModel`. The input messages are never mutated: changed messages are
- * new objects, unchanged messages (users, tool results, and assistant turns replayed to the model that wrote
+ * Returns the history for `targetModel`: the input array itself when nothing needs to change, else a new
+ * array. The input is never mutated: changed messages are new objects, unchanged messages (users, tool results, and assistant turns replayed to the model that wrote
  * them) are passed through as the same objects, so providers can cache their conversion by message identity.
  */
 export function transformMessages(
@@ -77,26 +77,67 @@ function adaptToTargetModel(
 	// (removed in pass 2) do not open a new scope, so results after them still find the earlier mapping.
 	let renamedIds: ReadonlyMap<string, string> = NO_RENAMES;
 	let targetKey: string | undefined;
-	return messages.map((message): Message => {
-		if (message.role === "user") return message;
-		if (message.role === "toolResult") {
+	const output = new LazyCopy(messages);
+	for (let index = 0; index < messages.length; index++) {
+		const message = messages[index];
+		if (message.role === "user") {
+			output.put(index, message);
+		} else if (message.role === "toolResult") {
 			const renamed = renamedIds.get(message.toolCallId);
-			return renamed === undefined ? message : renamedResult(message, renamed);
-		}
-		let adapted: AdaptedTurn;
-		if (isSameModel(message, targetModel)) {
-			adapted = {
-				message: hasDroppedThinking(message) ? adaptTurn(message, true) : message,
-				renamedIds: NO_RENAMES,
-			};
+			output.put(index, renamed === undefined ? message : renamedResult(message, renamed));
+		} else if (isSameModel(message, targetModel)) {
+			// The same model never renames ids, and replays everything but unsigned empty thinking.
+			output.put(index, hasDroppedThinking(message) ? adaptTurn(message, true) : message);
+			if (!isFailedTurn(message)) renamedIds = NO_RENAMES;
 		} else {
 			targetKey ??= targetKeyOf(targetModel);
-			adapted = foreignTurn(message, targetModel, targetKey, normalizeToolCallId);
+			const adapted = foreignTurn(message, targetModel, targetKey, normalizeToolCallId);
+			if (!isFailedTurn(message)) renamedIds = adapted.renamedIds;
+			else if (adapted.renamedIds.size > 0) renamedIds = new Map([...renamedIds, ...adapted.renamedIds]);
+			output.put(index, adapted.message);
 		}
-		if (!isFailedTurn(message)) renamedIds = adapted.renamedIds;
-		else if (adapted.renamedIds.size > 0) renamedIds = new Map([...renamedIds, ...adapted.renamedIds]);
-		return adapted.message;
-	});
+	}
+	return output.result();
+}
+
+/**
+ * The output of a pass over `source` that mostly keeps each message as it is: the source array itself until
+ * the output first differs (a message replaced, inserted or left out), a copy from then on.
+ */
+class LazyCopy {
+	private copy: Message[] | undefined;
+	/** How many source messages the output has taken while it equals the source so far. */
+	private kept = 0;
+
+	constructor(private readonly source: readonly Message[]) {}
+
+	/** Appends the output for source message `index` (which the output has reached). */
+	put(index: number, message: Message): void {
+		if (!this.copy && message === this.source[index] && this.kept === index) {
+			this.kept++;
+			return;
+		}
+		this.detach(index).push(message);
+	}
+
+	/** Appends a message of the output's own before source message `index`. */
+	insert(index: number, message: Message): void {
+		this.detach(index).push(message);
+	}
+
+	/** Leaves source message `index` out. */
+	skip(index: number): void {
+		this.detach(index);
+	}
+
+	result(): Message[] {
+		return this.copy ?? (this.source as Message[]);
+	}
+
+	private detach(index: number): Message[] {
+		this.copy ??= this.source.slice(0, Math.min(index, this.kept));
+		return this.copy;
+	}
 }
 
 function renamedResult(message: ToolResultMessage, toolCallId: string): ToolResultMessage {
@@ -192,39 +233,49 @@ function adaptThinking(block: ThinkingContent, sameModel: boolean): ThinkingCont
 //   some of the turn's results but not all, the missing ones are filled in, since the request would
 //   otherwise be rejected.
 function repairToolCallPairing(messages: Message[]): Message[] {
-	const repaired: Message[] = [];
+	const repaired = new LazyCopy(messages);
 	// The latest replayed assistant turn, whose calls are waiting for results, and the ids answered so far.
 	let pendingTurn: AssistantMessage | undefined;
 	const answeredIds: string[] = [];
 
-	const fillMissingResults = () => {
+	// Synthetic results for the pending turn's unanswered calls, placed before source message `index`.
+	const fillMissingResults = (index: number) => {
 		if (pendingTurn) {
 			for (const block of pendingTurn.content) {
-				if (block.type === "toolCall" && !answeredIds.includes(block.id)) repaired.push(missingResult(block));
+				if (block.type === "toolCall" && !answeredIds.includes(block.id))
+					repaired.insert(index, missingResult(block));
 			}
 		}
 		pendingTurn = undefined;
 		answeredIds.length = 0;
 	};
 
-	for (const message of messages) {
+	for (let index = 0; index < messages.length; index++) {
+		const message = messages[index];
 		if (message.role === "assistant") {
-			if (isFailedTurn(message)) continue;
-			fillMissingResults();
+			if (isFailedTurn(message)) {
+				repaired.skip(index);
+				continue;
+			}
+			fillMissingResults(index);
 			pendingTurn = message;
-			repaired.push(message);
+			repaired.put(index, message);
 		} else if (message.role === "user") {
-			fillMissingResults();
-			repaired.push(message);
+			fillMissingResults(index);
+			repaired.put(index, message);
+		} else if (
+			!pendingTurn ||
+			!hasToolCall(pendingTurn, message.toolCallId) ||
+			answeredIds.includes(message.toolCallId)
+		) {
+			repaired.skip(index);
 		} else {
-			if (!pendingTurn || !hasToolCall(pendingTurn, message.toolCallId)) continue;
-			if (answeredIds.includes(message.toolCallId)) continue;
 			answeredIds.push(message.toolCallId);
-			repaired.push(message);
+			repaired.put(index, message);
 		}
 	}
-	if (answeredIds.length > 0) fillMissingResults();
-	return repaired;
+	if (answeredIds.length > 0) fillMissingResults(messages.length);
+	return repaired.result();
 }
 
 function hasToolCall(message: AssistantMessage, id: string): boolean {

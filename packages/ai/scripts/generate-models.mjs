@@ -26,12 +26,14 @@ const SERVED_APIS = new Set([
 	"azure-openai-responses",
 	"bedrock-converse-stream",
 	"mistral-conversations",
+	"openai-codex-responses",
+	"google-gemini-cli",
 ]);
 
 /**
- * The providers we serve (spec ai §6 less github-copilot, which needs an OAuth token exchange we do not have, and
- * openai-codex / google-gemini-cli / google-antigravity, whose APIs we do not implement), with compat switches set
- * for every openai-completions model of the provider on top of the source's.
+ * The providers we serve (spec ai §6; openai-codex, github-copilot, google-gemini-cli and google-antigravity are
+ * signed in to with `/login`, see src/oauth/), with compat switches set for every openai-completions model of the
+ * provider on top of the source's.
  * @type {Record<string, { compat?: Record<string, unknown> }>}
  */
 const PROVIDERS = {
@@ -54,6 +56,10 @@ const PROVIDERS = {
 	opencode: {},
 	"opencode-go": {},
 	"kimi-coding": {},
+	"openai-codex": {},
+	"github-copilot": {},
+	"google-gemini-cli": {},
+	"google-antigravity": {},
 };
 
 /** The OpenAICompletionsCompat switches we implement, with the values each accepts (undefined: any of its type). */

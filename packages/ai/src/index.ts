@@ -20,13 +20,53 @@ export {
 export { AssistantMessageEventStream, createAssistantMessageEventStream, EventStream } from "./event-stream.js";
 export { type CatalogApi, type CatalogModel, type CatalogProvider, MODELS } from "./models.generated.js";
 export { calculateCost, getModel, getModels, getProviders, modelsAreEqual, supportsXhigh } from "./models.js";
+export { parseAuthorizationInput } from "./oauth/callback-server.js";
+export {
+	createGitHubCopilotOAuthProvider,
+	type GitHubCopilotEndpoints,
+	type GitHubCopilotOAuthOptions,
+	githubCopilotEndpoints,
+	loginGitHubCopilot,
+	refreshGitHubCopilotToken,
+} from "./oauth/github-copilot.js";
+export { getGitHubCopilotBaseUrl, normalizeDomain } from "./oauth/github-copilot-base-url.js";
+export {
+	createAntigravityOAuthProvider,
+	loginAntigravity,
+	refreshAntigravityToken,
+} from "./oauth/google-antigravity.js";
+export type { GoogleOAuthEndpoints } from "./oauth/google-cloud-code.js";
+export { createGeminiCliOAuthProvider, loginGeminiCli, refreshGoogleCloudToken } from "./oauth/google-gemini-cli.js";
+export {
+	createOpenAICodexOAuthProvider,
+	loginOpenAICodex,
+	type OpenAICodexOAuthEndpoints,
+	refreshOpenAICodexToken,
+} from "./oauth/openai-codex.js";
+export { generatePKCE } from "./oauth/pkce.js";
+export {
+	getOAuthApiKey,
+	getOAuthProvider,
+	getOAuthProviderInfoList,
+	getOAuthProviders,
+	refreshOAuthToken,
+	registerOAuthProvider,
+	resetOAuthProviders,
+	unregisterOAuthProvider,
+} from "./oauth/registry.js";
+export type * from "./oauth/types.js";
+export { LOGIN_CANCELLED_MESSAGE } from "./oauth/types.js";
 export {
 	streamAnthropic,
 	streamGoogle,
+	streamGoogleGeminiCli,
+	streamOpenAICodexResponses,
 	streamOpenAICompletions,
 	streamOpenAIResponses,
 	streamSimpleAnthropic,
 	streamSimpleGoogle,
+	streamSimpleGoogleGeminiCli,
+	streamSimpleOpenAICodexResponses,
 	streamSimpleOpenAICompletions,
 	streamSimpleOpenAIResponses,
 } from "./provider-streams.js";

@@ -4,7 +4,10 @@ import { models as anthropic } from "./catalog/anthropic.js";
 import { models as azureOpenaiResponses } from "./catalog/azure-openai-responses.js";
 import type { CatalogModel, CatalogProvider } from "./catalog/catalog-types.js";
 import { models as cerebras } from "./catalog/cerebras.js";
+import { models as githubCopilot } from "./catalog/github-copilot.js";
 import { models as google } from "./catalog/google.js";
+import { models as googleAntigravity } from "./catalog/google-antigravity.js";
+import { models as googleGeminiCli } from "./catalog/google-gemini-cli.js";
 import { models as googleVertex } from "./catalog/google-vertex.js";
 import { models as groq } from "./catalog/groq.js";
 import { models as huggingface } from "./catalog/huggingface.js";
@@ -13,6 +16,7 @@ import { models as minimax } from "./catalog/minimax.js";
 import { models as minimaxCn } from "./catalog/minimax-cn.js";
 import { models as mistral } from "./catalog/mistral.js";
 import { models as openai } from "./catalog/openai.js";
+import { models as openaiCodex } from "./catalog/openai-codex.js";
 import { models as opencode } from "./catalog/opencode.js";
 import { models as opencodeGo } from "./catalog/opencode-go.js";
 import { models as openrouter } from "./catalog/openrouter.js";
@@ -42,4 +46,8 @@ export const MODELS: { readonly [P in CatalogProvider]: Readonly<Record<string, 
 	opencode,
 	"opencode-go": opencodeGo,
 	"kimi-coding": kimiCoding,
+	"openai-codex": openaiCodex,
+	"github-copilot": githubCopilot,
+	"google-gemini-cli": googleGeminiCli,
+	"google-antigravity": googleAntigravity,
 };

@@ -8,8 +8,10 @@ import type {
 	Api,
 	AssistantMessageEventStream as AssistantStream,
 	Context,
+	GoogleGeminiCliOptions,
 	GoogleOptions,
 	Model,
+	OpenAICodexResponsesOptions,
 	OpenAICompletionsOptions,
 	OpenAIResponsesOptions,
 	SimpleStreamOptions,
@@ -67,4 +69,16 @@ export const streamGoogle: Streamer<"google-generative-ai", GoogleOptions> = laz
 );
 export const streamSimpleGoogle: Streamer<"google-generative-ai", SimpleStreamOptions> = lazy(
 	async () => (await import("./providers/google/index.js")).streamSimpleGoogle,
+);
+export const streamOpenAICodexResponses: Streamer<"openai-codex-responses", OpenAICodexResponsesOptions> = lazy(
+	async () => (await import("./providers/openai-codex-responses/index.js")).streamOpenAICodexResponses,
+);
+export const streamSimpleOpenAICodexResponses: Streamer<"openai-codex-responses", SimpleStreamOptions> = lazy(
+	async () => (await import("./providers/openai-codex-responses/index.js")).streamSimpleOpenAICodexResponses,
+);
+export const streamGoogleGeminiCli: Streamer<"google-gemini-cli", GoogleGeminiCliOptions> = lazy(
+	async () => (await import("./providers/google-gemini-cli/index.js")).streamGoogleGeminiCli,
+);
+export const streamSimpleGoogleGeminiCli: Streamer<"google-gemini-cli", SimpleStreamOptions> = lazy(
+	async () => (await import("./providers/google-gemini-cli/index.js")).streamSimpleGoogleGeminiCli,
 );

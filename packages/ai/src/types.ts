@@ -324,6 +324,19 @@ export interface GoogleVertexOptions extends GoogleOptions {
 	accessToken?: string | (() => Promise<string>);
 }
 
+export interface OpenAICodexResponsesOptions extends StreamOptions {
+	reasoningEffort?: "none" | ThinkingLevel;
+	reasoningSummary?: "auto" | "concise" | "detailed" | "off" | "on" | null;
+	textVerbosity?: "low" | "medium" | "high";
+}
+
+export interface GoogleGeminiCliOptions extends StreamOptions {
+	toolChoice?: "auto" | "none" | "any";
+	thinking?: GoogleOptions["thinking"];
+	/** The Cloud Code Assist project; default: the `projectId` of the key (`{"token","projectId"}` JSON). */
+	projectId?: string;
+}
+
 export interface AzureOpenAIResponsesOptions extends OpenAIResponsesOptions {
 	/** Default AZURE_OPENAI_API_VERSION, then `v1`. */
 	azureApiVersion?: string;
@@ -362,6 +375,8 @@ export interface ApiOptionsMap {
 	"azure-openai-responses": AzureOpenAIResponsesOptions;
 	"bedrock-converse-stream": BedrockOptions;
 	"mistral-conversations": MistralOptions;
+	"openai-codex-responses": OpenAICodexResponsesOptions;
+	"google-gemini-cli": GoogleGeminiCliOptions;
 }
 
 export type OptionsForApi<TApi extends Api> = TApi extends keyof ApiOptionsMap ? ApiOptionsMap[TApi] : StreamOptions;

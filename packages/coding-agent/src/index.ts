@@ -2,6 +2,7 @@
 // loader imports it lazily, to hand extensions this running copy: core/extensions/host-modules.ts).
 export { APP_NAME, VERSION } from "./config.js";
 export * from "./core/agent-session.js";
+export * from "./core/checkpoints/index.js";
 export * from "./core/compaction/index.js";
 export * from "./core/config/index.js";
 export * from "./core/export-html/index.js";
@@ -39,6 +40,7 @@ export {
 	PARSE_ERROR_COMMAND,
 	RPC_COMMAND_TYPES,
 	RPC_DIALOG_METHODS,
+	type RpcCheckpoint,
 	type RpcCommand,
 	type RpcCommandOf,
 	type RpcCommandType,
@@ -50,9 +52,11 @@ export {
 	type RpcExtensionUiNotificationRequest,
 	type RpcExtensionUiRequest,
 	type RpcExtensionUiResponse,
+	type RpcFileRestoreResult,
 	type RpcForkMessage,
 	type RpcInputRecord,
 	type RpcMcpServer,
+	type RpcNavigateTreeResult,
 	type RpcNotifyType,
 	type RpcOutputRecord,
 	type RpcPermissionModeState,

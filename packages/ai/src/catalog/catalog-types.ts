@@ -10,7 +10,9 @@ export type CatalogApi =
 	| "google-vertex"
 	| "azure-openai-responses"
 	| "bedrock-converse-stream"
-	| "mistral-conversations";
+	| "mistral-conversations"
+	| "openai-codex-responses"
+	| "google-gemini-cli";
 export type CatalogModel = { [TApi in CatalogApi]: Model<TApi> }[CatalogApi];
 export type CatalogProvider =
 	| "anthropic"
@@ -31,4 +33,8 @@ export type CatalogProvider =
 	| "huggingface"
 	| "opencode"
 	| "opencode-go"
-	| "kimi-coding";
+	| "kimi-coding"
+	| "openai-codex"
+	| "github-copilot"
+	| "google-gemini-cli"
+	| "google-antigravity";

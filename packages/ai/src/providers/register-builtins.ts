@@ -53,6 +53,14 @@ const BUILT_IN_LOADERS: Record<string, () => Promise<ProviderModule>> = {
 		const m = await import("./amazon-bedrock/index.js");
 		return loaded(m.streamBedrock, m.streamSimpleBedrock);
 	},
+	"openai-codex-responses": async () => {
+		const m = await import("./openai-codex-responses/index.js");
+		return loaded(m.streamOpenAICodexResponses, m.streamSimpleOpenAICodexResponses);
+	},
+	"google-gemini-cli": async () => {
+		const m = await import("./google-gemini-cli/index.js");
+		return loaded(m.streamGoogleGeminiCli, m.streamSimpleGoogleGeminiCli);
+	},
 	"mistral-conversations": async () => {
 		const m = await import("./mistral/index.js");
 		return loaded(m.streamMistral, m.streamSimpleMistral);

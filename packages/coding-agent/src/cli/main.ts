@@ -23,6 +23,10 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
 		const { runPackageCommand } = await import("./package-commands.js");
 		return runPackageCommand(argv, { cwd: process.cwd(), io });
 	}
+	if (subcommand === "login" || subcommand === "logout") {
+		const { runLoginCommand } = await import("./login-command.js");
+		return runLoginCommand(subcommand, argv[1], { io });
+	}
 	if (subcommand === "config") {
 		const { runConfigCommand } = await import("./config-command.js");
 		return runConfigCommand({ cwd: process.cwd(), io });

@@ -5,6 +5,8 @@
 import type { Agent, AgentMessage, AgentState, StreamFn, ThinkingLevel } from "@agent/agent-core";
 import { type AssistantMessage, type ImageContent, type Model, streamSimple, type TextContent } from "@agent/ai";
 import type { AgentSessionConfig } from "./agent-session-config.js";
+import { SessionCheckpoints } from "./checkpoints/session-checkpoints.js";
+import type { CheckpointSummary, FileRestoreOptions, FileRestoreResult, UndoResult } from "./checkpoints/types.js";
 import type { CompactionResult } from "./compaction/compaction.js";
 import type { ModelRegistry } from "./config/model-registry.js";
 import type { ScopedModel } from "./config/model-resolver.js";
@@ -17,6 +19,7 @@ import {
 	type ExtensionError,
 	type ExtensionHooks,
 	type ExtensionSessionBinding,
+	type ForkOptions,
 	type ForkResult,
 	type MessageDelivery,
 	type NavigateTreeOptions,
@@ -64,6 +67,9 @@ export {
 	STREAMING_WITHOUT_BEHAVIOR_TEXT,
 } from "./session-runtime/prompt-controller.js";
 
+/** Files are not restored while the agent works: its tools could be writing them. */
+export const RESTORE_WHILE_BUSY_TEXT = "Cannot restore files while the agent is working. Abort it first, or wait.";
+
 /**
  * One conversation with the model, persisted as a session file. Every message and every model or
  * thinking-level change is recorded as an entry; compaction keeps long sessions within the context window;
@@ -83,6 +89,8 @@ export class AgentSession implements ExtensionSessionBinding {
 	readonly streamFn: StreamFn;
 	/** Ours: permission rules and mode, checked before every tool call (docs/permissions.md). */
 	readonly permissions: SessionPermissions;
+	/** Ours: the files the agent changed, recorded per session entry, and their restore (docs/checkpoints.md). */
+	readonly checkpoints: SessionCheckpoints;
 
 	private readonly models: ModelController;
 	private readonly tools: SessionTools;
@@ -127,6 +135,13 @@ export class AgentSession implements ExtensionSessionBinding {
 			passthrough: () => this.settingsManager.getShellEnvPassthrough(),
 		});
 
+		this.checkpoints = new SessionCheckpoints({
+			cwd: this.cwd,
+			sessionManager: this.sessionManager,
+			settingsManager: this.settingsManager,
+			notice: (message) => this.events.emit({ type: "checkpoint_notice", message }),
+		});
+
 		this.agent = createSessionAgent({
 			sessionId: this.sessionManager.getSessionId(),
 			settingsManager: this.settingsManager,
@@ -167,6 +182,7 @@ export class AgentSession implements ExtensionSessionBinding {
 			tools: config.tools,
 			customTools: config.customTools,
 			...(config.mcp ? { mcpTools: () => config.mcp?.getTools() ?? [] } : {}),
+			wrapTool: (tool) => this.checkpoints.wrapTool(tool),
 		});
 		if (config.mcp) this.unsubscribers.push(config.mcp.onToolsChanged(() => this.tools.refresh()));
 		this.events = new SessionEventPipeline({
@@ -178,6 +194,7 @@ export class AgentSession implements ExtensionSessionBinding {
 				this.compaction.noteAssistantMessageEnd(message);
 			},
 			afterRun: (message) => this.afterRun(message),
+			beforeRecordMessage: (message) => this.checkpoints.beforeRecordMessage(message),
 		});
 		this.retry = new RetryController({
 			...parts,
@@ -214,8 +231,10 @@ export class AgentSession implements ExtensionSessionBinding {
 			isAgentStreaming: () => this.agent.state.isStreaming,
 			appendMessage: (message) => {
 				this.agent.appendMessage(message);
+				this.checkpoints.beforeRecordMessage(message);
 				this.sessionManager.appendMessage(message);
 			},
+			commands: this.checkpoints.commands,
 		});
 		this.prompts = new PromptController({
 			...parts,
@@ -362,6 +381,7 @@ export class AgentSession implements ExtensionSessionBinding {
 	 */
 	prompt(text: string, options: PromptOptions = {}): Promise<void> {
 		this.mcp?.start();
+		this.checkpoints.prepare();
 		return this.prompts.prompt(text, options);
 	}
 
@@ -533,19 +553,27 @@ export class AgentSession implements ExtensionSessionBinding {
 	async newSession(options?: NewSessionRequest): Promise<boolean> {
 		const changed = await this.navigator.newSession(options);
 		this.agent.sessionId = this.sessionId;
+		if (changed) this.checkpoints.sessionChanged();
 		return changed;
 	}
 
 	async switchSession(sessionPath: string): Promise<boolean> {
 		const changed = await this.navigator.switchSession(sessionPath);
 		this.agent.sessionId = this.sessionId;
+		if (changed) this.checkpoints.sessionChanged();
 		return changed;
 	}
 
-	async fork(entryId: string): Promise<ForkResult> {
-		const result = await this.navigator.fork(entryId);
-		this.agent.sessionId = this.sessionId;
-		return result;
+	/** Ours: `restoreFiles` also puts the files back as they were before the message (docs/checkpoints.md). */
+	async fork(entryId: string, options: ForkOptions = {}): Promise<ForkResult> {
+		if (options.restoreFiles && this.isStreaming) throw new Error(RESTORE_WHILE_BUSY_TEXT);
+		return this.checkpoints.fork(entryId, options, async () => {
+			const result = await this.navigator.fork(entryId);
+			this.agent.sessionId = this.sessionId;
+			// The run is not stopped: results still to come are recorded in the new session, with their changes.
+			if (!result.cancelled) this.checkpoints.sessionChanged({ keepPending: true });
+			return result;
+		});
 	}
 
 	/** A new session holding the active branch up to here (RPC `clone`); `session_before_fork` may cancel it. */
@@ -559,8 +587,34 @@ export class AgentSession implements ExtensionSessionBinding {
 		return this.navigator.getUserMessagesForForking();
 	}
 
-	navigateTree(targetId: string, options?: NavigateTreeOptions): Promise<NavigateTreeResult> {
-		return this.navigator.navigateTree(targetId, options);
+	/** Ours: `restoreFiles` also puts the files back as they were at the new position (docs/checkpoints.md). */
+	navigateTree(targetId: string, options: NavigateTreeOptions = {}): Promise<NavigateTreeResult> {
+		return this.checkpoints.navigateTree(targetId, options, (navigateOptions) =>
+			this.navigator.navigateTree(targetId, navigateOptions),
+		);
+	}
+
+	// ── File checkpoints (docs/checkpoints.md) ──────────────────────────────────────────────────────────────
+
+	/** The file checkpoints of the current branch, oldest first. */
+	getCheckpoints(): CheckpointSummary[] {
+		return this.checkpoints.list();
+	}
+
+	/**
+	 * Puts the files back as they were at entry `entryId` (the conversation stays where it is). With conflicts
+	 * and without `force` nothing is written. Throws while the agent works and for an unknown entry.
+	 */
+	restoreFiles(entryId: string, options: FileRestoreOptions = {}): FileRestoreResult {
+		if (!this.sessionManager.getEntry(entryId)) throw new Error(`Entry ${entryId} not found`);
+		if (!options.dryRun && this.isStreaming) throw new Error(RESTORE_WHILE_BUSY_TEXT);
+		return this.checkpoints.restoreTo(entryId, options);
+	}
+
+	/** `/undo`: the files of the last turn that changed any go back to how they were before it. */
+	undoFiles(options: FileRestoreOptions = {}): UndoResult {
+		if (!options.dryRun && this.isStreaming) throw new Error(RESTORE_WHILE_BUSY_TEXT);
+		return this.checkpoints.undo(options);
 	}
 
 	/** Trims the name; throws `Session name cannot be empty`. */
@@ -721,6 +775,7 @@ export class AgentSession implements ExtensionSessionBinding {
 		for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
 		this.events.dispose();
 		this.bashOutputFiles.dispose();
+		this.checkpoints.dispose();
 		void this.mcp?.dispose();
 	}
 

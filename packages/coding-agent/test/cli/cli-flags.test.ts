@@ -1,6 +1,6 @@
 // The built `agent` binary's flags (docs/cli.md), against a local fake model server.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CliSandbox, createCliSandbox, FAKE_PROVIDER, parseJsonLines, runCli } from "../helpers/cli-sandbox.js";
 import { lastUserText, startFakeModelServerForFile, textReply } from "../helpers/fake-model-server.js";
@@ -201,8 +201,9 @@ describe("session flags", () => {
 		const dir = join(sandbox.root, "elsewhere");
 		mkdirSync(dir);
 		await runCli(sandbox, ["-p", "--session-dir", dir, "hi"]);
-		expect(sessionFiles(dir)).toHaveLength(1);
-		expect(readdirSync(dir)[0]).toMatch(/^\d{4}-\d\d-\d\dT[\d-]+Z_[0-9a-f-]{36}\.jsonl$/);
+		const files = sessionFiles(dir);
+		expect(files).toHaveLength(1);
+		expect(basename(files[0] as string)).toMatch(/^\d{4}-\d\d-\d\dT[\d-]+Z_[0-9a-f-]{36}\.jsonl$/);
 	});
 
 	it("-c -p without a message prints the last answer of the continued session", async () => {

@@ -1,7 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { OAuthCredentials } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { AuthStorage, clearConfigValueCache, type OAuthCredential } from "../../src/core/config/index.js";
+import { AuthStorage, clearConfigValueCache } from "../../src/core/config/index.js";
 import { startSourcesInChild } from "../helpers/session-child-process.js";
 import { useTempDirs } from "../helpers/session-fixtures.js";
 
@@ -9,7 +10,6 @@ afterEach(() => clearConfigValueCache());
 
 const AUTH_STORAGE_SOURCE = join(import.meta.dirname, "..", "..", "src", "core", "config", "auth-storage.ts");
 // auth-storage needs only getEnvApiKey from @agent/ai: loading just that module keeps the children quick to start.
-const ENV_API_KEYS_SOURCE = join(import.meta.dirname, "..", "..", "..", "ai", "src", "env-api-keys.ts");
 
 function mode(path: string): number {
 	return statSync(path).mode & 0o777;
@@ -100,7 +100,6 @@ describe("auth.json on disk", () => {
 				for (let i = 0; i < 100; i++) storage.set("${prefix}" + i, { type: "api_key", key: "k" + i });
 				process.exit(0);
 			`,
-				{ "@agent/ai": ENV_API_KEYS_SOURCE },
 			);
 		const children = [writer("a"), writer("b")];
 		await Promise.all(children.map((child) => child.waitForLine("READY")));
@@ -165,10 +164,18 @@ describe("OAuth credentials", () => {
 
 	it("give the access token as the key while unexpired", async () => {
 		const storage = AuthStorage.inMemory(
+			{ "openai-codex": { type: "oauth", refresh: "r", access: "eyJ-access", expires: future } },
+			{},
+		);
+		expect(await storage.getApiKey("openai-codex")).toBe("eyJ-access");
+	});
+
+	it("give no key for a Claude subscription sign-in, which third-party clients may not use", async () => {
+		const storage = AuthStorage.inMemory(
 			{ anthropic: { type: "oauth", refresh: "r", access: "sk-ant-oat-1", expires: future } },
 			{},
 		);
-		expect(await storage.getApiKey("anthropic")).toBe("sk-ant-oat-1");
+		expect(await storage.getApiKey("anthropic")).toBeUndefined();
 	});
 
 	it("give Cloud Code Assist a token with its project id", async () => {
@@ -211,8 +218,10 @@ describe("OAuth credentials", () => {
 		let refreshes = 0;
 		storage.registerOAuthProvider({
 			id: "custom",
+			name: "Custom",
+			login: () => Promise.reject(new Error("not used")),
 			getApiKey: (c) => `key:${c.access}`,
-			refresh: async (c: OAuthCredential) => {
+			refreshToken: async (c: OAuthCredentials) => {
 				refreshes++;
 				return { ...c, refresh: "r2", access: "new", expires: future };
 			},
@@ -236,8 +245,10 @@ describe("OAuth credentials", () => {
 		let refreshes = 0;
 		storage.registerOAuthProvider({
 			id: "custom",
+			name: "Custom",
+			login: () => Promise.reject(new Error("not used")),
 			getApiKey: (c) => c.access,
-			refresh: async (c) => {
+			refreshToken: async (c) => {
 				refreshes++;
 				return c;
 			},

@@ -13,7 +13,8 @@ afterEach(() => sandbox?.cleanup());
 function onlySessionFile(agentDir: string): string {
 	const root = join(agentDir, "sessions");
 	const [dir] = readdirSync(root);
-	const [file] = readdirSync(join(root, dir as string));
+	// The session file, not the checkpoint store beside it.
+	const [file] = readdirSync(join(root, dir as string)).filter((name) => name.endsWith(".jsonl"));
 	return join(root, dir as string, file as string);
 }
 

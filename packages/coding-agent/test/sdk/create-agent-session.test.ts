@@ -141,10 +141,13 @@ describe("prompting without a usable model", () => {
 				"To use anthropic, do one of these:",
 				"  - set ANTHROPIC_OAUTH_TOKEN or ANTHROPIC_API_KEY",
 				"  - pass --api-key <key> on the command line (this run only)",
-				"  - run /login in the interactive mode",
 				'  - add an "apiKey" for "anthropic" to /home/u/.agent/models.json',
 				"See /docs/providers.md",
 			].join("\n"),
+		);
+		// A subscription provider is signed in to, from the terminal UI or a shell.
+		expect(noApiKeyFoundText("openai-codex", "/docs")).toContain(
+			"  - sign in to ChatGPT Plus/Pro (Codex Subscription): /login openai-codex in the interactive mode, or agent login openai-codex",
 		);
 	});
 });

@@ -1,7 +1,14 @@
 // Credentials per provider in `<agentDir>/auth.json` and API key resolution (docs/providers.md).
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { getEnvApiKey } from "@agent/ai";
+import {
+	getOAuthProvider as getBuiltInOAuthProvider,
+	getOAuthProviders as getBuiltInOAuthProviders,
+	getEnvApiKey,
+	type OAuthCredentials,
+	type OAuthLoginCallbacks,
+	type OAuthProviderInterface,
+} from "@agent/ai";
 import { replaceFileAtomically } from "./atomic-file.js";
 import { resolveConfigValue } from "./config-value.js";
 import { acquireFileLock, type FileLock, tryAcquireFileLock } from "./file-lock.js";
@@ -28,34 +35,23 @@ export type AuthCredential = ApiKeyCredential | OAuthCredential;
 export type AuthData = Record<string, AuthCredential>;
 
 /**
- * How an OAuth provider turns stored credentials into the key its API takes, and (optionally) refreshes them.
- * Logging in is not part of this module; refreshing needs the network and is supplied by whoever registers it.
+ * A sign-in provider: the built-in ones come from @agent/ai (ChatGPT/Codex, GitHub Copilot, Gemini CLI,
+ * Antigravity); extensions add theirs with `registerProvider({oauth})`.
  */
-export interface OAuthKeyProvider {
-	id: string;
-	getApiKey(credential: OAuthCredential): string;
-	refresh?(credential: OAuthCredential): Promise<OAuthCredential>;
+export type OAuthKeyProvider = OAuthProviderInterface;
+
+/** Claude Pro/Max sign-in is left out on purpose: Anthropic does not allow third-party clients to use it. */
+export const CLAUDE_SUBSCRIPTION_UNSUPPORTED_TEXT =
+	"Claude Pro/Max subscriptions cannot be used: Anthropic does not allow third-party clients to use them. Use an Anthropic API key (ANTHROPIC_API_KEY) instead.";
+
+function toCredentials(credential: OAuthCredential): OAuthCredentials {
+	const { type: _type, ...rest } = credential;
+	return rest as OAuthCredentials;
 }
 
-function accessTokenKey(id: string): OAuthKeyProvider {
-	return { id, getApiKey: (credential) => credential.access };
+function toCredential(credentials: OAuthCredentials): OAuthCredential {
+	return { ...credentials, type: "oauth" };
 }
-
-function cloudCodeKey(id: string): OAuthKeyProvider {
-	return {
-		id,
-		getApiKey: (credential) => JSON.stringify({ token: credential.access, projectId: credential.projectId }),
-	};
-}
-
-/** The built-in OAuth providers' key derivation. Refresh flows are registered separately. */
-const BUILT_IN_OAUTH_PROVIDERS: OAuthKeyProvider[] = [
-	accessTokenKey("anthropic"),
-	accessTokenKey("openai-codex"),
-	accessTokenKey("github-copilot"),
-	cloudCodeKey("google-gemini-cli"),
-	cloudCodeKey("google-antigravity"),
-];
 
 function readTextIfPresent(path: string): string | undefined {
 	try {
@@ -98,15 +94,14 @@ export class AuthStorage {
 	private loadError: string | undefined;
 	private readonly runtimeKeys = new Map<string, string>();
 	private readonly oauthProviders = new Map<string, OAuthKeyProvider>();
+	private readonly refreshErrors = new Map<string, string>();
 	private fallbackResolver: ((provider: string) => string | undefined) | undefined;
 
 	private constructor(
 		/** undefined: in memory only. */
 		readonly authPath: string | undefined,
 		private readonly env: NodeJS.ProcessEnv,
-	) {
-		for (const provider of BUILT_IN_OAUTH_PROVIDERS) this.oauthProviders.set(provider.id, provider);
-	}
+	) {}
 
 	/** Reads auth.json, creating it (`{}`, 0600, directory 0700) when missing. */
 	static create(authPath: string = getAuthPath(), env: NodeJS.ProcessEnv = process.env): AuthStorage {
@@ -238,6 +233,64 @@ export class AuthStorage {
 		this.oauthProviders.delete(id);
 	}
 
+	/** A sign-in provider: one an extension registered, else a built-in one. */
+	getOAuthProvider(id: string): OAuthKeyProvider | undefined {
+		return this.oauthProviders.get(id) ?? getBuiltInOAuthProvider(id);
+	}
+
+	/** Every sign-in provider `/login` offers: the built-in ones, then those extensions registered. */
+	getOAuthProviders(): OAuthKeyProvider[] {
+		const builtIn = getBuiltInOAuthProviders().map((provider) => this.oauthProviders.get(provider.id) ?? provider);
+		const added = [...this.oauthProviders.values()].filter((provider) => !getBuiltInOAuthProvider(provider.id));
+		return [...builtIn, ...added];
+	}
+
+	/** Providers signed in to (an `oauth` entry in auth.json), for `/logout`. */
+	listOAuth(): string[] {
+		return this.list().filter((provider) => this.get(provider)?.type === "oauth");
+	}
+
+	/**
+	 * Runs the provider's sign-in and stores the credentials (auth.json, 0600). Throws for an unknown provider,
+	 * a failed or cancelled login, and credentials that cannot be saved (they still apply to this process).
+	 */
+	async login(providerId: string, callbacks: OAuthLoginCallbacks): Promise<void> {
+		const provider = this.getOAuthProvider(providerId);
+		if (!provider) throw new Error(unknownLoginProviderText(providerId, this.getOAuthProviders()));
+		const credentials = await provider.login(callbacks);
+		this.refreshErrors.delete(providerId);
+		this.set(providerId, toCredential(credentials));
+	}
+
+	/** Removes a provider's stored credentials. */
+	logout(providerId: string): void {
+		this.refreshErrors.delete(providerId);
+		this.remove(providerId);
+	}
+
+	/** Why the last token refresh for the provider failed, while it has not succeeded since. */
+	getRefreshError(provider: string): string | undefined {
+		return this.refreshErrors.get(provider);
+	}
+
+	/** The provider's models as its stored sign-in makes them (e.g. Copilot's per-account endpoint). */
+	modifyModels<TModel extends Parameters<NonNullable<OAuthKeyProvider["modifyModels"]>>[0][number]>(
+		models: TModel[],
+	): TModel[] {
+		let result = models;
+		for (const providerId of this.listOAuth()) {
+			const provider = this.getOAuthProvider(providerId);
+			const credential = this.get(providerId);
+			if (!provider?.modifyModels || credential?.type !== "oauth") continue;
+			try {
+				result = provider.modifyModels(result, toCredentials(credential)) as TModel[];
+			} catch {
+				// A provider's adjustment failing leaves its models as they are.
+			}
+		}
+		return result;
+	}
+
 	/**
 	 * Whether any credential is configured for the provider ("available"): a runtime key, any
 	 * auth.json entry (even an expired OAuth one), an environment key, or a fallback key that resolves. Never
@@ -268,18 +321,15 @@ export class AuthStorage {
 	}
 
 	private async oauthApiKey(provider: string, credential: OAuthCredential): Promise<string | undefined> {
-		const oauth = this.oauthProviders.get(provider);
+		const oauth = this.getOAuthProvider(provider);
 		if (!oauth) return undefined;
-		if (Date.now() < credential.expires) return oauth.getApiKey(credential);
-		if (!oauth.refresh) return undefined;
+		if (Date.now() < credential.expires) return oauth.getApiKey(toCredentials(credential));
 		const refreshed = await this.refreshOAuth(provider, oauth);
-		return refreshed ? oauth.getApiKey(refreshed) : undefined;
+		return refreshed ? oauth.getApiKey(toCredentials(refreshed)) : undefined;
 	}
 
 	/** Refreshes once across processes: under the lock, re-read first, since another agent may have refreshed. */
 	private async refreshOAuth(provider: string, oauth: OAuthKeyProvider): Promise<OAuthCredential | undefined> {
-		const refresh = oauth.refresh;
-		if (!refresh) return undefined;
 		const lock = await this.acquireLockAsync();
 		try {
 			this.reloadProvider(provider);
@@ -287,16 +337,20 @@ export class AuthStorage {
 			if (current?.type !== "oauth") return undefined;
 			if (Date.now() < current.expires) return current;
 			try {
-				const next = await refresh(current);
+				const next = toCredential(await oauth.refreshToken(toCredentials(current)));
+				this.refreshErrors.delete(provider);
 				this.data[provider] = next;
 				this.writeUnderLock((onDisk) => {
 					onDisk[provider] = next;
 				});
 				return next;
-			} catch {
+			} catch (error) {
 				this.reloadProvider(provider);
 				const reread = this.get(provider);
-				return reread?.type === "oauth" && Date.now() < reread.expires ? reread : undefined;
+				if (reread?.type === "oauth" && Date.now() < reread.expires) return reread;
+				// The refresh token stays stored: a failure may be the network's, and the next call tries again.
+				this.refreshErrors.set(provider, error instanceof Error ? error.message : String(error));
+				return undefined;
 			}
 		} finally {
 			lock?.release();
@@ -369,4 +423,9 @@ export class AuthStorage {
 		mkdirSync(dirname(authPath), { recursive: true, mode: DIR_MODE });
 		replaceFileAtomically(authPath, JSON.stringify(onDisk, null, 2), FILE_MODE);
 	}
+}
+
+export function unknownLoginProviderText(providerId: string, providers: readonly OAuthKeyProvider[]): string {
+	if (providerId === "anthropic") return CLAUDE_SUBSCRIPTION_UNSUPPORTED_TEXT;
+	return `Unknown login provider "${providerId}". Available: ${providers.map((provider) => provider.id).join(", ")}`;
 }

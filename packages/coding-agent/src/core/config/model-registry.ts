@@ -167,6 +167,8 @@ export class ModelRegistry {
 		this.credentialValues.clear();
 		const models: Model[] = [];
 		for (const provider of getProviders()) for (const model of getModels(provider)) models.push(cloneModel(model));
+		// Before models.json, so a base URL configured there wins over the one a sign-in implies.
+		models.splice(0, models.length, ...this.authStorage.modifyModels(models));
 
 		if (this.modelsJsonPath) {
 			const loaded = loadModelsJson(this.modelsJsonPath);

@@ -4,6 +4,7 @@ import type { Transport } from "@agent/ai";
 import { getAgentDir, getProjectConfigDir, getSettingsPath } from "./paths.js";
 import { isProjectTrusted } from "./project-trust.js";
 import type {
+	CheckpointSettings,
 	DoubleEscapeAction,
 	LimitsSettings,
 	McpSettings,
@@ -39,6 +40,9 @@ export const DEFAULT_CONTEXT_FILE_BYTES = 128 * 1024;
 export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 120_000;
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MCP_DIRECT_TOOL_LIMIT = 40;
+export const DEFAULT_CHECKPOINT_MAX_FILE_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_CHECKPOINT_MAX_SESSION_BYTES = 1024 * 1024 * 1024;
+export const DEFAULT_CHECKPOINT_MAX_FILES = 100_000;
 
 /** Every limit with its default applied (see `LimitsSettings`). */
 export type Limits = Required<LimitsSettings>;
@@ -406,6 +410,19 @@ export class SettingsManager {
 		const current = this.store.getScope(scope).permissions?.[list] ?? [];
 		if (current.includes(rule)) return;
 		this.store.setNested(scope, "permissions", list, [...current, rule]);
+	}
+
+	// ── file checkpoints ─────────────────────────────────────────────────────────────────────────────────
+	/** Every checkpoint setting with its default applied (docs/checkpoints.md). */
+	getCheckpointSettings(): Required<CheckpointSettings> {
+		const checkpoints = this.settings.checkpoints ?? {};
+		return {
+			enabled: checkpoints.enabled ?? true,
+			maxFileBytes: Math.floor(checkpoints.maxFileBytes ?? DEFAULT_CHECKPOINT_MAX_FILE_BYTES),
+			maxSessionBytes: Math.floor(checkpoints.maxSessionBytes ?? DEFAULT_CHECKPOINT_MAX_SESSION_BYTES),
+			maxFiles: Math.floor(checkpoints.maxFiles ?? DEFAULT_CHECKPOINT_MAX_FILES),
+			watch: checkpoints.watch ?? true,
+		};
 	}
 
 	// ── resources ────────────────────────────────────────────────────────────────────────────────────────

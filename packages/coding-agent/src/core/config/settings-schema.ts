@@ -65,6 +65,23 @@ export interface LimitsSettings {
 	contextFileBytes?: number;
 }
 
+/** Ours: file checkpoints (docs/checkpoints.md). */
+export interface CheckpointSettings {
+	/** Record the files the agent changes, so points of the session can restore them. Default true. */
+	enabled?: boolean;
+	/** Files larger than this are recorded as changed but their content is not kept. Default 4 MiB. */
+	maxFileBytes?: number;
+	/** Size of one session's checkpoint store; past it, contents are no longer kept. Default 1 GiB. */
+	maxSessionBytes?: number;
+	/** Files of the working tree tracked for bash commands. Default 100 000. */
+	maxFiles?: number;
+	/**
+	 * Learn what a bash command changed from file-system notifications (Linux). false: rescan the tree around every
+	 * command instead (slower; for file systems that do not report changes, such as some network mounts). Default true.
+	 */
+	watch?: boolean;
+}
+
 /** Ours: MCP servers (docs/mcp.md). Servers themselves are configured in `mcp.json`. */
 export interface McpSettings {
 	/** How long one MCP tool call may take. Default 120 000 ms (a server's own `timeout` wins). */
@@ -149,6 +166,7 @@ export interface Settings {
 	limits?: LimitsSettings;
 	mcp?: McpSettings;
 	permissions?: PermissionSettings;
+	checkpoints?: CheckpointSettings;
 	enabledModels?: string[];
 	enableSkillCommands?: boolean;
 	packages?: PackageSource[];
@@ -189,6 +207,7 @@ export const NESTED_SETTINGS_KEYS = [
 	"limits",
 	"mcp",
 	"permissions",
+	"checkpoints",
 ] as const;
 
 type ValueCheck = (value: unknown) => string | undefined;
@@ -264,6 +283,7 @@ const NESTED_CHECKS: Record<(typeof NESTED_SETTINGS_KEYS)[number], Record<string
 		defaultMode: oneOf(...PERMISSION_MODES),
 		sandbox: aSandbox,
 	},
+	checkpoints: { enabled: aBoolean, maxFileBytes: aCount, maxSessionBytes: aCount, maxFiles: aCount, watch: aBoolean },
 };
 
 const TOP_LEVEL_CHECKS: Record<string, ValueCheck> = {

@@ -14,6 +14,7 @@
 // the runner by `ExtensionSessionBinding`, which AgentSession implements.
 import type { AgentMessage, AgentTool, AgentToolResult, ThinkingLevel } from "@agent/agent-core";
 import type { AssistantMessageEvent, ImageContent, Model, TextContent, ToolResultMessage } from "@agent/ai";
+import type { FileRestoreResult } from "../checkpoints/types.js";
 import type { CompactionPreparation, CompactionResult } from "../compaction/compaction.js";
 import type { ModelRegistry } from "../config/model-registry.js";
 import type { SessionPermissions } from "../permissions/session-permissions.js";
@@ -80,6 +81,10 @@ export interface NavigateTreeOptions {
 	customInstructions?: string;
 	replaceInstructions?: boolean;
 	label?: string;
+	/** Ours: also put the files back as they were at the new position (docs/checkpoints.md). */
+	restoreFiles?: boolean;
+	/** Ours: with `restoreFiles`, overwrite files changed outside the agent too. */
+	forceRestore?: boolean;
 }
 
 export interface NavigateTreeResult {
@@ -89,12 +94,27 @@ export interface NavigateTreeResult {
 	/** Text of the target user/custom message, to pre-fill an editor. */
 	editorText?: string;
 	summaryEntry?: BranchSummaryEntry;
+	/**
+	 * Ours: with `restoreFiles`, what restoring the files did. With conflicts (and no `forceRestore`) nothing
+	 * happened: `cancelled` is true and the conflicts are listed.
+	 */
+	files?: FileRestoreResult;
+}
+
+/** Ours (docs/checkpoints.md). */
+export interface ForkOptions {
+	/** Also put the files back as they were before the selected message. */
+	restoreFiles?: boolean;
+	/** With `restoreFiles`, overwrite files changed outside the agent too. */
+	forceRestore?: boolean;
 }
 
 export interface ForkResult {
 	/** Text of the selected user message (to pre-fill an editor). */
 	selectedText: string;
 	cancelled: boolean;
+	/** Ours: with `restoreFiles`, what restoring the files did (conflicts without force: nothing, `cancelled`). */
+	files?: FileRestoreResult;
 }
 
 export interface NewSessionRequest {

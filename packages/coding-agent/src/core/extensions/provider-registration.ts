@@ -1,6 +1,8 @@
 // `pi.registerProvider` / `pi.unregisterProvider` (docs/custom-provider.md, docs/extensions.md "Providers"):
 // validation with the reference's messages, then the ModelRegistry and AuthStorage do the work. Calls made
 // while extensions load are queued until a registry is attached (before the CLI resolves the model).
+import type { Model, OAuthCredentials } from "@agent/ai";
+import type { OAuthCredential } from "../config/auth-storage.js";
 import type { ModelRegistry, ProviderRegistration } from "../config/model-registry.js";
 import type { ExtensionOAuthConfig, ExtensionProviderConfig } from "./types.js";
 
@@ -99,8 +101,16 @@ export class ProviderRegistrations {
 			this.oauth.set(name, oauth);
 			registry.authStorage.registerOAuthProvider({
 				id: name,
-				getApiKey: (credential) => oauth.getApiKey(credential),
-				refresh: (credential) => oauth.refreshToken(credential),
+				name: oauth.name,
+				login: async (callbacks) => stripType(await oauth.login(callbacks)),
+				getApiKey: (credentials) => oauth.getApiKey({ ...credentials, type: "oauth" }),
+				refreshToken: async (credentials) => stripType(await oauth.refreshToken({ ...credentials, type: "oauth" })),
+				...(oauth.modifyModels
+					? {
+							modifyModels: (models: Model[], credentials: OAuthCredentials) =>
+								oauth.modifyModels?.(models, { ...credentials, type: "oauth" }) ?? models,
+						}
+					: {}),
 			});
 		}
 	}
@@ -111,4 +121,10 @@ export class ProviderRegistrations {
 		this.registered.delete(name);
 		if (this.oauth.delete(name)) registry.authStorage.unregisterOAuthProvider(name);
 	}
+}
+
+/** What an extension's login returns, as stored credentials (auth.json adds `type` itself). */
+function stripType(credential: OAuthCredential | OAuthCredentials): OAuthCredentials {
+	const { type: _type, ...rest } = credential as OAuthCredentials;
+	return rest as OAuthCredentials;
 }

@@ -9,6 +9,7 @@ import type {
 	ImageContent,
 	Model,
 	ModelCost,
+	OAuthLoginCallbacks,
 	OpenAICompletionsCompat,
 	SimpleStreamOptions,
 	Static,
@@ -217,15 +218,6 @@ export interface ProviderModelConfig {
 	maxTokens: number;
 	headers?: Record<string, string>;
 	compat?: OpenAICompletionsCompat;
-}
-
-export interface OAuthLoginCallbacks {
-	/** Show the user where to log in. */
-	onAuth(info: { url: string; instructions?: string }): void;
-	/** Ask the user for a value (a pasted code). */
-	onPrompt(prompt: { message: string; placeholder?: string }): Promise<string>;
-	onProgress?(message: string): void;
-	signal?: AbortSignal;
 }
 
 export interface ExtensionOAuthConfig {

@@ -10,10 +10,11 @@
 // A pattern without wildcards also covers what is inside it (`Edit(docs)` covers docs/a.md). A project pattern
 // never matches a path outside the project: `..` is resolved first, and symbolic links are followed (see
 // `resolveCallPath`), so `src/link-to-etc/passwd` is not under `src/` for an allow rule.
-import { realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
 import { expandPath } from "../tools/path-utils.js";
+import { realpathOfNearestExisting } from "../tools/workspace-confinement.js";
 
 export interface PathAnchors {
 	/** The project root, symbolic links resolved. */
@@ -106,22 +107,6 @@ export function compilePathPattern(pattern: string, anchors: PathAnchors): PathP
 		matchesRelative,
 		matches: (path) => matchesRelative(relativeInside(base, path)),
 	};
-}
-
-/** Follows the symbolic links of the longest existing prefix of `path`; the rest is appended as written. */
-export function realpathOfNearestExisting(path: string): string {
-	const missing: string[] = [];
-	let current = path;
-	for (;;) {
-		try {
-			return join(realpathSync(current), ...missing.reverse());
-		} catch {
-			const parent = dirname(current);
-			if (parent === current) return path;
-			missing.push(basename(current));
-			current = parent;
-		}
-	}
 }
 
 /** A path a call names, both as written (`..` resolved) and with symbolic links followed. */

@@ -5,6 +5,7 @@
 import { homedir } from "node:os";
 import type { SettingsManager } from "../config/settings-manager.js";
 import type { PermissionDecision } from "../session/entries.js";
+import { realpathOfNearestExisting } from "../tools/workspace-confinement.js";
 import {
 	checkFailedText,
 	DISMISSED_TEXT,
@@ -15,7 +16,6 @@ import {
 	unansweredNoticeText,
 } from "./messages.js";
 import { isPermissionMode, nextPermissionMode, type PermissionMode } from "./modes.js";
-import { realpathOfNearestExisting } from "./path-pattern.js";
 import {
 	bashCommandMatters,
 	compilePolicy,

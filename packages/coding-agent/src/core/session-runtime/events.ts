@@ -7,7 +7,10 @@ import type { InputSource, MessageDelivery } from "../extensions/hooks.js";
 
 export type AutoCompactionReason = "threshold" | "overflow";
 
-/** Agent events, then the session's own: automatic compaction, automatic retry, extension failures. */
+/**
+ * Agent events, then the session's own: automatic compaction, automatic retry, extension failures, and (ours)
+ * notices of file checkpoints (a limit reached, watching stopped; docs/checkpoints.md).
+ */
 export type AgentSessionEvent =
 	| AgentEvent
 	| { type: "auto_compaction_start"; reason: AutoCompactionReason }
@@ -21,7 +24,8 @@ export type AgentSessionEvent =
 	  }
 	| { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
 	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
-	| { type: "extension_error"; extensionPath: string; event: string; error: string };
+	| { type: "extension_error"; extensionPath: string; event: string; error: string }
+	| { type: "checkpoint_notice"; message: string };
 
 export type AgentSessionEventListener = (event: AgentSessionEvent) => void;
 

@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import type { Agent, AgentMessage } from "@agent/agent-core";
 import type { AssistantMessage, ImageContent, Model, TextContent } from "@agent/ai";
+import { APP_NAME } from "../../config.js";
 import { missingApiKeyText } from "../config/missing-key.js";
 import type { ModelRegistry } from "../config/model-registry.js";
 import type { CustomMessageInput, ExtensionError, ExtensionHooks, MessageDelivery } from "../extensions/hooks.js";
@@ -35,6 +36,16 @@ export function noApiKeyFoundText(provider: string, docsPath: string = getDocsPa
 
 export function oauthAuthenticationFailedText(provider: string): string {
 	return `Authentication failed for "${provider}". Credentials may have expired or network is unavailable. Run '/login ${provider}' to re-authenticate.`;
+}
+
+/** The spec's text, then why the token refresh failed and the command that signs in again from a shell. */
+export function oauthRefreshFailedText(provider: string, reason: string | undefined): string {
+	return [
+		oauthAuthenticationFailedText(provider),
+		...(reason ? ["", `The token refresh failed: ${reason}`] : []),
+		"",
+		`From a shell: ${APP_NAME} login ${provider}`,
+	].join("\n");
 }
 
 export interface PromptHost {
@@ -250,7 +261,7 @@ export class PromptController {
 		const credential = modelRegistry.authStorage.get(model.provider);
 		throw new Error(
 			credential?.type === "oauth"
-				? oauthAuthenticationFailedText(model.provider)
+				? oauthRefreshFailedText(model.provider, modelRegistry.authStorage.getRefreshError(model.provider))
 				: noApiKeyFoundText(model.provider, getDocsPath(), modelRegistry.modelsJsonPath),
 		);
 	}

@@ -31,6 +31,8 @@ export interface EventPipelineHost {
 	onAssistantMessageEnd(message: AssistantMessage): void;
 	/** Decides what follows a run (retry, compaction); the returned work is awaited by `settle()`. */
 	afterRun(lastAssistant: AssistantMessage | undefined): Promise<void> | undefined;
+	/** Ours: a message is about to be appended (file checkpoints write the changes it reports first). */
+	beforeRecordMessage?(message: AgentMessage): void;
 }
 
 function lastAssistantOf(messages: readonly AgentMessage[]): AssistantMessage | undefined {
@@ -268,6 +270,7 @@ export class SessionEventPipeline {
 			case "user":
 			case "toolResult":
 			case "bashExecution":
+				this.host.beforeRecordMessage?.(message);
 				sessionManager.appendMessage(message);
 				break;
 			case "assistant":

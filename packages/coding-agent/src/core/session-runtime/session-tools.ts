@@ -35,6 +35,8 @@ export interface SessionToolsOptions {
 	 * so the prompt stays the same while servers connect.
 	 */
 	mcpTools?: () => readonly ExtensionTool[];
+	/** Ours: applied to every tool of the registry (file checkpoints record edit, write and bash calls). */
+	wrapTool?: (tool: ExtensionTool) => ExtensionTool;
 }
 
 /**
@@ -179,6 +181,8 @@ export class SessionTools {
 			this.custom.add(tool.name);
 			this.unlisted.delete(tool.name);
 		}
+		const { wrapTool } = this.options;
+		if (wrapTool) for (const [name, tool] of registry) registry.set(name, wrapTool(tool));
 		this.registry = registry;
 	}
 }

@@ -1,6 +1,7 @@
 // The user's own shell commands (`!cmd`, `!!cmd`, RPC `bash`; docs/rpc.md "bash and abort_bash"): run through the bash tool's
 // operations (same shell resolution, process-group kill), output cleaned for display and the model.
 import { StringDecoder } from "node:string_decoder";
+import type { CommandRecorder } from "../checkpoints/session-checkpoints.js";
 import { DEFAULT_BASH_OUTPUT_FILE_BYTES, type SettingsManager } from "../config/settings-manager.js";
 import type { BashResult, ExtensionHooks } from "../extensions/hooks.js";
 import type { BashExecutionMessage } from "../messages.js";
@@ -186,6 +187,8 @@ export interface UserBashHost {
 	isAgentStreaming(): boolean;
 	/** Appends a message to the agent's context and the session. */
 	appendMessage(message: BashExecutionMessage): void;
+	/** Ours: file checkpoints of the command (docs/checkpoints.md). */
+	readonly commands?: CommandRecorder;
 }
 
 /**
@@ -216,11 +219,12 @@ export class UserBashController {
 			result = decision?.result;
 			operations = decision?.operations ?? operations;
 		}
+		let checkpointKey: string | undefined;
 		if (!result) {
 			const controller = new AbortController();
 			this.abortController = controller;
-			try {
-				result = await runUserBash(command, {
+			const run = () =>
+				runUserBash(command, {
 					cwd: host.cwd,
 					operations: operations ?? createLocalBashOperations({ shellPath: host.settingsManager.getShellPath() }),
 					commandPrefix: host.settingsManager.getShellCommandPrefix(),
@@ -232,17 +236,30 @@ export class UserBashController {
 					},
 					...(onChunk ? { onChunk } : {}),
 				});
+			try {
+				if (host.commands) {
+					const recorded = await host.commands.record(run);
+					result = recorded.value;
+					checkpointKey = recorded.key;
+				} else {
+					result = await run();
+				}
 			} finally {
 				if (this.abortController === controller) this.abortController = undefined;
 			}
 		}
-		this.record(command, result, { excludeFromContext });
+		this.record(command, result, { excludeFromContext, ...(checkpointKey !== undefined ? { checkpointKey } : {}) });
 		return result;
 	}
 
 	/** Records a result as a `bashExecution` message (held while the agent streams, like `execute`'s own). */
-	record(command: string, result: BashResult, options: { excludeFromContext?: boolean } = {}): void {
+	record(
+		command: string,
+		result: BashResult,
+		options: { excludeFromContext?: boolean; checkpointKey?: string } = {},
+	): void {
 		const message = createBashExecutionMessage(command, result, options.excludeFromContext === true);
+		if (options.checkpointKey !== undefined) this.host.commands?.attach(message, options.checkpointKey);
 		if (this.host.isAgentStreaming()) this.pending.push(message);
 		else this.host.appendMessage(message);
 	}

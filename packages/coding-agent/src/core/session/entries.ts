@@ -97,7 +97,7 @@ export interface SessionInfoEntry extends SessionEntryBase {
 
 /**
  * Ours: how one tool call's permission was decided (docs/permissions.md). A tree node that never reaches the
- * model; readers that do not know the kind keep it and skip it (session-format.md §4.10).
+ * model; readers that do not know the kind keep it and skip it (docs/session-format.md "Kinds a reader does not know").
  */
 export interface PermissionDecisionEntry extends SessionEntryBase {
 	type: "permission_decision";
@@ -126,6 +126,55 @@ export interface PermissionDecisionEntry extends SessionEntryBase {
 export type PermissionDecision = Omit<PermissionDecisionEntry, keyof SessionEntryBase>;
 
 /**
+ * What a path was, as a file checkpoint records it: absent (`null`), a regular file whose content is in the
+ * session's checkpoint store (`blob`: SHA-256 of the content, hex), a file whose content was not kept
+ * (`unrecorded`: larger than `checkpoints.maxFileBytes`, the store was full, or it could not be read; `hash` is
+ * the content's SHA-256 when it was read, `mtimeMs` tells versions apart when it was not), a symbolic link (its
+ * target, never followed), or a directory.
+ */
+export type FileCheckpointState =
+	| null
+	| { blob: string; size: number; mode: number }
+	| {
+			unrecorded: "too-large" | "store-full" | "unreadable";
+			size: number;
+			mode: number;
+			hash?: string;
+			mtimeMs?: number;
+	  }
+	| { link: string }
+	| { dir: true };
+
+/** One path changed by the agent. */
+export interface FileCheckpointChange {
+	/** Relative to the session's working directory with `/` separators; absolute for a file outside it. */
+	path: string;
+	before: FileCheckpointState;
+	after: FileCheckpointState;
+	/** When the change was seen, in the order of the session's changes: the latest change of a path wins. */
+	seq: number;
+}
+
+export type FileCheckpointSource = "edit" | "write" | "bash" | "user_bash" | "restore";
+
+/**
+ * Ours (docs/checkpoints.md): files the agent changed. Appended just before the entry that reports the change
+ * (a tool result, a `!cmd` message), or after the point a restore went to, so every point of the tree knows
+ * its files: the latest change of each path on the branch up to it. Contents are in the checkpoint store
+ * beside the session file; the entry holds references. Readers that do not know the kind (the reference)
+ * keep it as a tree node that never reaches the model.
+ */
+export interface FileCheckpointEntry extends SessionEntryBase {
+	type: "file_checkpoint";
+	source: FileCheckpointSource;
+	/** The tool calls whose changes these are (more than one when calls that ran together changed them). */
+	toolCallIds?: string[];
+	/** A restore: the entry whose files these became (null: as before the first entry). */
+	restoredTo?: string | null;
+	files: FileCheckpointChange[];
+}
+
+/**
  * Every entry kind this version knows. Entries of other kinds (written by a newer program) are kept in
  * memory and in the file untouched and keep their own `type`: code switching on `type` needs a default.
  */
@@ -139,7 +188,8 @@ export type SessionEntry =
 	| CustomMessageEntry
 	| LabelEntry
 	| SessionInfoEntry
-	| PermissionDecisionEntry;
+	| PermissionDecisionEntry
+	| FileCheckpointEntry;
 
 export type SessionEntryType = SessionEntry["type"];
 
@@ -162,6 +212,7 @@ const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set<SessionEntryType>([
 	"label",
 	"session_info",
 	"permission_decision",
+	"file_checkpoint",
 ]);
 
 export function isKnownEntryType(type: string): type is SessionEntryType {

@@ -9,6 +9,9 @@ import type {
 	CompactionEntry,
 	CustomEntry,
 	CustomMessageEntry,
+	FileCheckpointChange,
+	FileCheckpointEntry,
+	FileCheckpointSource,
 	LabelEntry,
 	ModelChangeEntry,
 	PermissionDecision,
@@ -340,6 +343,21 @@ export class SessionManager {
 	/** Ours: how a tool call's permission was decided; a tree node that never reaches the model. */
 	appendPermissionDecision(decision: PermissionDecision): string {
 		return this.appendEntry<PermissionDecisionEntry>("permission_decision", decision);
+	}
+
+	/** Files the agent changed (docs/checkpoints.md); `files` must not be empty. */
+	appendFileCheckpoint(
+		source: FileCheckpointSource,
+		files: FileCheckpointChange[],
+		options: { toolCallIds?: string[]; restoredTo?: string | null } = {},
+	): string {
+		const { toolCallIds, restoredTo } = options;
+		return this.appendEntry<FileCheckpointEntry>("file_checkpoint", {
+			source,
+			...(toolCallIds && toolCallIds.length > 0 ? { toolCallIds } : {}),
+			...(restoredTo !== undefined ? { restoredTo } : {}),
+			files,
+		});
 	}
 
 	/** Sets (or with undefined/"" clears) the label of an existing entry. */

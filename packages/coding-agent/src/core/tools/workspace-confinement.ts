@@ -2,7 +2,7 @@ import { realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 
 /** Follows symlinks of the longest existing prefix of `path`; the rest is appended as written. */
-function realpathOfNearestExisting(path: string): string {
+export function realpathOfNearestExisting(path: string): string {
 	const missing: string[] = [];
 	let current = path;
 	for (;;) {

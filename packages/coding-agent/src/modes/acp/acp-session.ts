@@ -13,12 +13,19 @@ import {
 	type StopReason,
 } from "@agentclientprotocol/sdk";
 import type { AgentSession } from "../../core/agent-session.js";
+import {
+	conflictDetailsText,
+	conflictQuestion,
+	NOTHING_TO_UNDO_TEXT,
+	restoreOutcomeText,
+	unrestorableText,
+} from "../../core/checkpoints/restore-text.js";
 import type { ExtensionRunner } from "../../core/extensions/runner.js";
 import type { NotifyType } from "../../core/extensions/ui-context.js";
 import { MCP_TOOL_NAME } from "../../core/mcp/search-tool.js";
 import { MCP_NAME_PREFIX } from "../../core/mcp/tools.js";
 import type { AgentSessionEvent } from "../../core/session-runtime/events.js";
-import { availableCommands, parseCompactCommand } from "./available-commands.js";
+import { availableCommands, isUndoCommand, parseCompactCommand } from "./available-commands.js";
 import { createEditorDialogs, type EditorDialogs } from "./editor-dialogs.js";
 import { createAcpUIContext } from "./extension-ui.js";
 import type { FileChangeRecorder } from "./file-tools.js";
@@ -176,7 +183,12 @@ export class AcpSession {
 		this.cancelled = false;
 		const input = toPromptInput(blocks);
 		const compactInstructions = input.images.length === 0 ? parseCompactCommand(input.text) : undefined;
-		const run = compactInstructions !== undefined ? this.runCompaction(compactInstructions) : this.runPrompt(input);
+		const run =
+			compactInstructions !== undefined
+				? this.runCompaction(compactInstructions)
+				: input.images.length === 0 && isUndoCommand(input.text)
+					? this.runUndo()
+					: this.runPrompt(input);
 		this.running = run;
 		try {
 			return await run;
@@ -319,6 +331,39 @@ export class AcpSession {
 		}
 	}
 
+	/** Ours: `/undo` restores the files the last turn changed; conflicts are asked about (docs/checkpoints.md). */
+	private async runUndo(): Promise<StopReason> {
+		const say = (text: string) =>
+			this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+		const preview = this.session.undoFiles({ dryRun: true });
+		if (preview.turnEntryId === undefined) {
+			say(NOTHING_TO_UNDO_TEXT);
+			return "end_turn";
+		}
+		let force = false;
+		if (preview.conflicts.length > 0) {
+			const chosen = await this.dialogs.requestPermission(
+				conflictQuestion(preview.conflicts.length),
+				conflictDetailsText(preview),
+				[
+					{ optionId: "overwrite", name: "Overwrite them", kind: "allow_once" },
+					{ optionId: "keep", name: "Keep them", kind: "reject_once" },
+				],
+				undefined,
+			);
+			if (chosen !== "overwrite") {
+				say("Nothing was restored.");
+				return this.cancelled ? "cancelled" : "end_turn";
+			}
+			force = true;
+		}
+		const result = this.session.undoFiles({ force });
+		const lines = [restoreOutcomeText(result) || NOTHING_TO_UNDO_TEXT];
+		if (result.unrestorable.length > 0) lines.push(unrestorableText(result.unrestorable));
+		say(lines.join("\n"));
+		return "end_turn";
+	}
+
 	private handleEvent(event: AgentSessionEvent): void {
 		for (const update of this.translator.translate(event)) this.send(update);
 		switch (event.type) {
@@ -333,6 +378,9 @@ export class AcpSession {
 				break;
 			case "extension_error":
 				this.options.log(`Extension error (${event.extensionPath}, ${event.event}): ${event.error}`);
+				break;
+			case "checkpoint_notice":
+				this.notice("warning", event.message);
 				break;
 			case "auto_retry_start":
 				this.options.log(`Retrying (${event.attempt}/${event.maxAttempts}) after: ${event.errorMessage}`);

@@ -4,6 +4,8 @@ import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import type { SlashCommandInfo } from "../../core/extensions/hooks.js";
 
 export const COMPACT_COMMAND = "compact";
+/** Ours: restores the files the last turn changed (docs/checkpoints.md). */
+export const UNDO_COMMAND = "undo";
 
 const SOURCE_HINTS: Readonly<Record<SlashCommandInfo["source"], string>> = {
 	prompt: "arguments for the template",
@@ -32,7 +34,15 @@ export function availableCommands(commands: readonly SlashCommandInfo[]): Availa
 			input: { hint: "what the summary should focus on (optional)" },
 		});
 	}
+	if (!listed.some((command) => command.name === UNDO_COMMAND)) {
+		listed.push({ name: UNDO_COMMAND, description: "Restore the files changed by the last turn", input: null });
+	}
 	return listed;
+}
+
+/** Whether `text` is `/undo` (nothing after it). */
+export function isUndoCommand(text: string): boolean {
+	return text.trim() === `/${UNDO_COMMAND}`;
 }
 
 /** `/compact [instructions]` → the instructions ("" without any); undefined for any other text. */

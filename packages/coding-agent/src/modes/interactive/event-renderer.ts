@@ -117,6 +117,9 @@ export class SessionEventRenderer {
 			case "extension_error":
 				host.transcript.showNotice("error", `Extension error (${event.extensionPath}): ${event.error}`);
 				break;
+			case "checkpoint_notice":
+				host.transcript.showNotice("warning", event.message);
+				break;
 			default:
 				break;
 		}

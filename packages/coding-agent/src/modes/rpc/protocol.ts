@@ -52,7 +52,14 @@ export type RpcCommand =
 	| (CommandBase & { type: "get_session_stats" })
 	| (CommandBase & { type: "export_html"; outputPath?: string })
 	| (CommandBase & { type: "switch_session"; sessionPath: string })
-	| (CommandBase & { type: "fork"; entryId: string })
+	| (CommandBase & {
+			type: "fork";
+			entryId: string;
+			/** Ours: also restore the files as they were before that message (docs/checkpoints.md). */
+			restoreFiles?: boolean;
+			/** Ours: with `restoreFiles`, overwrite files changed outside the agent. */
+			force?: boolean;
+	  })
 	| (CommandBase & { type: "get_fork_messages" })
 	| (CommandBase & { type: "get_last_assistant_text" })
 	| (CommandBase & { type: "set_session_name"; name: string })
@@ -60,23 +67,42 @@ export type RpcCommand =
 	| (CommandBase & { type: "get_commands" })
 	// Ours: MCP servers (docs/mcp.md).
 	| (CommandBase & { type: "get_mcp_servers" })
+	| (CommandBase & { type: "restart_mcp_server"; name: string })
 	// The newest reference's additions.
 	| (CommandBase & { type: "get_available_thinking_levels" })
 	| (CommandBase & { type: "clear_queue" })
 	| (CommandBase & { type: "get_entries"; since?: string })
 	| (CommandBase & { type: "get_tree" })
 	| (CommandBase & { type: "clone" })
-	| (CommandBase & { type: "restart_mcp_server"; name: string })
 	// Ours: permission modes (docs/permissions.md).
 	| (CommandBase & { type: "get_permission_mode" })
-	| (CommandBase & { type: "set_permission_mode"; mode: PermissionMode });
+	| (CommandBase & { type: "set_permission_mode"; mode: PermissionMode })
+	// Ours: subscription sign-in (docs/login.md). `login` asks through the extension-UI sub-protocol.
+	| (CommandBase & { type: "get_oauth_providers" })
+	| (CommandBase & { type: "login"; provider: string })
+	| (CommandBase & { type: "logout"; provider: string })
+	// Ours: file checkpoints and tree navigation (docs/checkpoints.md, docs/rpc.md).
+	| (CommandBase & { type: "get_checkpoints" })
+	| (CommandBase & { type: "restore_checkpoint"; entryId: string; dryRun?: boolean; force?: boolean })
+	| (CommandBase & {
+			type: "navigate_tree";
+			targetId: string;
+			summarize?: boolean;
+			customInstructions?: string;
+			restoreFiles?: boolean;
+			/** With `restoreFiles`, overwrite files changed outside the agent. */
+			force?: boolean;
+	  });
 
 export type RpcCommandType = RpcCommand["type"];
 
 /** A command of one type. */
 export type RpcCommandOf<C extends RpcCommandType> = Extract<RpcCommand, { type: C }>;
 
-/** The reference's 28 command types, then ours (MCP), then the newest reference's, then ours (permissions). */
+/**
+ * The reference's 28 command types, then ours (MCP), the newest reference's, then ours (permissions, sign-in,
+ * file checkpoints and tree navigation).
+ */
 export const RPC_COMMAND_TYPES = [
 	"prompt",
 	"steer",
@@ -115,6 +141,12 @@ export const RPC_COMMAND_TYPES = [
 	"clone",
 	"get_permission_mode",
 	"set_permission_mode",
+	"get_oauth_providers",
+	"login",
+	"logout",
+	"get_checkpoints",
+	"restore_checkpoint",
+	"navigate_tree",
 ] as const satisfies readonly RpcCommandType[];
 
 export function isRpcCommandType(type: string): type is RpcCommandType {
@@ -170,9 +202,61 @@ export interface RpcMcpServer {
 	stderr?: string;
 }
 
+/** One sign-in provider in `get_oauth_providers`. */
+export interface RpcOAuthProvider {
+	id: string;
+	name: string;
+	/** auth.json holds its credentials (possibly expired: they are refreshed when used). */
+	loggedIn: boolean;
+	/** Its login waits for a browser redirect and also takes the pasted redirect URL (an `input` request). */
+	usesCallbackServer: boolean;
+}
+
 export interface RpcForkMessage {
 	entryId: string;
 	text: string;
+}
+
+/**
+ * Ours: what restoring files did (`restore_checkpoint`, and `files` of `fork` / `navigate_tree`). Paths are
+ * relative to the working directory (absolute outside it). With conflicts and without `force`, nothing was
+ * written: `restored` and `removed` are empty.
+ */
+export interface RpcFileRestoreResult {
+	/** Written back (recreated or given their content at that point). */
+	restored: string[];
+	/** Deleted (they did not exist at that point). */
+	removed: string[];
+	/** Changed outside the agent since it last recorded them. */
+	conflicts: string[];
+	/** Their content at that point was not kept (too large, store full) or is unreadable: left as they are. */
+	unrestorable: string[];
+	/** With conflicts: per file, what changed since the agent last recorded it (a line diff). */
+	diffs?: { path: string; diff: string }[];
+}
+
+/** Ours: one `file_checkpoint` entry of the current branch (`get_checkpoints`). */
+export interface RpcCheckpoint {
+	/** The checkpoint entry; `restore_checkpoint` with it restores the files as they were right after it. */
+	entryId: string;
+	/** ISO-8601. */
+	timestamp: string;
+	source: "edit" | "write" | "bash" | "user_bash" | "restore";
+	/** The tool calls whose changes these are. */
+	toolCallIds?: string[];
+	files: { path: string; change: "created" | "modified" | "deleted" }[];
+}
+
+/** Ours: `navigate_tree`, the RPC form of `/tree`. */
+export interface RpcNavigateTreeResult {
+	/** True when nothing happened (an extension cancelled, the summary was aborted, or files conflicted). */
+	cancelled: boolean;
+	/** The text of the selected user message, to put back in an editor. */
+	editorText?: string;
+	/** The id of the branch summary entry, when one was written. */
+	summaryEntryId?: string;
+	/** With `restoreFiles`. */
+	files?: RpcFileRestoreResult;
 }
 
 /** The `data` of each command's success response; `undefined` means the response has no `data` key. */
@@ -199,7 +283,8 @@ export interface RpcResponseDataMap {
 	get_session_stats: SessionStats;
 	export_html: { path: string };
 	switch_session: { cancelled: boolean };
-	fork: { text: string; cancelled: boolean };
+	/** `files` (ours) only with `restoreFiles`. */
+	fork: { text: string; cancelled: boolean; files?: RpcFileRestoreResult };
 	get_fork_messages: { messages: RpcForkMessage[] };
 	/** `null` when there is no assistant text (the newest reference; v0.58.3 sent `{}`). */
 	get_last_assistant_text: { text: string | null };
@@ -208,6 +293,9 @@ export interface RpcResponseDataMap {
 	get_commands: { commands: RpcSlashCommand[] };
 	get_mcp_servers: { servers: RpcMcpServer[] };
 	restart_mcp_server: undefined;
+	get_oauth_providers: { providers: RpcOAuthProvider[] };
+	login: { provider: string };
+	logout: undefined;
 	/** `["off"]` for a model without reasoning. */
 	get_available_thinking_levels: { levels: ThinkingLevel[] };
 	/** The texts that were queued, removed from the queues. */
@@ -218,6 +306,9 @@ export interface RpcResponseDataMap {
 	clone: { cancelled: boolean };
 	get_permission_mode: RpcPermissionModeState;
 	set_permission_mode: RpcPermissionModeState;
+	get_checkpoints: { checkpoints: RpcCheckpoint[] };
+	restore_checkpoint: RpcFileRestoreResult;
+	navigate_tree: RpcNavigateTreeResult;
 }
 
 /** `get_permission_mode` / `set_permission_mode` (docs/permissions.md): the mode now, and every mode there is. */

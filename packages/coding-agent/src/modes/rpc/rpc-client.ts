@@ -12,6 +12,7 @@ import type {
 	BashResult,
 	CompactionResult,
 	ModelCycleResult,
+	RpcCheckpoint,
 	RpcCommand,
 	RpcCommandType,
 	RpcErrorResponse,
@@ -19,8 +20,11 @@ import type {
 	RpcExtensionUiDialogRequest,
 	RpcExtensionUiRequest,
 	RpcExtensionUiResponse,
+	RpcFileRestoreResult,
 	RpcForkMessage,
 	RpcMcpServer,
+	RpcNavigateTreeResult,
+	RpcOAuthProvider,
 	RpcPermissionModeState,
 	RpcQueueMode,
 	RpcResponseDataMap,
@@ -306,8 +310,30 @@ export class RpcClient {
 	switchSession(sessionPath: string): Promise<{ cancelled: boolean }> {
 		return this.call({ type: "switch_session", sessionPath });
 	}
-	fork(entryId: string): Promise<{ text: string; cancelled: boolean }> {
-		return this.call({ type: "fork", entryId });
+	/** `restoreFiles` (ours): also restore the files as they were before that message; `force` past conflicts. */
+	fork(
+		entryId: string,
+		options: { restoreFiles?: boolean; force?: boolean } = {},
+	): Promise<{ text: string; cancelled: boolean; files?: RpcFileRestoreResult }> {
+		return this.call({ type: "fork", entryId, ...options });
+	}
+	/** Ours: what `/tree` does — move to another point of the session tree, optionally restoring files. */
+	navigateTree(
+		targetId: string,
+		options: { summarize?: boolean; customInstructions?: string; restoreFiles?: boolean; force?: boolean } = {},
+	): Promise<RpcNavigateTreeResult> {
+		return this.call({ type: "navigate_tree", targetId, ...options });
+	}
+	/** Ours: the file checkpoints of the current branch. */
+	async getCheckpoints(): Promise<RpcCheckpoint[]> {
+		return (await this.call({ type: "get_checkpoints" })).checkpoints;
+	}
+	/** Ours: restore the files as they were at `entryId` (conflicts without `force`: nothing is written). */
+	restoreCheckpoint(
+		entryId: string,
+		options: { dryRun?: boolean; force?: boolean } = {},
+	): Promise<RpcFileRestoreResult> {
+		return this.call({ type: "restore_checkpoint", entryId, ...options });
 	}
 	async getForkMessages(): Promise<RpcForkMessage[]> {
 		return (await this.call({ type: "get_fork_messages" })).messages;
@@ -364,6 +390,20 @@ export class RpcClient {
 	/** Ours: switches the permission mode for this session (not saved). */
 	setPermissionMode(mode: PermissionMode): Promise<RpcPermissionModeState> {
 		return this.call({ type: "set_permission_mode", mode });
+	}
+
+	/** Sign-in providers and whether each is logged in (docs/login.md). */
+	async getOAuthProviders(): Promise<RpcOAuthProvider[]> {
+		return (await this.call({ type: "get_oauth_providers" })).providers;
+	}
+
+	/** Runs a provider's sign-in; the agent shows the page and asks for values through extension-UI requests. */
+	async login(provider: string): Promise<void> {
+		await this.call({ type: "login", provider });
+	}
+
+	async logout(provider: string): Promise<void> {
+		await this.call({ type: "logout", provider });
 	}
 
 	// -----------------------------------------------------------------------------------------------------

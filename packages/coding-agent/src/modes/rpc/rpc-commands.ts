@@ -2,16 +2,22 @@
 // A handler that throws is answered with the command's own error response by the caller (rpc-mode.ts).
 import type { ThinkingLevel } from "@agent/agent-core";
 import type { ImageContent } from "@agent/ai";
+import { LOGIN_CANCELLED_MESSAGE } from "@agent/ai";
 import {
 	type AgentSession,
 	noModelSelectedPromptText,
 	STREAMING_WITHOUT_BEHAVIOR_TEXT,
 } from "../../core/agent-session.js";
+import type { CheckpointSummary, FileRestoreResult } from "../../core/checkpoints/types.js";
+import { unknownLoginProviderText } from "../../core/config/auth-storage.js";
 import type { McpServerStatus } from "../../core/mcp/status.js";
 import { invalidPermissionModeText, isPermissionMode, PERMISSION_MODES } from "../../core/permissions/modes.js";
 import { parseSlashCommand } from "../../core/session-runtime/prompt-input.js";
+import type { RpcExtensionUiBridge } from "./extension-ui-bridge.js";
 import type {
+	RpcCheckpoint,
 	RpcCommandType,
+	RpcFileRestoreResult,
 	RpcMcpServer,
 	RpcPermissionModeState,
 	RpcQueueMode,
@@ -39,6 +45,13 @@ function optionalString(command: Fields, field: string): string | undefined {
 	const value = command[field];
 	if (value === undefined) return undefined;
 	if (typeof value !== "string") throw new RpcCommandFailure(`Field "${field}" must be a string`);
+	return value;
+}
+
+function optionalBoolean(command: Fields, field: string): boolean | undefined {
+	const value = command[field];
+	if (value === undefined) return undefined;
+	if (typeof value !== "boolean") throw new RpcCommandFailure(`Field "${field}" must be true or false`);
 	return value;
 }
 
@@ -120,6 +133,31 @@ export function toRpcMcpServer(status: McpServerStatus): RpcMcpServer {
 	};
 }
 
+/** What `login` needs of the extension-UI bridge: showing the sign-in page, asking for a value. */
+export type RpcLoginUi = Pick<RpcExtensionUiBridge, "notify" | "input">;
+
+export const RPC_PASTE_REDIRECT_TITLE = "Paste the URL the browser ends up on (or finish signing in there)";
+/** A restore result as the wire gives it (`RpcFileRestoreResult`). */
+export function toRpcFileRestoreResult(result: FileRestoreResult): RpcFileRestoreResult {
+	return {
+		restored: [...result.restored],
+		removed: [...result.removed],
+		conflicts: [...result.conflicts],
+		unrestorable: [...result.unrestorable],
+		...(result.diffs ? { diffs: result.diffs.map(({ path, diff }) => ({ path, diff })) } : {}),
+	};
+}
+
+export function toRpcCheckpoint(checkpoint: CheckpointSummary): RpcCheckpoint {
+	return {
+		entryId: checkpoint.entryId,
+		timestamp: checkpoint.timestamp,
+		source: checkpoint.source,
+		...(checkpoint.toolCallIds ? { toolCallIds: [...checkpoint.toolCallIds] } : {}),
+		files: checkpoint.files.map(({ path, change }) => ({ path, change })),
+	};
+}
+
 /** How the prompt handler reports: a run that may fail later, or a failure known at once. */
 export interface PromptReporter {
 	/** The run is not awaited; its failure becomes a second response with the same id (docs/rpc.md "prompt"). */
@@ -149,6 +187,7 @@ type Handler<C extends RpcCommandType> = (
 	command: Fields,
 	session: AgentSession,
 	prompt: PromptReporter,
+	ui: RpcLoginUi,
 ) => Promise<RpcResponseDataMap[C]> | RpcResponseDataMap[C];
 
 type HandlerTable = { [C in RpcCommandType]: Handler<C> };
@@ -251,8 +290,17 @@ export const RPC_COMMAND_HANDLERS: HandlerTable = {
 		return { cancelled: !switched };
 	},
 	fork: async (command, session) => {
-		const result = await session.fork(requireString(command, "entryId"));
-		return { text: result.selectedText, cancelled: result.cancelled };
+		const restoreFiles = optionalBoolean(command, "restoreFiles");
+		const force = optionalBoolean(command, "force");
+		const result = await session.fork(requireString(command, "entryId"), {
+			...(restoreFiles ? { restoreFiles } : {}),
+			...(force ? { forceRestore: force } : {}),
+		});
+		return {
+			text: result.selectedText,
+			cancelled: result.cancelled,
+			...(result.files ? { files: toRpcFileRestoreResult(result.files) } : {}),
+		};
 	},
 	get_fork_messages: (_command, session) => ({ messages: session.getUserMessagesForForking() }),
 	get_last_assistant_text: (_command, session) => ({ text: session.getLastAssistantText() ?? null }),
@@ -263,6 +311,57 @@ export const RPC_COMMAND_HANDLERS: HandlerTable = {
 	get_messages: (_command, session) => ({ messages: session.messages }),
 	get_commands: (_command, session) => ({ commands: session.getCommands() }),
 	get_mcp_servers: (_command, session) => ({ servers: session.getMcpServers().map(toRpcMcpServer) }),
+	get_oauth_providers: (_command, session) => {
+		const auth = session.modelRegistry.authStorage;
+		return {
+			providers: auth.getOAuthProviders().map((provider) => ({
+				id: provider.id,
+				name: provider.name,
+				loggedIn: auth.get(provider.id)?.type === "oauth",
+				usesCallbackServer: provider.usesCallbackServer === true,
+			})),
+		};
+	},
+	login: async (command, session, _reporter, ui) => {
+		const provider = requireString(command, "provider");
+		const auth = session.modelRegistry.authStorage;
+		const oauth = auth.getOAuthProvider(provider);
+		if (!oauth) throw new RpcCommandFailure(unknownLoginProviderText(provider, auth.getOAuthProviders()));
+		const abort = new AbortController();
+		const ask = async (title: string, placeholder?: string) => {
+			const value = await ui.input(title, placeholder, { signal: abort.signal });
+			if (value === undefined) {
+				abort.abort();
+				throw new Error(LOGIN_CANCELLED_MESSAGE);
+			}
+			return value;
+		};
+		try {
+			await auth.login(provider, {
+				onAuth: ({ url, instructions }) =>
+					ui.notify(
+						`Open this page to sign in to ${oauth.name}:\n${url}${instructions ? `\n${instructions}` : ""}`,
+						"info",
+					),
+				onPrompt: ({ message, placeholder }) => ask(message, placeholder),
+				onProgress: (message) => ui.notify(message, "info"),
+				...(oauth.usesCallbackServer ? { onManualCodeInput: () => ask(RPC_PASTE_REDIRECT_TITLE) } : {}),
+				signal: abort.signal,
+			});
+		} finally {
+			abort.abort();
+		}
+		session.modelRegistry.refresh();
+		return { provider };
+	},
+	logout: (command, session) => {
+		const provider = requireString(command, "provider");
+		const auth = session.modelRegistry.authStorage;
+		if (!auth.listOAuth().includes(provider)) throw new RpcCommandFailure(`Not logged in to ${provider}`);
+		auth.logout(provider);
+		session.modelRegistry.refresh();
+		return undefined;
+	},
 	restart_mcp_server: async (command, session) => {
 		await session.restartMcpServer(requireString(command, "name"));
 		return undefined;
@@ -290,6 +389,34 @@ export const RPC_COMMAND_HANDLERS: HandlerTable = {
 		if (!isPermissionMode(mode)) throw new RpcCommandFailure(invalidPermissionModeText(mode));
 		session.permissions.setMode(mode);
 		return permissionModeState(session);
+	},
+	get_checkpoints: (_command, session) => ({ checkpoints: session.getCheckpoints().map(toRpcCheckpoint) }),
+	restore_checkpoint: (command, session) => {
+		const dryRun = optionalBoolean(command, "dryRun");
+		const force = optionalBoolean(command, "force");
+		const result = session.restoreFiles(requireString(command, "entryId"), {
+			...(dryRun ? { dryRun } : {}),
+			...(force ? { force } : {}),
+		});
+		return toRpcFileRestoreResult(result);
+	},
+	navigate_tree: async (command, session) => {
+		const summarize = optionalBoolean(command, "summarize");
+		const customInstructions = optionalString(command, "customInstructions");
+		const restoreFiles = optionalBoolean(command, "restoreFiles");
+		const force = optionalBoolean(command, "force");
+		const result = await session.navigateTree(requireString(command, "targetId"), {
+			...(summarize ? { summarize } : {}),
+			...(customInstructions !== undefined ? { customInstructions } : {}),
+			...(restoreFiles ? { restoreFiles } : {}),
+			...(force ? { forceRestore: force } : {}),
+		});
+		return {
+			cancelled: result.cancelled,
+			...(result.editorText !== undefined ? { editorText: result.editorText } : {}),
+			...(result.summaryEntry ? { summaryEntryId: result.summaryEntry.id } : {}),
+			...(result.files ? { files: toRpcFileRestoreResult(result.files) } : {}),
+		};
 	},
 };
 

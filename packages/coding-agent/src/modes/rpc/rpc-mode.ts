@@ -61,6 +61,7 @@ export async function runRpcMode(session: AgentSession, options: RpcModeOptions 
 			command: Record<string, unknown>,
 			session: AgentSession,
 			prompt: PromptReporter,
+			ui: RpcExtensionUiBridge,
 		) => unknown;
 		const reporter: PromptReporter = {
 			// A failure of the running prompt arrives after its success response, with the same id (docs/rpc.md "prompt").
@@ -70,7 +71,7 @@ export async function runRpcMode(session: AgentSession, options: RpcModeOptions 
 		};
 		const work = (async () => {
 			try {
-				const data = await handler(command, session, reporter);
+				const data = await handler(command, session, reporter, bridge);
 				writer.write(successResponse(id, type, data));
 			} catch (error) {
 				// Ours differs (docs/rpc.md "Errors"): a thrown error answers the command itself, keeping its id.

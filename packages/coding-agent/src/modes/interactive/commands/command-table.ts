@@ -1,6 +1,8 @@
 // Every built-in slash command, in the order the autocomplete lists them.
 import type { BuiltinCommand } from "./builtin-commands.js";
-import { runChangelog, runHotkeys, runLogin, runLogout, runReload } from "./info-commands.js";
+import { runUndo } from "./file-restore.js";
+import { runChangelog, runHotkeys, runReload } from "./info-commands.js";
+import { runLogin, runLogout } from "./login-command.js";
 import { completeMcpArgs, runMcp } from "./mcp-command.js";
 import { completeModelArgs, runModel, runScopedModels } from "./model-commands.js";
 import {
@@ -41,8 +43,9 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
 	{ name: "hotkeys", description: "Show all keyboard shortcuts", run: runHotkeys },
 	{ name: "fork", description: "Create a new fork from a previous message", run: runFork },
 	{ name: "tree", description: "Navigate session tree (switch branches)", run: openTreeNavigator },
-	{ name: "login", description: "Configure provider credentials", run: runLogin },
-	{ name: "logout", description: "Logout from OAuth provider", run: runLogout },
+	{ name: "undo", description: "Restore the files changed by the last turn", run: runUndo },
+	{ name: "login", description: "Login with OAuth provider", takesArgs: true, run: runLogin },
+	{ name: "logout", description: "Logout from OAuth provider", takesArgs: true, run: runLogout },
 	{ name: "new", description: "Start a new session", run: runNew },
 	{ name: "compact", description: "Manually compact the session context", takesArgs: true, run: runCompact },
 	{ name: "resume", description: "Resume a different session", run: runResume },

@@ -1,16 +1,12 @@
-// /hotkeys, /changelog, /login, /logout and /reload.
+// /hotkeys, /changelog and /reload.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Markdown, Spacer } from "@agent/tui";
-import { getAuthPath, getModelsPath } from "../../../core/config/paths.js";
 import { APP_ACTIONS, type KeybindingAction } from "../../../core/keybindings.js";
 import { getPackageRoot } from "../../../core/resources/package-docs.js";
 import { formatKeyLabel } from "../display-state.js";
 import type { ModeHost } from "../mode-host.js";
-import { selectDialog } from "../selectors/dialogs.js";
-import { refreshModels } from "../selectors/model-selector.js";
 
-export const NO_OAUTH_PROVIDERS_TEXT = "No OAuth providers logged in. Use /login first.";
 export const RELOAD_WHILE_STREAMING_TEXT = "Wait for the current response to finish before reloading.";
 export const RELOADED_TEXT = "Reloaded extensions, skills, prompts, themes";
 
@@ -98,34 +94,6 @@ export function runChangelog(host: ModeHost): void {
 		return;
 	}
 	showMarkdown(host, text);
-}
-
-export function loginHelpText(agentDir: string): string {
-	return [
-		"OAuth login is not available in this build. To use a provider, give it an API key:",
-		"  • set its environment variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, …), or",
-		`  • add it to ${getAuthPath(agentDir)}: {"anthropic": {"type": "api_key", "key": "sk-…"}}, or`,
-		`  • define a provider with its key in ${getModelsPath(agentDir)}.`,
-		"Then use /model to select a model.",
-	].join("\n");
-}
-
-export function runLogin(host: ModeHost): void {
-	host.notify("info", loginHelpText(host.agentDir));
-}
-
-export async function runLogout(host: ModeHost): Promise<void> {
-	const auth = host.session.modelRegistry.authStorage;
-	const providers = auth.list().filter((provider) => auth.get(provider)?.type === "oauth");
-	if (providers.length === 0) {
-		host.notify("info", NO_OAUTH_PROVIDERS_TEXT);
-		return;
-	}
-	const provider = await selectDialog(host, "Log out of", providers);
-	if (!provider) return;
-	auth.remove(provider);
-	refreshModels(host);
-	host.notify("status", `Logged out of ${provider}`);
 }
 
 export async function runReload(host: ModeHost): Promise<void> {

@@ -1,9 +1,10 @@
 // Slash commands about the session itself: /name, /session, /copy, /export, /share, /new, /compact, /fork,
 // /resume, /quit, /debug.
 import { spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { checkpointStoreDirFor, removeCheckpointStore } from "../../../core/checkpoints/checkpoint-paths.js";
 import type { SessionInfo } from "../../../core/session/entries.js";
 import { SessionManager } from "../../../core/session/session-manager.js";
 import {
@@ -17,6 +18,7 @@ import { keyHint } from "../display-state.js";
 import type { ModeHost } from "../mode-host.js";
 import { SelectPanel } from "../selectors/select-panel.js";
 import { SessionPicker, type SessionScope } from "../selectors/session-picker.js";
+import { askToRestoreFiles, reportRestore, showConflicts } from "./file-restore.js";
 
 export const NO_AGENT_MESSAGES_TEXT = "No agent messages to copy yet.";
 export const COPIED_TEXT = "Copied last agent message to clipboard";
@@ -193,13 +195,28 @@ export function runFork(host: ModeHost): void {
 
 async function forkAt(host: ModeHost, entryId: string): Promise<void> {
 	try {
-		const result = await host.session.fork(entryId);
-		if (result.cancelled) return;
+		// Ours: the files can go back to how they were before the message (docs/checkpoints.md).
+		const files = host.session.isStreaming
+			? { restoreFiles: false as const }
+			: await askToRestoreFiles(host, host.session.checkpoints.previewFork(entryId));
+		if (!files) return;
+		const result = await host.session.fork(
+			entryId,
+			files.restoreFiles ? { restoreFiles: true, forceRestore: files.force } : {},
+		);
+		if (result.cancelled) {
+			if (result.files && result.files.conflicts.length > 0) {
+				showConflicts(host, result.files);
+				host.notify("warning", "Files changed outside the agent meanwhile; nothing was done.");
+			}
+			return;
+		}
 		host.rebuildTranscript();
 		host.editor.setText(result.selectedText);
 		host.updateTitle();
 		host.refreshFooter();
 		host.notify("status", "Branched to new session");
+		if (result.files) reportRestore(host, result.files);
 	} catch (error) {
 		host.notify("error", error instanceof Error ? error.message : String(error));
 	}
@@ -221,10 +238,13 @@ async function renameSession(host: ModeHost, info: SessionInfo, name: string): P
 	}
 }
 
+/** Deletes a session file and (ours) its checkpoint store, to the trash when `trash` is installed. */
 async function deleteSession(info: SessionInfo): Promise<void> {
-	const trash = spawnSync("trash", [info.path], { stdio: "ignore" });
+	const store = checkpointStoreDirFor(info.path);
+	const trash = spawnSync("trash", existsSync(store) ? [info.path, store] : [info.path], { stdio: "ignore" });
 	if (!trash.error && trash.status === 0) return;
 	rmSync(info.path);
+	removeCheckpointStore(info.path);
 }
 
 export function loadSessionsFor(

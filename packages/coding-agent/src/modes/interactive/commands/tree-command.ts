@@ -5,6 +5,7 @@ import { keyHint } from "../display-state.js";
 import type { ModeHost, SelectorHandle } from "../mode-host.js";
 import { inputDialog, selectDialog } from "../selectors/dialogs.js";
 import { TreeSelector } from "../selectors/tree-selector.js";
+import { askToRestoreFiles, reportRestore, showConflicts } from "./file-restore.js";
 
 export const SUMMARIZE_BRANCH_TITLE = "Summarize branch?";
 export const NO_SUMMARY = "No summary";
@@ -69,6 +70,9 @@ async function navigateTo(host: ModeHost, entry: SessionEntry, closeTree: () => 
 		if (!asked) return;
 		choice = asked;
 	}
+	// Ours: files changed since that point can go back with the conversation (docs/checkpoints.md).
+	const files = await askToRestoreFiles(host, session.checkpoints.previewNavigation(entry.id));
+	if (!files) return;
 	if (choice.summarize) {
 		host.status.show(`Summarizing branch... (${keyHint(host.state, "interrupt")} to cancel)`);
 	}
@@ -76,9 +80,14 @@ async function navigateTo(host: ModeHost, entry: SessionEntry, closeTree: () => 
 		const result = await session.navigateTree(entry.id, {
 			summarize: choice.summarize,
 			...(choice.summarize && choice.customInstructions ? { customInstructions: choice.customInstructions } : {}),
+			...(files.restoreFiles ? { restoreFiles: true, forceRestore: files.force } : {}),
 		});
 		if (result.cancelled) {
 			if (result.aborted) host.notify("status", "Branch summarization cancelled");
+			if (result.files && result.files.conflicts.length > 0) {
+				showConflicts(host, result.files);
+				host.notify("warning", "Files changed outside the agent meanwhile; nothing was done.");
+			}
 			// Back to the tree: it is still open under the dialogs.
 			return;
 		}
@@ -89,6 +98,7 @@ async function navigateTo(host: ModeHost, entry: SessionEntry, closeTree: () => 
 		host.refreshFooter();
 		host.refreshEditorBorder();
 		host.notify("status", "Navigated to selected point");
+		if (result.files) reportRestore(host, result.files);
 	} catch (error) {
 		host.notify("error", error instanceof Error ? error.message : String(error));
 	} finally {

@@ -161,6 +161,13 @@ export function describeEntry(entry: SessionEntry, toolCalls?: ReadonlyMap<strin
 			const scope = entry.scope && entry.scope !== "once" ? ` (${entry.scope})` : "";
 			return `[permission: ${entry.decision} ${oneLine(entry.subject ?? entry.toolName, 120)} — ${how}${scope}]`;
 		}
+		case "file_checkpoint": {
+			const isDir = (state: (typeof entry.files)[number]["after"]) => state !== null && "dir" in state;
+			const files = entry.files.filter((file) => !isDir(file.before) && !isDir(file.after));
+			const names = files.map((file) => file.path);
+			const shown = names.length > 3 ? `${names.slice(0, 3).join(", ")} +${names.length - 3}` : names.join(", ");
+			return `[files ${entry.source === "restore" ? "restored" : "changed"}: ${shown}]`;
+		}
 		default:
 			return `[${(entry as { type: string }).type}]`;
 	}
@@ -180,7 +187,7 @@ export function isEntryShown(entry: SessionEntry, filter: TreeFilterMode, label:
 		case "labeled-only":
 			return label !== undefined && label !== "";
 		default: {
-			if (entry.type === "label" || entry.type === "custom") return false;
+			if (entry.type === "label" || entry.type === "custom" || entry.type === "file_checkpoint") return false;
 			// Permission decisions: the refusals and the answers are shown; calls that simply ran are not.
 			if (entry.type === "permission_decision") {
 				return filter !== "no-tools" && (entry.decision === "deny" || entry.decidedBy === "user");

@@ -1,0 +1,320 @@
+// The checkpoint store of one session: file contents by SHA-256, beside the session file (docs/checkpoints.md).
+// A blob is written to a temp file and renamed into place, so a crash leaves a temp file (removed on the next
+// open) and never a half-written blob under its name; every read checks the content against its name, so a
+// damaged blob (a power loss on a file system that reorders writes) is never used either. Many contents at
+// once (the baseline of a working tree) go into one pack file with an index, written the same way.
+import { createHash, randomBytes } from "node:crypto";
+import {
+	closeSync,
+	existsSync,
+	linkSync,
+	mkdirSync,
+	openSync,
+	readdirSync,
+	readFileSync,
+	readSync,
+	renameSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+	writeSync,
+} from "node:fs";
+import { join } from "node:path";
+
+export function hashContent(bytes: Uint8Array): string {
+	return createHash("sha256").update(bytes).digest("hex");
+}
+
+const HASH_PATTERN = /^[0-9a-f]{64}$/;
+
+interface PackLocation {
+	pack: string;
+	offset: number;
+	size: number;
+}
+
+/** The outcome of storing a content: its hash, or that the store has reached its size limit. */
+export type PutResult = { hash: string } | { full: true };
+
+/** Adds many contents to one pack file; nothing is visible until `commit()`. */
+export interface PackWriter {
+	/** False when the store (with what this pack holds so far) would pass its limit: the content is not added. */
+	add(hash: string, bytes: Uint8Array): boolean;
+	commit(): void;
+	abort(): void;
+}
+
+function isMissing(error: unknown): boolean {
+	return (error as NodeJS.ErrnoException).code === "ENOENT";
+}
+
+export class BlobStore {
+	private readonly looseDir: string;
+	private readonly packDir: string;
+	private readonly tempDir: string;
+	/** Every blob this store holds (loose ones are found on disk the first time they are asked for). */
+	private readonly packed = new Map<string, PackLocation>();
+	private readonly loose = new Set<string>();
+	private bytes = 0;
+	private opened = false;
+	private refused = false;
+
+	constructor(
+		readonly dir: string,
+		/** The store's size limit in bytes. */
+		readonly maxBytes: number,
+	) {
+		this.looseDir = join(dir, "blobs");
+		this.packDir = join(dir, "packs");
+		this.tempDir = join(dir, "tmp");
+	}
+
+	/** Whether a content was refused because of the size limit (since this process opened the store). */
+	get hasRefused(): boolean {
+		return this.refused;
+	}
+
+	/** Bytes held (loose blobs and packs). */
+	get usedBytes(): number {
+		this.open();
+		return this.bytes;
+	}
+
+	has(hash: string): boolean {
+		this.open();
+		return this.packed.has(hash) || this.loose.has(hash);
+	}
+
+	/** Stores `bytes` (once: a content already held is not written again). */
+	put(bytes: Uint8Array): PutResult {
+		const hash = hashContent(bytes);
+		if (this.has(hash)) return { hash };
+		if (this.bytes + bytes.length > this.maxBytes) {
+			this.refused = true;
+			return { full: true };
+		}
+		this.writeLoose(hash, bytes);
+		return { hash };
+	}
+
+	/** The content of `hash`, checked against it; undefined when missing or damaged. */
+	read(hash: string): Buffer | undefined {
+		if (!this.has(hash)) return undefined;
+		let bytes: Buffer | undefined;
+		const location = this.packed.get(hash);
+		try {
+			bytes = location ? this.readPacked(location) : readFileSync(this.loosePath(hash));
+		} catch {
+			return undefined;
+		}
+		return hashContent(bytes) === hash ? bytes : undefined;
+	}
+
+	/**
+	 * Copies blobs another store holds and this one lacks (a forked session's references, the baseline of a
+	 * working tree read into another session's store). Loose blobs are hard-linked when possible.
+	 * Returns the hashes that could not be copied (missing, damaged, or this store is full).
+	 */
+	importFrom(other: BlobStore, hashes: Iterable<string>): string[] {
+		const failed: string[] = [];
+		for (const hash of hashes) {
+			if (this.has(hash)) continue;
+			if (other.loose.has(hash) && this.linkLoose(other, hash)) continue;
+			const bytes = other.read(hash);
+			if (!bytes || "full" in this.put(bytes)) failed.push(hash);
+		}
+		return failed;
+	}
+
+	beginPack(): PackWriter {
+		this.open();
+		mkdirSync(this.tempDir, { recursive: true });
+		const name = `pack-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
+		const tempPath = join(this.tempDir, `${name}.pack.tmp`);
+		const fd = openSync(tempPath, "wx");
+		const entries = new Map<string, [number, number]>();
+		let offset = 0;
+		let closed = false;
+		const close = () => {
+			if (closed) return;
+			closed = true;
+			closeSync(fd);
+		};
+		return {
+			add: (hash, bytes) => {
+				if (this.has(hash) || entries.has(hash)) return true;
+				if (this.bytes + offset + bytes.length > this.maxBytes) {
+					this.refused = true;
+					return false;
+				}
+				let written = 0;
+				while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+				entries.set(hash, [offset, bytes.length]);
+				offset += bytes.length;
+				return true;
+			},
+			commit: () => {
+				close();
+				if (entries.size === 0) {
+					rmSync(tempPath, { force: true });
+					return;
+				}
+				mkdirSync(this.packDir, { recursive: true });
+				const packPath = join(this.packDir, `${name}.pack`);
+				renameSync(tempPath, packPath);
+				// The index is what makes a pack usable: written (temp and rename) only once the pack is in place.
+				const indexTemp = join(this.tempDir, `${name}.idx.tmp`);
+				writeFileSync(indexTemp, JSON.stringify({ format: 1, blobs: Object.fromEntries(entries) }));
+				renameSync(indexTemp, join(this.packDir, `${name}.idx`));
+				for (const [hash, [entryOffset, size]] of entries) {
+					this.packed.set(hash, { pack: packPath, offset: entryOffset, size });
+				}
+				this.bytes += offset;
+			},
+			abort: () => {
+				close();
+				rmSync(tempPath, { force: true });
+			},
+		};
+	}
+
+	/** Deletes the whole store. */
+	remove(): void {
+		rmSync(this.dir, { recursive: true, force: true });
+		this.packed.clear();
+		this.loose.clear();
+		this.bytes = 0;
+		this.opened = false;
+	}
+
+	private loosePath(hash: string): string {
+		return join(this.looseDir, hash.slice(0, 2), hash.slice(2));
+	}
+
+	private writeLoose(hash: string, bytes: Uint8Array): void {
+		mkdirSync(this.tempDir, { recursive: true });
+		const temp = join(this.tempDir, `${hash}.${randomBytes(4).toString("hex")}.tmp`);
+		writeFileSync(temp, bytes, { flag: "wx" });
+		const target = this.loosePath(hash);
+		try {
+			renameSync(temp, target);
+		} catch (error) {
+			if (!isMissing(error)) {
+				rmSync(temp, { force: true });
+				throw error;
+			}
+			mkdirSync(join(this.looseDir, hash.slice(0, 2)), { recursive: true });
+			renameSync(temp, target);
+		}
+		this.loose.add(hash);
+		this.bytes += bytes.length;
+	}
+
+	private linkLoose(other: BlobStore, hash: string): boolean {
+		const target = this.loosePath(hash);
+		try {
+			mkdirSync(join(this.looseDir, hash.slice(0, 2)), { recursive: true });
+			linkSync(other.loosePath(hash), target);
+		} catch {
+			return false;
+		}
+		const size = statSync(target).size;
+		if (this.bytes + size > this.maxBytes) {
+			rmSync(target, { force: true });
+			return false;
+		}
+		this.loose.add(hash);
+		this.bytes += size;
+		return true;
+	}
+
+	private readPacked(location: PackLocation): Buffer {
+		const fd = openSync(location.pack, "r");
+		try {
+			const bytes = Buffer.allocUnsafe(location.size);
+			let read = 0;
+			while (read < location.size) {
+				const n = readSync(fd, bytes, read, location.size - read, location.offset + read);
+				if (n === 0) throw new Error(`pack ${location.pack} is shorter than its index says`);
+				read += n;
+			}
+			return bytes;
+		} finally {
+			closeSync(fd);
+		}
+	}
+
+	/** Reads what the directory holds, once: packs with an index, loose blobs; leftovers of crashes go. */
+	private open(): void {
+		if (this.opened) return;
+		this.opened = true;
+		rmSync(this.tempDir, { recursive: true, force: true });
+		this.loadPacks();
+		this.loadLoose();
+	}
+
+	private loadPacks(): void {
+		let names: string[];
+		try {
+			names = readdirSync(this.packDir);
+		} catch {
+			return;
+		}
+		const indexed = new Set(names.filter((name) => name.endsWith(".idx")).map((name) => name.slice(0, -4)));
+		for (const name of names) {
+			if (!name.endsWith(".pack")) continue;
+			const base = name.slice(0, -5);
+			const packPath = join(this.packDir, name);
+			// A pack without its index was never committed (the process died between the two renames).
+			if (!indexed.has(base)) {
+				rmSync(packPath, { force: true });
+				continue;
+			}
+			try {
+				const index = JSON.parse(readFileSync(join(this.packDir, `${base}.idx`), "utf8")) as {
+					blobs?: Record<string, [number, number]>;
+				};
+				const packSize = statSync(packPath).size;
+				for (const [hash, [offset, size]] of Object.entries(index.blobs ?? {})) {
+					if (!HASH_PATTERN.test(hash) || offset + size > packSize) continue;
+					this.packed.set(hash, { pack: packPath, offset, size });
+				}
+				this.bytes += packSize;
+			} catch {
+				// A damaged index: its blobs are unknown to this store (reads of them report them missing).
+			}
+		}
+	}
+
+	private loadLoose(): void {
+		let prefixes: string[];
+		try {
+			prefixes = readdirSync(this.looseDir);
+		} catch {
+			return;
+		}
+		for (const prefix of prefixes) {
+			let names: string[];
+			try {
+				names = readdirSync(join(this.looseDir, prefix));
+			} catch {
+				continue;
+			}
+			for (const name of names) {
+				const hash = prefix + name;
+				if (!HASH_PATTERN.test(hash)) continue;
+				try {
+					this.bytes += statSync(join(this.looseDir, prefix, name)).size;
+					this.loose.add(hash);
+				} catch {
+					// vanished
+				}
+			}
+		}
+	}
+}
+
+/** Whether a store directory exists for `dir` (without creating or reading it). */
+export function storeExists(dir: string): boolean {
+	return existsSync(dir);
+}

@@ -1,0 +1,102 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { BlobStore, hashContent } from "../../src/core/checkpoints/blob-store.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+	for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+	const dir = mkdtempSync(join(tmpdir(), "agent-blobs-"));
+	dirs.push(dir);
+	return dir;
+}
+
+function loosePath(storeDir: string, hash: string): string {
+	return join(storeDir, "blobs", hash.slice(0, 2), hash.slice(2));
+}
+
+describe("the checkpoint store", () => {
+	it("keeps a content once, under its SHA-256", () => {
+		const dir = join(tempDir(), "store");
+		const store = new BlobStore(dir, 1_000_000);
+		const first = store.put(Buffer.from("same"));
+		const second = store.put(Buffer.from("same"));
+		expect(first).toEqual({ hash: hashContent(Buffer.from("same")) });
+		expect(second).toEqual(first);
+		expect(store.usedBytes).toBe(4);
+		expect(readdirSync(join(dir, "blobs")).length).toBe(1);
+		expect(store.read((first as { hash: string }).hash)?.toString()).toBe("same");
+	});
+
+	it("removes temp files left by an interrupted write when it opens, and never reads them", () => {
+		const dir = join(tempDir(), "store");
+		mkdirSync(join(dir, "tmp"), { recursive: true });
+		const hash = hashContent(Buffer.from("complete content"));
+		writeFileSync(join(dir, "tmp", `${hash}.abcd.tmp`), "compl");
+		const store = new BlobStore(dir, 1_000_000);
+		expect(store.has(hash)).toBe(false);
+		expect(existsSync(join(dir, "tmp"))).toBe(false);
+	});
+
+	it("never uses a blob whose content does not match its name", () => {
+		const dir = join(tempDir(), "store");
+		const content = Buffer.from("the real content");
+		const hash = hashContent(content);
+		mkdirSync(join(dir, "blobs", hash.slice(0, 2)), { recursive: true });
+		// Half of it: what a crash on a file system that reorders writes could leave.
+		writeFileSync(loosePath(dir, hash), content.subarray(0, 8));
+		const store = new BlobStore(dir, 1_000_000);
+		expect(store.has(hash)).toBe(true);
+		expect(store.read(hash)).toBeUndefined();
+	});
+
+	it("refuses contents past its limit and says so", () => {
+		const store = new BlobStore(join(tempDir(), "store"), 10);
+		expect(store.put(Buffer.from("12345"))).toHaveProperty("hash");
+		expect(store.hasRefused).toBe(false);
+		expect(store.put(Buffer.from("678901"))).toEqual({ full: true });
+		expect(store.hasRefused).toBe(true);
+		expect(store.usedBytes).toBe(5);
+	});
+
+	it("writes many contents as one pack, usable only once committed", () => {
+		const dir = join(tempDir(), "store");
+		const store = new BlobStore(dir, 1_000_000);
+		const pack = store.beginPack();
+		const contents = ["alpha", "beta", "gamma"].map((text) => Buffer.from(text));
+		for (const content of contents) expect(pack.add(hashContent(content), content)).toBe(true);
+		expect(store.has(hashContent(contents[0] as Buffer))).toBe(false);
+		pack.commit();
+		for (const content of contents) expect(store.read(hashContent(content))).toEqual(content);
+		const reopened = new BlobStore(dir, 1_000_000);
+		for (const content of contents) expect(reopened.read(hashContent(content))).toEqual(content);
+		expect(reopened.usedBytes).toBe(contents.reduce((sum, content) => sum + content.length, 0));
+	});
+
+	it("drops a pack whose index was never written", () => {
+		const dir = join(tempDir(), "store");
+		mkdirSync(join(dir, "packs"), { recursive: true });
+		writeFileSync(join(dir, "packs", "pack-x.pack"), "orphan bytes");
+		const store = new BlobStore(dir, 1_000_000);
+		expect(store.usedBytes).toBe(0);
+		expect(existsSync(join(dir, "packs", "pack-x.pack"))).toBe(false);
+	});
+
+	it("copies contents from another store, hard-linking loose blobs", () => {
+		const from = new BlobStore(join(tempDir(), "a"), 1_000_000);
+		const to = new BlobStore(join(tempDir(), "b"), 1_000_000);
+		const loose = from.put(Buffer.from("loose")) as { hash: string };
+		const pack = from.beginPack();
+		const packedContent = Buffer.from("packed");
+		pack.add(hashContent(packedContent), packedContent);
+		pack.commit();
+		expect(to.importFrom(from, [loose.hash, hashContent(packedContent), "0".repeat(64)])).toEqual(["0".repeat(64)]);
+		expect(to.read(loose.hash)?.toString()).toBe("loose");
+		expect(to.read(hashContent(packedContent))?.toString()).toBe("packed");
+		expect(statSync(loosePath(to.dir, loose.hash)).ino).toBe(statSync(loosePath(from.dir, loose.hash)).ino);
+	});
+});

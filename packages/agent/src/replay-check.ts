@@ -10,17 +10,55 @@ function hasToolCall(message: AssistantMessage, id: string): boolean {
 	return message.content.some((block) => block.type === "toolCall" && block.id === id);
 }
 
+/** Where a scan of a well-formed history stopped: the latest turn, its calls, and how many results followed. */
+interface ScanState {
+	turn: AssistantMessage | undefined;
+	expected: number;
+	answered: number;
+}
+
+/**
+ * The messages a scan found well-formed and its state after them, kept per conversation (by its first
+ * message) so the next call, whose history starts with the same messages, only scans what was added.
+ */
+interface Checkpoint extends ScanState {
+	messages: readonly Message[];
+}
+const checkpoints = new WeakMap<Message, Checkpoint>();
+
+/** Whether `messages` starts with the checkpoint's messages, the same objects. */
+function extendsCheckpoint(messages: readonly Message[], checkpoint: Checkpoint): boolean {
+	const previous = checkpoint.messages;
+	if (previous.length > messages.length) return false;
+	for (let index = 0; index < previous.length; index++) if (previous[index] !== messages[index]) return false;
+	return true;
+}
+
 /**
  * Whether `transformMessages` would have to repair this history before a provider accepts it: a failed
  * (error/aborted) assistant turn to drop, a tool call without a result before the next turn, or a result
  * that answers no pending call (or answers one twice). Allocation-free, so the loop can check before every
  * call and pay for the rewrite only when something is wrong; the rules are those of `transformMessages`'s pairing pass (@agent/ai).
+ * A history that extends the previous call's (the same message objects, more at the end) is only scanned from
+ * where that one ended.
  */
 export function needsPairingRepair(messages: readonly Message[]): boolean {
-	let turn: AssistantMessage | undefined;
-	let expected = 0;
-	let answered = 0;
-	for (let index = 0; index < messages.length; index++) {
+	if (messages.length === 0) return false;
+	const checkpoint = checkpoints.get(messages[0]);
+	const resume = checkpoint && extendsCheckpoint(messages, checkpoint) ? checkpoint : undefined;
+	const state: ScanState = resume
+		? { turn: resume.turn, expected: resume.expected, answered: resume.answered }
+		: { turn: undefined, expected: 0, answered: 0 };
+	if (scanNeedsRepair(messages, resume?.messages.length ?? 0, state)) return true;
+	checkpoints.set(messages[0], { messages, ...state });
+	// A history ending with some of the last turn's results but not all gets the missing ones filled in.
+	return state.answered > 0 && state.answered < state.expected;
+}
+
+/** Scans from `start`, updating `state`; true at the first message that needs a repair. */
+function scanNeedsRepair(messages: readonly Message[], start: number, state: ScanState): boolean {
+	let { turn, expected, answered } = state;
+	for (let index = start; index < messages.length; index++) {
 		const message = messages[index];
 		if (message.role === "toolResult") {
 			if (!turn || answered >= expected || !hasToolCall(turn, message.toolCallId)) return true;
@@ -42,6 +80,8 @@ export function needsPairingRepair(messages: readonly Message[]): boolean {
 		}
 		answered = 0;
 	}
-	// A history ending with some of the last turn's results but not all gets the missing ones filled in.
-	return answered > 0 && answered < expected;
+	state.turn = turn;
+	state.expected = expected;
+	state.answered = answered;
+	return false;
 }

@@ -62,6 +62,31 @@ describe("needsPairingRepair", () => {
 		);
 	});
 
+	it("gives the same answer when a history grows, is edited or is cut back between calls", () => {
+		const needsRepair = (messages: Message[]) =>
+			shape(transformMessages(messages, model)).join("|") !== shape(messages).join("|");
+		fc.assert(
+			fc.property(
+				fc.array(messageArbitrary, { minLength: 1, maxLength: 12 }),
+				fc.nat(),
+				messageArbitrary,
+				(messages, at, replacement) => {
+					// Each call scans only what the previous one did not see; each must match a full check.
+					for (let length = 1; length <= messages.length; length++) {
+						const history = messages.slice(0, length);
+						expect(needsPairingRepair(history)).toBe(needsRepair(history));
+					}
+					const edited = [...messages];
+					edited[at % edited.length] = { ...replacement };
+					expect(needsPairingRepair(edited)).toBe(needsRepair(edited));
+					const cut = messages.slice(0, at % messages.length);
+					expect(needsPairingRepair(cut)).toBe(needsRepair(cut));
+				},
+			),
+			{ numRuns: 1000 },
+		);
+	});
+
 	it("accepts a well-formed history and the turn in progress", () => {
 		const history: Message[] = [
 			{ role: "user", content: "go", timestamp: 0 },

@@ -291,3 +291,64 @@ describe("Mistral tool-call ids through transformMessages", () => {
 		);
 	});
 });
+
+describe("repeated requests over one history", () => {
+	it("pass a turn replayed to its own model through as the same object", () => {
+		const turn = assistant(claude, [{ type: "text", text: "a" }, toolCall("c1")]);
+		const out = transformMessages([user("q"), turn, toolResult("c1")], claude);
+		expect(out[1]).toBe(turn);
+	});
+
+	it("return the input array when nothing changes, and a new one without touching the input when it does", () => {
+		const clean = [user("q"), assistant(claude, [toolCall("c1")]), toolResult("c1"), user("next")];
+		expect(transformMessages(clean, claude)).toBe(clean);
+		const broken = [user("q"), assistant(claude, [toolCall("c1")]), assistant(claude, [], "error"), user("next")];
+		const snapshot = [...broken];
+		const repaired = transformMessages(broken, claude);
+		expect(repaired).not.toBe(broken);
+		expect(repaired.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "user"]);
+		expect(broken).toEqual(snapshot);
+	});
+
+	it("reuse another model's adapted turn for the same target, and adapt it anew for another target", () => {
+		const turn = assistant(claude, [{ type: "thinking", thinking: "x", thinkingSignature: "sig" }]);
+		const history = [user("q"), turn];
+		const first = transformMessages(history, gpt);
+		expect(transformMessages(history, gpt)[1]).toBe(first[1]);
+		expect(assistantAt(first, 1).content).toEqual([{ type: "text", text: "x" }]);
+		// Back to the model that wrote it: the signed thinking again, not the cached text.
+		expect(assistantAt(transformMessages(history, claude), 1).content).toEqual(turn.content);
+		expect(assistantAt(transformMessages(history, otherClaude), 1).content).toEqual([{ type: "text", text: "x" }]);
+		expect(turn.content).toEqual([{ type: "thinking", thinking: "x", thinkingSignature: "sig" }]);
+	});
+
+	it("rename ids again when the normalizer changes, on the call and its result", () => {
+		const history = [user("q"), assistant(gpt, [toolCall("call_1|fc+1")]), toolResult("call_1|fc+1"), user("n")];
+		const underscored = transformMessages(history, claude, underscoreIds);
+		expect((underscored[2] as ToolResultMessage).toolCallId).toBe("call_1_fc_1");
+		const shortened = transformMessages(history, claude, (id) => id.slice(0, 6));
+		expect(assistantAt(shortened, 1).content).toEqual([toolCall("call_1")]);
+		expect((shortened[2] as ToolResultMessage).toolCallId).toBe("call_1");
+		expect(transformMessages(history, claude, underscoreIds)).toEqual(underscored);
+		expect((history[2] as ToolResultMessage).toolCallId).toBe("call_1|fc+1");
+	});
+
+	it("give the same result on every call when a failed turn's renames carry over", () => {
+		const history = [
+			user("q"),
+			assistant(gpt, [toolCall("a|1")]),
+			assistant(gpt, [toolCall("b|2")], "error"),
+			toolResult("a|1"),
+		];
+		const first = transformMessages(history, claude, underscoreIds);
+		expect(first.map((m) => (m.role === "toolResult" ? m.toolCallId : m.role))).toEqual(["user", "assistant", "a_1"]);
+		expect(transformMessages(history, claude, underscoreIds)).toEqual(first);
+	});
+
+	it("see a replaced message rather than the earlier one's conversion", () => {
+		const history: Message[] = [user("q"), assistant(claude, [{ type: "thinking", thinking: "old" }])];
+		expect(assistantAt(transformMessages(history, gpt), 1).content).toEqual([{ type: "text", text: "old" }]);
+		history[1] = assistant(claude, [{ type: "thinking", thinking: "new" }]);
+		expect(assistantAt(transformMessages(history, gpt), 1).content).toEqual([{ type: "text", text: "new" }]);
+	});
+});

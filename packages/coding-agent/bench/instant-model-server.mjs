@@ -2,9 +2,10 @@
 // measures the agent and not a fake server sharing the benchmark's event loop. Stateless: the reply follows
 // from the request. A first user message `turns=<N> tool=<read|bash>` gets N-1 tool calls and then "done";
 // anything else gets "ok". Prints `{"port":<n>}` once listening.
-// With --log it also prints one line per request, `{"request":<n>,"gapMs":<ms>,"rssKb":<kb>}`: the time since its
-// previous reply ended (what the agent spent between two model calls: tool, events, building the request) and the
-// resident memory of the process whose pid was last sent on stdin as `{"watchPid":<pid>}`.
+// With --log it also prints one line per request, `{"request":<n>,"gapMs":<ms>,"rssKb":<kb>,"cpuMs":<ms>}`: the time
+// since its previous reply ended (what the agent spent between two model calls: tool, events, building the
+// request), and the resident memory and CPU time so far (user + sys, with the children it waited for) of the
+// process whose pid was last sent on stdin as `{"watchPid":<pid>}`.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 
@@ -16,6 +17,20 @@ let lastReplyEnd;
 function rssKb(pid) {
 	try {
 		return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+	} catch {
+		return undefined;
+	}
+}
+
+// /proc/<pid>/stat counts in clock ticks, 100 a second on Linux.
+const MS_PER_TICK = 10;
+
+function cpuMs(pid) {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+		// Fields after the command name (which may hold spaces): utime, stime, cutime, cstime are 14-17.
+		const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+		return fields.slice(11, 15).reduce((sum, field) => sum + Number(field), 0) * MS_PER_TICK;
 	} catch {
 		return undefined;
 	}
@@ -56,7 +71,8 @@ const server = createServer(async (req, res) => {
 		requests++;
 		const gapMs = lastReplyEnd === undefined ? undefined : arrived - lastReplyEnd;
 		const rss = watchPid === undefined ? undefined : rssKb(watchPid);
-		process.stdout.write(`${JSON.stringify({ request: requests, gapMs, rssKb: rss })}\n`);
+		const cpu = watchPid === undefined ? undefined : cpuMs(watchPid);
+		process.stdout.write(`${JSON.stringify({ request: requests, gapMs, rssKb: rss, cpuMs: cpu })}\n`);
 	}
 	const parts = [];
 	for await (const part of req) parts.push(part);

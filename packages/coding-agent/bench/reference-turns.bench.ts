@@ -4,7 +4,7 @@
 // ours (ABBA), so a machine that gets busier or quieter during the run affects both alike. The references are
 // installed from npm into a cache directory on first use (bench/helpers/reference-install.ts): 0.58.3 runs on
 // this Node, 1.5.2 and ours on a Node 22 from npm. Then a 1,000-turn session of ours: the agent's time between
-// two model calls at turn 10 and at turn 1,000, and its RSS.
+// two model calls at turn 10 and at turn 1,000 (wall, and CPU per turn from /proc), and its RSS.
 // AGENT_BENCH_BLOCKS sets the number of ABBA blocks (default 3); AGENT_BENCH_LONG_TURNS the long session's turns.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
@@ -256,7 +256,7 @@ describe("per-turn cost side by side with the references", () => {
 		await new Promise((resolve) => child.once("close", resolve));
 		expect(stdout).toBe("done\n");
 		const records = serverLines
-			.map((line) => JSON.parse(line) as { request: number; gapMs?: number; rssKb?: number })
+			.map((line) => JSON.parse(line) as { request: number; gapMs?: number; rssKb?: number; cpuMs?: number })
 			.filter((record) => record.gapMs !== undefined);
 		// Requests are numbered within the server's life; this session's are the last LONG_TURNS.
 		const session = records.slice(-(LONG_TURNS - 1));
@@ -265,10 +265,18 @@ describe("per-turn cost side by side with the references", () => {
 		const late = session.slice(-20);
 		const gapOf = (records: typeof session) => median(records.map((record) => record.gapMs as number));
 		const rssOf = (records: typeof session) => median(records.map((record) => record.rssKb ?? 0)) / 1024;
+		// CPU (user + sys, with the bash children) per turn over 100 turns: /proc counts in 10 ms ticks.
+		const cpuOf = (records: typeof session) =>
+			((records.at(-1)?.cpuMs ?? 0) - (records[0]?.cpuMs ?? 0)) / Math.max(1, records.length - 1);
+		const earlyCpu = cpuOf(session.slice(9, 109));
+		const lateCpu = cpuOf(session.slice(-100));
 		reportBenchmark(`long-session (${LONG_TURNS} bash turns)`, [
 			{ name: "agent time between model calls, turns 10-29", value: gapOf(early), unit: "ms", note: "median" },
 			{ name: `agent time between model calls, last 20 turns`, value: gapOf(late), unit: "ms", note: "median" },
 			{ name: "ratio late/early", value: gapOf(late) / gapOf(early), unit: "×", target: { max: 1.2 } },
+			{ name: "CPU per turn, turns 10-109", value: earlyCpu, unit: "ms" },
+			{ name: "CPU per turn, last 100 turns", value: lateCpu, unit: "ms" },
+			{ name: "CPU ratio late/early", value: lateCpu / earlyCpu, unit: "×", target: { max: 1.2 } },
 			{ name: "RSS, turns 10-29", value: rssOf(early), unit: "MB" },
 			{ name: `RSS, last 20 turns`, value: rssOf(late), unit: "MB" },
 			{ name: "RSS ratio late/early", value: rssOf(late) / rssOf(early), unit: "×", target: { max: 1.5 } },

@@ -22,8 +22,9 @@ export const MISSING_TOOL_RESULT_TEXT = "No result provided";
 type AssistantBlock = AssistantMessage["content"][number];
 
 /**
- * Returns a new history for `targetModel`. The input messages are never mutated: changed messages are
- * new objects, unchanged user and tool-result messages are passed through as the same objects.
+ * Returns the history for `targetModel`: the input array itself when nothing needs to change, else a new
+ * array. The input is never mutated: changed messages are new objects, unchanged messages (users, tool results, and assistant turns replayed to the model that wrote
+ * them) are passed through as the same objects, so providers can cache their conversion by message identity.
  */
 export function transformMessages(
 	messages: Message[],
@@ -41,6 +42,30 @@ function isFailedTurn(message: Message): boolean {
 	return message.role === "assistant" && (message.stopReason === "error" || message.stopReason === "aborted");
 }
 
+const NO_RENAMES: ReadonlyMap<string, string> = new Map();
+
+interface AdaptedTurn {
+	message: AssistantMessage;
+	/** Tool-call ids the normalizer changed, old to new; its results are renamed to match. */
+	renamedIds: ReadonlyMap<string, string>;
+}
+
+/**
+ * Another model's turn as adapted for a target, remembered per message so a long history is not rewritten
+ * on every request. Valid while the target (provider, API, model) and the normalizer are the same: a
+ * per-request normalizer (Mistral's, which numbers ids within one request) never matches, so it is not reused.
+ */
+interface CachedTurn extends AdaptedTurn {
+	targetKey: string;
+	normalizeToolCallId: ToolCallIdNormalizer | undefined;
+}
+const adaptedTurns = new WeakMap<AssistantMessage, CachedTurn>();
+const renamedResults = new WeakMap<ToolResultMessage, ToolResultMessage>();
+
+function targetKeyOf(model: Model): string {
+	return `${model.provider}\u0000${model.api}\u0000${model.id}`;
+}
+
 // Pass 1: per-message rewrite of thinking, text signatures and tool-call ids.
 function adaptToTargetModel(
 	messages: Message[],
@@ -50,32 +75,125 @@ function adaptToTargetModel(
 	// Renamed ids of the most recent replayable assistant turn: its results follow it. Scoped per turn so
 	// an id reused by a later same-model turn is not renamed by an earlier turn's mapping. Failed turns
 	// (removed in pass 2) do not open a new scope, so results after them still find the earlier mapping.
-	let renamedIds = new Map<string, string>();
-	return messages.map((message): Message => {
-		if (message.role === "user") return message;
-		if (message.role === "toolResult") {
+	let renamedIds: ReadonlyMap<string, string> = NO_RENAMES;
+	let targetKey: string | undefined;
+	const output = new LazyCopy(messages);
+	for (let index = 0; index < messages.length; index++) {
+		const message = messages[index];
+		if (message.role === "user") {
+			output.put(index, message);
+		} else if (message.role === "toolResult") {
 			const renamed = renamedIds.get(message.toolCallId);
-			return renamed === undefined ? message : { ...message, toolCallId: renamed };
+			output.put(index, renamed === undefined ? message : renamedResult(message, renamed));
+		} else if (isSameModel(message, targetModel)) {
+			// The same model never renames ids, and replays everything but unsigned empty thinking.
+			output.put(index, hasDroppedThinking(message) ? adaptTurn(message, true) : message);
+			if (!isFailedTurn(message)) renamedIds = NO_RENAMES;
+		} else {
+			targetKey ??= targetKeyOf(targetModel);
+			const adapted = foreignTurn(message, targetModel, targetKey, normalizeToolCallId);
+			if (!isFailedTurn(message)) renamedIds = adapted.renamedIds;
+			else if (adapted.renamedIds.size > 0) renamedIds = new Map([...renamedIds, ...adapted.renamedIds]);
+			output.put(index, adapted.message);
 		}
-		const sameModel = isSameModel(message, targetModel);
-		const turnIds = new Map<string, string>();
-		const content: AssistantBlock[] = [];
-		for (const block of message.content) {
-			const adapted = adaptBlock(block, sameModel);
-			if (!adapted) continue;
-			if (adapted.type === "toolCall" && !sameModel && normalizeToolCallId) {
-				const normalizedId = normalizeToolCallId(adapted.id, targetModel, message);
-				if (normalizedId !== adapted.id) {
-					turnIds.set(adapted.id, normalizedId);
-					adapted.id = normalizedId;
-				}
-			}
-			content.push(adapted);
+	}
+	return output.result();
+}
+
+/**
+ * The output of a pass over `source` that mostly keeps each message as it is: the source array itself until
+ * the output first differs (a message replaced, inserted or left out), a copy from then on.
+ */
+class LazyCopy {
+	private copy: Message[] | undefined;
+	/** How many source messages the output has taken while it equals the source so far. */
+	private kept = 0;
+
+	constructor(private readonly source: readonly Message[]) {}
+
+	/** Appends the output for source message `index` (which the output has reached). */
+	put(index: number, message: Message): void {
+		if (!this.copy && message === this.source[index] && this.kept === index) {
+			this.kept++;
+			return;
 		}
-		if (!isFailedTurn(message)) renamedIds = turnIds;
-		else for (const [from, to] of turnIds) renamedIds.set(from, to);
-		return { ...message, content };
+		this.detach(index).push(message);
+	}
+
+	/** Appends a message of the output's own before source message `index`. */
+	insert(index: number, message: Message): void {
+		this.detach(index).push(message);
+	}
+
+	/** Leaves source message `index` out. */
+	skip(index: number): void {
+		this.detach(index);
+	}
+
+	result(): Message[] {
+		return this.copy ?? (this.source as Message[]);
+	}
+
+	private detach(index: number): Message[] {
+		this.copy ??= this.source.slice(0, Math.min(index, this.kept));
+		return this.copy;
+	}
+}
+
+function renamedResult(message: ToolResultMessage, toolCallId: string): ToolResultMessage {
+	const cached = renamedResults.get(message);
+	if (cached?.toolCallId === toolCallId) return cached;
+	const renamed = { ...message, toolCallId };
+	renamedResults.set(message, renamed);
+	return renamed;
+}
+
+/** Whether replaying a turn to its own model drops a block: unsigned thinking without text. */
+function hasDroppedThinking(message: AssistantMessage): boolean {
+	for (const block of message.content) {
+		if (block.type === "thinking" && !block.redacted && !block.thinkingSignature && block.thinking.trim() === "") {
+			return true;
+		}
+	}
+	return false;
+}
+
+function foreignTurn(
+	message: AssistantMessage,
+	targetModel: Model,
+	targetKey: string,
+	normalizeToolCallId: ToolCallIdNormalizer | undefined,
+): AdaptedTurn {
+	const cached = adaptedTurns.get(message);
+	if (cached && cached.targetKey === targetKey && cached.normalizeToolCallId === normalizeToolCallId) return cached;
+	const turnIds = new Map<string, string>();
+	const adapted = adaptTurn(message, false, (call) => {
+		if (!normalizeToolCallId) return;
+		const normalizedId = normalizeToolCallId(call.id, targetModel, message);
+		if (normalizedId !== call.id) {
+			turnIds.set(call.id, normalizedId);
+			call.id = normalizedId;
+		}
 	});
+	const turn: CachedTurn = { message: adapted, renamedIds: turnIds, targetKey, normalizeToolCallId };
+	adaptedTurns.set(message, turn);
+	return turn;
+}
+
+/** A new assistant message with each block as the target model should see it. */
+function adaptTurn(
+	message: AssistantMessage,
+	sameModel: boolean,
+	renameCall?: (call: ToolCall) => void,
+): AssistantMessage {
+	const content: AssistantBlock[] = [];
+	for (const block of message.content) {
+		const adapted = adaptBlock(block, sameModel);
+		if (!adapted) continue;
+		if (adapted.type === "toolCall") renameCall?.(adapted);
+		content.push(adapted);
+	}
+	return { ...message, content };
 }
 
 /** The block as the target model should see it (a fresh object), or undefined to drop it. */
@@ -115,36 +233,54 @@ function adaptThinking(block: ThinkingContent, sameModel: boolean): ThinkingCont
 //   some of the turn's results but not all, the missing ones are filled in, since the request would
 //   otherwise be rejected.
 function repairToolCallPairing(messages: Message[]): Message[] {
-	const repaired: Message[] = [];
-	let pendingCalls: ToolCall[] = [];
-	let answeredIds = new Set<string>();
+	const repaired = new LazyCopy(messages);
+	// The latest replayed assistant turn, whose calls are waiting for results, and the ids answered so far.
+	let pendingTurn: AssistantMessage | undefined;
+	const answeredIds: string[] = [];
 
-	const fillMissingResults = () => {
-		for (const call of pendingCalls) {
-			if (!answeredIds.has(call.id)) repaired.push(missingResult(call));
+	// Synthetic results for the pending turn's unanswered calls, placed before source message `index`.
+	const fillMissingResults = (index: number) => {
+		if (pendingTurn) {
+			for (const block of pendingTurn.content) {
+				if (block.type === "toolCall" && !answeredIds.includes(block.id))
+					repaired.insert(index, missingResult(block));
+			}
 		}
-		pendingCalls = [];
-		answeredIds = new Set();
+		pendingTurn = undefined;
+		answeredIds.length = 0;
 	};
 
-	for (const message of messages) {
+	for (let index = 0; index < messages.length; index++) {
+		const message = messages[index];
 		if (message.role === "assistant") {
-			if (isFailedTurn(message)) continue;
-			fillMissingResults();
-			pendingCalls = message.content.filter((block): block is ToolCall => block.type === "toolCall");
-			repaired.push(message);
+			if (isFailedTurn(message)) {
+				repaired.skip(index);
+				continue;
+			}
+			fillMissingResults(index);
+			pendingTurn = message;
+			repaired.put(index, message);
 		} else if (message.role === "user") {
-			fillMissingResults();
-			repaired.push(message);
+			fillMissingResults(index);
+			repaired.put(index, message);
+		} else if (
+			!pendingTurn ||
+			!hasToolCall(pendingTurn, message.toolCallId) ||
+			answeredIds.includes(message.toolCallId)
+		) {
+			repaired.skip(index);
 		} else {
-			const answersPendingCall = pendingCalls.some((call) => call.id === message.toolCallId);
-			if (!answersPendingCall || answeredIds.has(message.toolCallId)) continue;
-			answeredIds.add(message.toolCallId);
-			repaired.push(message);
+			answeredIds.push(message.toolCallId);
+			repaired.put(index, message);
 		}
 	}
-	if (answeredIds.size > 0) fillMissingResults();
-	return repaired;
+	if (answeredIds.length > 0) fillMissingResults(messages.length);
+	return repaired.result();
+}
+
+function hasToolCall(message: AssistantMessage, id: string): boolean {
+	for (const block of message.content) if (block.type === "toolCall" && block.id === id) return true;
+	return false;
 }
 
 function missingResult(call: ToolCall): ToolResultMessage {

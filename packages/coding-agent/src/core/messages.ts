@@ -169,10 +169,25 @@ function blockImagesIn(message: Message): Message {
  */
 export function convertToLlm(messages: readonly AgentMessage[], options: ConvertToLlmOptions = {}): Message[] {
 	const result: Message[] = [];
+	const cache = options.blockImages ? convertedWithoutImages : converted;
 	for (const message of messages) {
-		const converted = convertOne(message);
-		if (!converted) continue;
-		result.push(options.blockImages ? blockImagesIn(converted) : converted);
+		const isLlmRole = message.role === "user" || message.role === "assistant" || message.role === "toolResult";
+		if (isLlmRole && !options.blockImages) {
+			result.push(message);
+			continue;
+		}
+		let llm = cache.get(message);
+		if (llm === undefined) {
+			const one = convertOne(message);
+			llm = one && options.blockImages ? blockImagesIn(one) : (one ?? null);
+			cache.set(message, llm);
+		}
+		if (llm) result.push(llm);
 	}
 	return result;
 }
+
+// Each message's conversion, so a message the provider sees as another one (a bash run, a summary) is the same
+// object on every call and the layers below can reuse what they derived from it. Null: not sent.
+const converted = new WeakMap<AgentMessage, Message | null>();
+const convertedWithoutImages = new WeakMap<AgentMessage, Message | null>();

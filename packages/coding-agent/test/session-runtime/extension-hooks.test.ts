@@ -140,6 +140,24 @@ describe("context and prompt hooks", () => {
 		const model = harness.session.model!;
 		expect(await harness.session.agent.onPayload?.({ body: 1 }, model)).toEqual({ body: 1, tagged: true });
 	});
+
+	it("hands the provider a payload hook only while a before_provider_request handler listens", async () => {
+		harness = await createRuntimeHarness({ hooks: new TestHooks() });
+		harness.faux.enqueue(fauxText("ok"));
+		await harness.session.prompt("hello");
+		// Without a hook, providers may reuse each message's conversion from the previous request.
+		expect(harness.faux.requests[0]?.options?.onPayload).toBeUndefined();
+		harness.dispose();
+
+		const hooks = new TestHooks({
+			emitBeforeProviderRequest: async (payload) => ({ ...(payload as object), tagged: true }),
+		});
+		harness = await createRuntimeHarness({ hooks });
+		harness.faux.enqueue(fauxText("ok"));
+		await harness.session.prompt("hello");
+		const onPayload = harness.faux.requests[0]?.options?.onPayload;
+		expect(await onPayload?.({ body: 1 }, harness.session.model!)).toEqual({ body: 1, tagged: true });
+	});
 });
 
 describe("notifications", () => {

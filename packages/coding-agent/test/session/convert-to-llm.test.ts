@@ -118,3 +118,33 @@ describe("convertToLlm with images blocked", () => {
 		expect(user.content).toHaveLength(3);
 	});
 });
+
+describe("convertToLlm over repeated calls", () => {
+	it("returns the same converted object for a bash run or summary on every call", () => {
+		const history = [bash({ output: "x" }), createCompactionSummaryMessage("s", 10, 3)];
+		const first = convertToLlm(history);
+		const second = convertToLlm(history);
+		expect(second[0]).toBe(first[0]);
+		expect(second[1]).toBe(first[1]);
+	});
+
+	it("converts a replaced message anew", () => {
+		const history = [bash({ output: "before" })];
+		expect(textOf(convertToLlm(history)[0])).toContain("before");
+		history[0] = bash({ output: "after" });
+		expect(textOf(convertToLlm(history)[0])).toContain("after");
+	});
+
+	it("follows the images setting when it changes between calls", () => {
+		const image = { type: "image" as const, data: "AAAA", mimeType: "image/png" };
+		const history = [{ role: "user" as const, content: [image], timestamp: 1 }];
+		expect(convertToLlm(history)[0]).toBe(history[0]);
+		expect(convertToLlm(history, { blockImages: true })[0]).toMatchObject({
+			content: [{ type: "text", text: "Image reading is disabled." }],
+		});
+		expect(convertToLlm(history)[0]).toBe(history[0]);
+		expect(convertToLlm(history, { blockImages: true })[0]).toMatchObject({
+			content: [{ type: "text", text: "Image reading is disabled." }],
+		});
+	});
+});

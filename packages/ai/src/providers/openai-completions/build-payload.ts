@@ -21,7 +21,8 @@ function isOpenRouter(model: Model): boolean {
 
 /**
  * OpenRouter passes `cache_control` through to Anthropic models; the breakpoint goes on the last text
- * part of the latest user or assistant message, so the whole conversation so far is cached.
+ * part of the latest user or assistant message, so the whole conversation so far is cached. The marked
+ * message is replaced by a copy: wire messages may be shared with earlier requests.
  */
 function addOpenRouterCacheBreakpoint(messages: WireMessage[]): void {
 	for (let i = messages.length - 1; i >= 0; i--) {
@@ -30,14 +31,15 @@ function addOpenRouterCacheBreakpoint(messages: WireMessage[]): void {
 		if (typeof message.content === "string") {
 			if (message.content === "") continue;
 			const part: WireTextPart = { type: "text", text: message.content, cache_control: { type: "ephemeral" } };
-			message.content = [part];
+			messages[i] = { ...message, content: [part] } as WireMessage;
 			return;
 		}
 		const parts = message.content ?? [];
 		for (let j = parts.length - 1; j >= 0; j--) {
 			const part = parts[j];
 			if (part.type === "text") {
-				part.cache_control = { type: "ephemeral" };
+				const marked = parts.map((p, k) => (k === j ? { ...part, cache_control: { type: "ephemeral" } } : p));
+				messages[i] = { ...message, content: marked } as WireMessage;
 				return;
 			}
 		}
@@ -60,16 +62,20 @@ function addReasoning(
 	}
 }
 
-/** The Chat Completions request body. */
+/**
+ * The Chat Completions request body. With `reuseConversions` its wire messages are shared with earlier and later
+ * requests (convert-messages.ts), so the payload must not be changed after this returns.
+ */
 export function buildCompletionsPayload(
 	model: Model<"openai-completions">,
 	context: Context,
 	options: OpenAICompletionsOptions | undefined,
 	compat: ResolvedCompletionsCompat,
+	{ reuseConversions = false }: { reuseConversions?: boolean } = {},
 ): CompletionsPayload {
 	const payload: CompletionsPayload = {
 		model: model.id,
-		messages: convertCompletionsMessages(model, context, compat),
+		messages: convertCompletionsMessages(model, context, compat, { reuseConversions }),
 		stream: true,
 	};
 	if (compat.supportsUsageInStreaming) payload.stream_options = { include_usage: true };

@@ -2,6 +2,7 @@ import type {
 	AssistantMessage,
 	Context,
 	ImageContent,
+	Message,
 	Model,
 	TextContent,
 	ThinkingContent,
@@ -20,6 +21,7 @@ import {
 	type WireContentPart,
 	type WireImagePart,
 	type WireMessage,
+	type WireSystemMessage,
 	type WireTextPart,
 	type WireToolMessage,
 	type WireUserMessage,
@@ -119,6 +121,60 @@ function convertToolResult(message: ToolResultMessage, compat: ResolvedCompletio
 }
 
 /**
+ * A message's wire form, remembered per message object for the next request. Valid while the settings that
+ * shape it are the same (`conversionKeyOf`); a replaced message is another object and is converted anew.
+ */
+interface CachedConversion {
+	key: string;
+	wire: WireMessage | undefined;
+}
+const conversions = new WeakMap<Message, CachedConversion>();
+
+// The system messages of the latest few prompts, so a conversation's first wire message is the same object on
+// every request (serialize-payload.ts keeps each conversation's JSON under it).
+const systemMessages = new Map<string, WireSystemMessage>();
+const MAX_SYSTEM_MESSAGES = 8;
+
+function systemMessage(role: WireSystemMessage["role"], prompt: string): WireSystemMessage {
+	const key = `${role}\u0000${prompt}`;
+	let message = systemMessages.get(key);
+	if (message) {
+		systemMessages.delete(key);
+	} else {
+		message = { role, content: sanitizeSurrogates(prompt) };
+		if (systemMessages.size >= MAX_SYSTEM_MESSAGES)
+			systemMessages.delete(systemMessages.keys().next().value as string);
+	}
+	systemMessages.set(key, message);
+	return message;
+}
+
+/** Everything besides the message itself that its wire form depends on. */
+function conversionKeyOf(model: Model, compat: ResolvedCompletionsCompat): string {
+	const flags = [
+		supportsImages(model),
+		compat.requiresAssistantAfterToolResult,
+		compat.requiresThinkingAsText,
+		compat.requiresToolResultName,
+	];
+	return flags.map((flag) => (flag ? "1" : "0")).join("");
+}
+
+function convertMessage(message: Message, model: Model, compat: ResolvedCompletionsCompat): WireMessage | undefined {
+	if (message.role === "user") return convertUser(message, model);
+	if (message.role === "assistant") return convertAssistant(message, compat);
+	return convertToolResult(message, compat);
+}
+
+export interface ConvertCompletionsOptions {
+	/**
+	 * Reuse each message's wire form from an earlier request (and remember new ones). The wire messages are then
+	 * shared between requests, so only a caller that never mutates the payload may ask for it.
+	 */
+	reuseConversions?: boolean;
+}
+
+/**
  * The Chat Completions `messages` for a context: cross-provider handoff first, then the
  * system prompt, users, assistants (text joined, reasoning in its field, tool calls) and tool results,
  * with images from tool results moved to a user message because tool messages cannot carry them.
@@ -127,14 +183,27 @@ export function convertCompletionsMessages(
 	model: Model<"openai-completions">,
 	context: Context,
 	compat: ResolvedCompletionsCompat,
+	options: ConvertCompletionsOptions = {},
 ): WireMessage[] {
 	const wire: WireMessage[] = [];
 	if (context.systemPrompt) {
-		wire.push({
-			role: model.reasoning && compat.supportsDeveloperRole ? "developer" : "system",
-			content: sanitizeSurrogates(context.systemPrompt),
-		});
+		const role = model.reasoning && compat.supportsDeveloperRole ? "developer" : "system";
+		wire.push(
+			options.reuseConversions
+				? systemMessage(role, context.systemPrompt)
+				: { role, content: sanitizeSurrogates(context.systemPrompt) },
+		);
 	}
+
+	const key = options.reuseConversions ? conversionKeyOf(model, compat) : undefined;
+	const convert = (message: Message): WireMessage | undefined => {
+		if (key === undefined) return convertMessage(message, model, compat);
+		const cached = conversions.get(message);
+		if (cached?.key === key) return cached.wire;
+		const converted = convertMessage(message, model, compat);
+		conversions.set(message, { key, wire: converted });
+		return converted;
+	};
 
 	const messages = transformMessages(context.messages, model, toolCallIdNormalizerFor(model));
 	let pendingImages: WireImagePart[] = [];
@@ -153,7 +222,7 @@ export function convertCompletionsMessages(
 
 	for (const message of messages) {
 		if (message.role === "toolResult") {
-			wire.push(convertToolResult(message, compat));
+			wire.push(convert(message) as WireToolMessage);
 			if (supportsImages(model)) {
 				for (const block of message.content) if (block.type === "image") pendingImages.push(imagePart(block));
 			}
@@ -162,14 +231,14 @@ export function convertCompletionsMessages(
 		}
 		flushToolResultRun();
 		if (message.role === "user") {
-			const user = convertUser(message, model);
+			const user = convert(message);
 			if (!user) continue;
 			if (afterToolResults && compat.requiresAssistantAfterToolResult) {
 				wire.push({ role: "assistant", content: TOOL_RESULTS_PROCESSED_TEXT });
 			}
 			wire.push(user);
 		} else {
-			const assistant = convertAssistant(message, compat);
+			const assistant = convert(message);
 			if (assistant) wire.push(assistant);
 		}
 		afterToolResults = false;

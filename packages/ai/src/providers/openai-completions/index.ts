@@ -12,7 +12,11 @@ import { buildBaseOptions, clampReasoning } from "../simple-options.js";
 import { buildCompletionsPayload } from "./build-payload.js";
 import { resolveCompletionsCompat } from "./compat.js";
 import { CompletionsStreamParser } from "./parse-stream.js";
+import { serializeCompletionsPayload } from "./serialize-payload.js";
 import type { CompletionsPayload, WireChunk } from "./wire-types.js";
+
+// What the SDK sends with a body it serializes itself; a body given as bytes goes out without a type.
+const JSON_CONTENT_TYPE = { "content-type": "application/json" };
 
 export function streamOpenAICompletions(
 	model: Model<"openai-completions">,
@@ -25,13 +29,20 @@ export function streamOpenAICompletions(
 		describeError: describeOpenAIError,
 		prepare: () => {
 			const apiKey = resolveOpenAIApiKey(model, options?.apiKey);
+			// An `onPayload` hook may change the payload in place, so only without one are the wire messages
+			// shared between requests and the body assembled from each message's JSON of an earlier request.
+			const reuseConversions = !options?.onPayload;
+			const compat = resolveCompletionsCompat(model);
 			return {
-				payload: buildCompletionsPayload(model, context, options, resolveCompletionsCompat(model)),
+				payload: buildCompletionsPayload(model, context, options, compat, { reuseConversions }),
 				send: async (payload, { fetch, signal }) => {
 					const client = createOpenAIClient({ model, apiKey, context, headers: options?.headers, fetch });
 					// The payload carries compatible servers' extra fields; the SDK sends the body as given.
 					const body = payload as unknown as ChatCompletionCreateParamsStreaming;
-					const stream = await client.chat.completions.create(body, { signal });
+					const request = reuseConversions
+						? { signal, body: serializeCompletionsPayload(payload), headers: JSON_CONTENT_TYPE }
+						: { signal };
+					const stream = await client.chat.completions.create(body, request);
 					return stream as AsyncIterable<WireChunk>;
 				},
 				createProcessor: (output, stream) => new CompletionsStreamParser(model, output, stream),

@@ -1,0 +1,87 @@
+// The request body as bytes, without serializing the whole history on every request: the JSON of the messages
+// array is kept from the previous request and only the messages after the part both share are added. A
+// history is extended at its end, so a request costs its new messages plus one copy of the bytes, and no large
+// string is left on the heap per request.
+import type { CompletionsPayload, WireMessage } from "./wire-types.js";
+
+const encoder = new TextEncoder();
+// Stands for the messages array in the JSON of the other fields; never a valid model id or field value.
+const MESSAGES_MARKER = "\u0000messages\u0000";
+const MARKER_JSON = `"messages":${JSON.stringify(MESSAGES_MARKER)}`;
+const COMMA = 0x2c;
+
+/** The JSON of a messages array without its brackets (`m0,m1,…`), and which wire messages it holds. */
+class SerializedMessages {
+	private readonly messages: WireMessage[] = [];
+	/** Byte offset where each message's JSON ends. */
+	private readonly ends: number[] = [];
+	private bytes = new Uint8Array(1024);
+	length = 0;
+
+	/** Makes this the JSON of `messages`, keeping the bytes of the messages both lists start with. */
+	update(messages: readonly WireMessage[]): void {
+		let shared = 0;
+		const limit = Math.min(messages.length, this.messages.length);
+		while (shared < limit && messages[shared] === this.messages[shared]) shared++;
+		this.messages.length = shared;
+		this.ends.length = shared;
+		this.length = shared === 0 ? 0 : this.ends[shared - 1];
+		for (let index = shared; index < messages.length; index++) this.append(messages[index]);
+	}
+
+	view(): Uint8Array {
+		return this.bytes.subarray(0, this.length);
+	}
+
+	private append(message: WireMessage): void {
+		const json = encoder.encode(JSON.stringify(message));
+		const separator = this.messages.length > 0 ? 1 : 0;
+		this.reserve(separator + json.length);
+		if (separator) this.bytes[this.length++] = COMMA;
+		this.bytes.set(json, this.length);
+		this.length += json.length;
+		this.messages.push(message);
+		this.ends.push(this.length);
+	}
+
+	private reserve(extra: number): void {
+		if (this.length + extra <= this.bytes.length) return;
+		const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + extra));
+		grown.set(this.view());
+		this.bytes = grown;
+	}
+}
+
+// One history per first message (the system prompt's, which build-payload.ts also reuses), so two
+// conversations in one process (a session and its compaction summary, say) do not evict each other.
+const histories = new WeakMap<WireMessage, SerializedMessages>();
+const EMPTY = new SerializedMessages();
+
+function serializedMessagesOf(messages: readonly WireMessage[]): SerializedMessages {
+	if (messages.length === 0) return EMPTY;
+	let history = histories.get(messages[0]);
+	if (!history) {
+		history = new SerializedMessages();
+		histories.set(messages[0], history);
+	}
+	history.update(messages);
+	return history;
+}
+
+/**
+ * `JSON.stringify(payload)` as UTF-8, byte for byte. The JSON of the messages is kept per wire message object,
+ * so the payload's wire messages must not be changed once built (build-payload.ts shares them between requests
+ * only when nothing outside sees the payload).
+ */
+export function serializeCompletionsPayload(payload: CompletionsPayload): Uint8Array {
+	const rest = JSON.stringify({ ...payload, messages: MESSAGES_MARKER });
+	const at = rest.indexOf(MARKER_JSON);
+	const head = encoder.encode(`${rest.slice(0, at)}"messages":[`);
+	const tail = encoder.encode(`]${rest.slice(at + MARKER_JSON.length)}`);
+	const messages = serializedMessagesOf(payload.messages).view();
+	const body = new Uint8Array(head.length + messages.length + tail.length);
+	body.set(head, 0);
+	body.set(messages, head.length);
+	body.set(tail, head.length + messages.length);
+	return body;
+}

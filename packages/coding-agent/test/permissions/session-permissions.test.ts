@@ -249,7 +249,7 @@ describe("failing closed", () => {
 		expect(decisions[0]).toMatchObject({ decision: "deny", decidedBy: "error", reason: "the editor went away" });
 	});
 
-	it("rules that cannot be read refuse nothing by themselves but are reported; a failing settings read refuses", async () => {
+	it("a deny or ask rule that cannot be read is reported and makes what would run ask (fail closed); a failing settings read refuses", async () => {
 		const { permissions, settingsManager, bash } = setup({
 			user: { permissions: { deny: ["Bash(", "Bash(rm:*)"] } },
 		});
@@ -257,6 +257,7 @@ describe("failing closed", () => {
 			'Ignored permission rule in user settings (deny): "Bash(" is not Tool or Tool(pattern)',
 		]);
 		expect(await bash("rm x")).toContain("refused by the deny rule Bash(rm:*)");
+		expect(await bash("ls")).toContain("cannot be read");
 		settingsManager.getPermissionSettings = () => {
 			throw new Error("settings are gone");
 		};

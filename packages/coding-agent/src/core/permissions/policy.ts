@@ -125,6 +125,7 @@ export function compilePolicy(sources: readonly RuleSource[], anchors: PathAncho
 		}
 	}
 	const hasBashObjections =
+		problems.some((problem) => problem.list !== "allow") ||
 		lists.deny.bash.all.length > 0 ||
 		lists.ask.bash.all.length > 0 ||
 		(lists.deny.paths.get("write")?.length ?? 0) > 0 ||
@@ -413,6 +414,21 @@ export function evaluatePermission(
 	mode: PermissionMode,
 ): Verdict {
 	if (mode === "yolo") return byMode("allow", mode, "yolo mode runs every call");
+	const verdict = evaluateSubject(subject, policy, mode);
+	// Fail closed: a deny or ask rule that cannot be read might have objected to what would now run.
+	const unreadable =
+		verdict.behavior === "allow" ? policy.problems.find((problem) => problem.list !== "allow") : undefined;
+	if (!unreadable) return verdict;
+	return {
+		behavior: "ask",
+		reason: {
+			kind: "unknown",
+			detail: `a ${unreadable.list} rule in ${unreadable.source} cannot be read (${unreadable.error}); fix or remove it`,
+		},
+	};
+}
+
+function evaluateSubject(subject: PermissionSubject, policy: PermissionPolicy, mode: PermissionMode): Verdict {
 	switch (subject.kind) {
 		case "bash":
 			return evaluateBash(subject, policy, mode);

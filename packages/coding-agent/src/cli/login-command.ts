@@ -35,6 +35,24 @@ function providerList(providers: readonly OAuthKeyProvider[]): string {
 	return providers.map((provider, index) => `  ${index + 1}. ${provider.name} (${provider.id})`).join("\n");
 }
 
+/** `agent login --help` / `agent logout --help`. */
+export function loginUsageText(command: "login" | "logout", providers: readonly OAuthKeyProvider[]): string {
+	const what =
+		command === "login"
+			? "Signs in to a subscription and keeps its tokens in auth.json (asks which provider when none is given)."
+			: "Removes a sign-in from auth.json (asks which one when none is given).";
+	return [
+		`Usage: ${APP_NAME} ${command} [provider]`,
+		"",
+		what,
+		"",
+		"Providers:",
+		providerList(providers),
+		"",
+		`(${CLAUDE_SUBSCRIPTION_UNSUPPORTED_TEXT})`,
+	].join("\n");
+}
+
 async function chooseProvider(
 	rl: Interface,
 	io: CliIo,
@@ -58,6 +76,11 @@ export async function runLoginCommand(
 	context: LoginCommandContext,
 ): Promise<number> {
 	const { io } = context;
+	if (providerArg === "-h" || providerArg === "--help") {
+		const providers = (context.storage ?? AuthStorage.inMemory()).getOAuthProviders();
+		io.stdout.write(`${loginUsageText(command, providers)}\n`);
+		return EXIT_SUCCESS;
+	}
 	const isTerminal = context.isTerminal ?? Boolean(process.stdin.isTTY && process.stdout.isTTY);
 	const authPath = context.authPath ?? getAuthPath();
 	const storage = context.storage ?? AuthStorage.create(authPath);

@@ -1,5 +1,5 @@
 // `agent login` / `agent logout` and signing in through AuthStorage: what is stored, where, and how.
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { getModels, type OAuthProviderInterface } from "@agent/ai";
@@ -50,6 +50,17 @@ function fakeProvider(prompts: string[]): OAuthProviderInterface {
 }
 
 describe("agent login", () => {
+	it("--help prints the usage and the providers, and touches no auth.json", async () => {
+		const path = join(tempDir(), "auth.json");
+		const { io, out } = capture();
+		expect(await runLoginCommand("login", "--help", { io, authPath: path, isTerminal: false })).toBe(0);
+		expect(out()).toContain("Usage: agent login [provider]");
+		expect(out()).toContain("(github-copilot)");
+		expect(existsSync(path)).toBe(false);
+		expect(await runLoginCommand("logout", "-h", { io, authPath: path, isTerminal: false })).toBe(0);
+		expect(out()).toContain("Usage: agent logout [provider]");
+	});
+
 	it("without a terminal explains what to do instead, and stores nothing", async () => {
 		const path = join(tempDir(), "auth.json");
 		const { io, err } = capture();

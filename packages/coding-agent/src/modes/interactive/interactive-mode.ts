@@ -12,11 +12,10 @@ import {
 	setEditorKeybindings,
 	TUI,
 } from "@agent/tui";
-import { APP_NAME, VERSION } from "../../config.js";
+import { APP_NAME } from "../../config.js";
 import type { AgentSession } from "../../core/agent-session.js";
 import { getAgentDir } from "../../core/config/paths.js";
 import type { TuiMode } from "../../core/config/settings-schema.js";
-import { extensionPathsToLoad } from "../../core/extensions/trust.js";
 import { getDocsPath } from "../../core/resources/package-docs.js";
 import { AppEditor } from "./app-editor.js";
 import { builtinSlashCommands } from "./commands/builtin-commands.js";
@@ -26,7 +25,7 @@ import { FooterComponent } from "./components/footer.js";
 import { PendingMessagesComponent } from "./components/pending-messages.js";
 import { StartupHeaderComponent } from "./components/startup-header.js";
 import { StatusArea } from "./components/status-area.js";
-import { type DisplayState, formatKeyLabel, isExpandableBlock, keyHint } from "./display-state.js";
+import { type DisplayState, isExpandableBlock, keyHint } from "./display-state.js";
 import { SessionEventRenderer } from "./event-renderer.js";
 import { bindExtensionRunner, type ExtensionBinding } from "./extension-binding.js";
 import { wireCustomEditor } from "./extension-kit/wire-custom-editor.js";
@@ -41,6 +40,7 @@ import type { InteractiveModeOptions, ModeHost, NoticeLevel, SelectorHandle } fr
 import { ModelsJsonErrorTracker } from "./models-json-error.js";
 import { bindPermissions } from "./permission-binding.js";
 import { ScreenLayout, scrollLayoutTheme } from "./screen-layout.js";
+import { startupInfoOf } from "./startup-info.js";
 import { setCurrentTheme } from "./theme/current-theme.js";
 import { detectColorMode } from "./theme/theme.js";
 import { ThemeRegistry } from "./theme/theme-registry.js";
@@ -573,32 +573,11 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	}
 
 	private showStartupHeader(): void {
-		const loader = this.session.resourceLoader;
 		const quiet = this.session.settingsManager.getQuietStartup() && !this.options.verbose;
-		const scoped = this.session.scopedModels;
-		const cycleKey = this.keybindings.getKeys("cycleModelForward")[0];
-		const modelScope =
-			scoped.length > 0
-				? `Model scope: ${scoped.map((entry) => `${entry.model.id}${entry.thinkingLevel ? `:${entry.thinkingLevel}` : ""}`).join(", ")}${cycleKey ? ` (${formatKeyLabel(cycleKey)} to cycle)` : ""}`
-				: undefined;
-		this.startupHeader = new StartupHeaderComponent(
-			this.state,
-			{
-				appName: APP_NAME,
-				version: VERSION,
-				contextFiles: loader.getContextFiles().contextFiles.map((file) => file.path),
-				skills: loader.getSkills().skills.map((skill) => skill.name),
-				promptTemplates: loader.getPrompts().prompts.map((prompt) => `/${prompt.name}`),
-				// What loaded: an untrusted project's own extensions are named by the trust notice instead.
-				extensions: extensionPathsToLoad(
-					loader.getExtensionPaths().extensions,
-					this.session.settingsManager.isProjectTrusted(),
-				),
-				...(modelScope ? { modelScope } : {}),
-				isFullscreen: () => this.layout.screenMode === "fullscreen",
-			},
-			quiet,
-		);
+		const info = startupInfoOf(this.session, this.keybindings.getKeys("cycleModelForward")[0], () => {
+			return this.layout.screenMode === "fullscreen";
+		});
+		this.startupHeader = new StartupHeaderComponent(this.state, info, quiet);
 		this.layout.setHeader(this.startupHeader);
 	}
 

@@ -12,6 +12,18 @@ function exitAfterFlush(code: number): void {
 	process.stderr.write("", done);
 }
 
+// Until a mode takes over a signal to end its session properly (session_shutdown, servers stopped), SIGTERM and
+// SIGHUP end the process at once — through process.exit, so the exit hooks still stop the MCP servers already
+// started and remove temporary files. A mode's own handler makes this one stand aside.
+for (const [signal, code] of [
+	["SIGTERM", 143],
+	["SIGHUP", 129],
+] as const) {
+	process.on(signal, () => {
+		if (process.listenerCount(signal) === 1) process.exit(code);
+	});
+}
+
 main(process.argv.slice(2)).then(exitAfterFlush, (error: unknown) => {
 	// A bug, not a user error: show the stack so it can be reported.
 	process.stderr.write(`Error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -1,5 +1,6 @@
 // The built binary in print mode: the model's bash command does not see the provider key the agent was given,
-// and the full-output file the model was pointed at is gone once the agent has exited.
+// and the full-output file the model was pointed at is gone once the agent has exited, with every other temporary
+// file or directory it made.
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -42,6 +43,23 @@ describe("agent -p running bash", () => {
 		const fullOutputPath = /Full output: (\S+)\]/.exec(toolResult)?.[1];
 		expect(fullOutputPath?.startsWith(`${tmp}/agent-bash-`)).toBe(true);
 		expect(existsSync(fullOutputPath as string)).toBe(false);
-		expect(readdirSync(tmp).filter((name) => name.startsWith("agent-bash-"))).toEqual([]);
+		expect(readdirSync(tmp)).toEqual([]);
+	});
+
+	it("leaves no temporary directory behind for a session kept in memory (--no-session)", async () => {
+		sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+		const tmp = join(sandbox.root, "tmp");
+		mkdirSync(tmp);
+		server.enqueue(
+			toolCallReply([{ name: "bash", arguments: { command: "echo changed > file.txt" } }]),
+			textReply("done"),
+		);
+		const result = await runCli(sandbox, ["-p", "--no-session", "change it", ...MODEL_ARGS], {
+			env: { TMPDIR: tmp },
+			timeoutMs: 60_000,
+		});
+		expect(result.code).toBe(0);
+		expect(existsSync(join(sandbox.cwd, "file.txt"))).toBe(true);
+		expect(readdirSync(tmp)).toEqual([]);
 	});
 });

@@ -1,10 +1,9 @@
 // The checkpoint stores a process uses: the current session's (beside its file, or a temp directory for a
 // session in memory), and the ones it used before, so a content read into an earlier session's store (the
 // working tree's baseline, a forked session's history) can be copied into the current one when referenced.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 import type { FileCheckpointChange, FileCheckpointState } from "../session/entries.js";
+import { makeTempDir, removeTempPath } from "../temp-paths.js";
 import { BlobStore } from "./blob-store.js";
 import { checkpointStoreDirFor } from "./checkpoint-paths.js";
 import { blobOf } from "./file-state.js";
@@ -24,7 +23,7 @@ export class CheckpointStores {
 	currentDir(): string {
 		const file = this.sessionFile();
 		if (file) return checkpointStoreDirFor(file);
-		this.memoryDir ??= mkdtempSync(join(tmpdir(), "agent-checkpoints-"));
+		this.memoryDir ??= makeTempDir("agent-checkpoints-");
 		return this.memoryDir;
 	}
 
@@ -110,7 +109,7 @@ export class CheckpointStores {
 			const file = this.sessionFileOf(dir);
 			if (file !== undefined && !existsSync(file)) store.remove();
 		}
-		if (this.memoryDir) rmSync(this.memoryDir, { recursive: true, force: true });
+		if (this.memoryDir) removeTempPath(this.memoryDir);
 		this.memoryDir = undefined;
 		this.stores.clear();
 	}

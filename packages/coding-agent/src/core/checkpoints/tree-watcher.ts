@@ -4,9 +4,9 @@
 // the changes happened and libuv delivers them in that order, so every change the command made has been
 // reported before the barrier's own event; no timer is involved. Where watching is not available (another
 // platform, the inotify watch limit) the caller falls back to scanning.
-import { type FSWatcher, mkdtempSync, rmSync, watch, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { type FSWatcher, rmSync, watch, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { makeTempDir, removeTempPath } from "../temp-paths.js";
 
 /** How long a barrier may take before watching is declared broken (a safety net, not a synchronisation). */
 const BARRIER_FAILURE_MS = 5000;
@@ -98,7 +98,7 @@ export class TreeWatcher {
 		this.watchers.clear();
 		this.barrierWatcher?.close();
 		this.barrierWatcher = undefined;
-		if (this.barrierDir) rmSync(this.barrierDir, { recursive: true, force: true });
+		if (this.barrierDir) removeTempPath(this.barrierDir);
 		this.barrierDir = undefined;
 		for (const resolve of this.waiting.values()) resolve();
 		this.waiting.clear();
@@ -121,7 +121,7 @@ export class TreeWatcher {
 		if (this.broken) return;
 		if (!this.barrierWatcher) {
 			try {
-				this.barrierDir = mkdtempSync(join(tmpdir(), "agent-checkpoint-barrier-"));
+				this.barrierDir = makeTempDir("agent-checkpoint-barrier-");
 				this.barrierWatcher = watch(this.barrierDir, { persistent: false }, (_event, name) => {
 					const key = typeof name === "string" ? name : name ? String(name) : "";
 					const resolve = this.waiting.get(key);

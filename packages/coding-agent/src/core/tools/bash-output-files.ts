@@ -2,28 +2,17 @@
 // must stay readable while the session lasts, and they are removed when it ends.
 //
 // Ours: the reference never deleted them. Each session owns a `BashOutputFiles` registry (AgentSession creates
-// it and calls `dispose()` when the session ends); tools made outside a session use a process-wide one. Every
-// registry still holding files when the process exits is emptied by one `exit` hook, so an SDK user who never
-// disposes, or a mode that exits with `process.exit`, leaves nothing behind (a SIGKILL still does).
+// it and calls `dispose()` when the session ends); tools made outside a session use a process-wide one. Files
+// still here when the process exits are removed then (temp-paths.ts).
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { removeTempPath, trackTempPath } from "../temp-paths.js";
 import { formatSize } from "./truncate.js";
 
 export function createBashTempFilePath(): string {
 	return join(tmpdir(), `agent-bash-${randomBytes(8).toString("hex")}.log`);
-}
-
-const liveRegistries = new Set<BashOutputFiles>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-	if (exitHookInstalled) return;
-	exitHookInstalled = true;
-	process.on("exit", () => {
-		for (const registry of [...liveRegistries]) registry.dispose();
-	});
 }
 
 /** The full-output files created for one session (or one process), removed together. */
@@ -35,8 +24,7 @@ export class BashOutputFiles {
 		const path = createBashTempFilePath();
 		const fd = openSync(path, "wx", 0o600);
 		this.paths.add(path);
-		liveRegistries.add(this);
-		installExitHook();
+		trackTempPath(path);
 		return { path, fd };
 	}
 
@@ -47,9 +35,8 @@ export class BashOutputFiles {
 
 	/** Removes every file created here. Files created later are registered again. */
 	dispose(): void {
-		for (const path of this.paths) rmSync(path, { force: true });
+		for (const path of this.paths) removeTempPath(path);
 		this.paths.clear();
-		liveRegistries.delete(this);
 	}
 }
 

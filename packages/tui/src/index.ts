@@ -86,6 +86,14 @@ export { padToWidth, sliceByColumn, truncateToWidth } from "./text/truncate.js";
 export { graphemeWidth, splitGraphemes, visibleWidth } from "./text/width.js";
 export { wrapTextWithAnsi } from "./text/wrap.js";
 export {
+	ansi16Code,
+	type ColorMode,
+	detectColorMode,
+	paletteToRgb,
+	rgbTo16,
+	rgbTo256,
+} from "./theme/color-depth.js";
+export {
 	type DefaultThemeOptions,
 	defaultEditorTheme,
 	defaultImageTheme,

@@ -3,7 +3,6 @@ import { AssistantMessageComponent } from "../../src/modes/interactive/component
 import { ToolExecutionComponent } from "../../src/modes/interactive/components/tool-execution.js";
 import { UserMessageComponent } from "../../src/modes/interactive/components/user-message.js";
 import { DARK_THEME } from "../../src/modes/interactive/theme/builtin-themes.js";
-import { detectColorMode, rgbTo256 } from "../../src/modes/interactive/theme/theme.js";
 import { ThemeRegistry } from "../../src/modes/interactive/theme/theme-registry.js";
 import { validateThemeDefinition } from "../../src/modes/interactive/theme/theme-schema.js";
 import { assistantMessage, createDisplayState } from "../helpers/interactive-display.js";
@@ -77,19 +76,19 @@ describe("theme files", () => {
 });
 
 describe("colour depth", () => {
-	it("honours NO_COLOR, FORCE_COLOR=0 and TERM=dumb, and COLORTERM for true colour", () => {
-		expect(detectColorMode({ NO_COLOR: "1", COLORTERM: "truecolor" })).toBe("none");
-		expect(detectColorMode({ FORCE_COLOR: "0" })).toBe("none");
-		expect(detectColorMode({ TERM: "dumb" })).toBe("none");
-		expect(detectColorMode({ NO_COLOR: "", COLORTERM: "truecolor" })).toBe("truecolor");
-		expect(detectColorMode({ TERM: "xterm-256color" })).toBe("256");
-	});
-
 	it("maps true colours to the nearest palette entry on 256-colour terminals", () => {
-		expect(rgbTo256(255, 0, 0)).toBe(196);
-		expect(rgbTo256(128, 128, 128)).toBe(244);
 		const registry = new ThemeRegistry([], "256");
 		expect(registry.get("dark")?.fg("error", "x")).toMatch(/^\x1b\[38;5;\d+mx\x1b\[39m$/);
+	});
+
+	it("uses the 16 ANSI colours on terminals that have only those, for foreground and background", () => {
+		const theme = new ThemeRegistry([], "16").get("dark");
+		const fg = theme?.fg("error", "x") ?? "";
+		const bg = theme?.bg("toolErrorBg", "x") ?? "";
+		expect(fg).toMatch(/^\x1b\[(3[0-7]|9[0-7])mx\x1b\[39m$/);
+		expect(bg).toMatch(/^\x1b\[(4[0-7]|10[0-7])mx\x1b\[49m$/);
+		// The error colour stays a red.
+		expect(["\x1b[31mx\x1b[39m", "\x1b[91mx\x1b[39m"]).toContain(fg);
 	});
 
 	it("writes no colour escape at all with NO_COLOR", async () => {

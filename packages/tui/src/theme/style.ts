@@ -1,3 +1,5 @@
+import { detectColorMode } from "./color-depth.js";
+
 /** A function that styles text, usually by wrapping it in ANSI escape sequences. */
 export type StyleFn = (text: string) => string;
 
@@ -95,9 +97,7 @@ export function createStyles(options: { color?: boolean } = {}): Styles {
 	};
 }
 
-/** Whether colour output is wanted according to the NO_COLOR / FORCE_COLOR conventions. */
+/** Whether colour output is wanted (NO_COLOR, FORCE_COLOR, TERM=dumb: see `detectColorMode`). */
 export function isColorEnabled(env: Record<string, string | undefined> = process.env): boolean {
-	if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
-	if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0";
-	return env.TERM !== "dumb";
+	return detectColorMode(env) !== "none";
 }

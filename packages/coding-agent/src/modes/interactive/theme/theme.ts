@@ -3,9 +3,14 @@
 // theme emits no colour sequences at all; text attributes (bold, italic, reverse video for the cursor) stay.
 import type { ThinkingLevel } from "@agent/agent-core";
 import {
+	ansi16Code,
+	type ColorMode,
 	createSyntaxHighlighter,
 	type EditorTheme,
 	type MarkdownTheme,
+	paletteToRgb,
+	rgbTo16,
+	rgbTo256,
 	type SelectListTheme,
 	type SettingsListTheme,
 	type StyleFn,
@@ -13,48 +18,19 @@ import {
 } from "@agent/tui";
 import type { ResolvedColor, ResolvedColors, ThemeBackground, ThemeColor, ThemeToken } from "./theme-schema.js";
 
-export type ColorMode = "truecolor" | "256" | "none";
+export { type ColorMode, detectColorMode } from "@agent/tui";
 
-/** NO_COLOR (any non-empty value), FORCE_COLOR=0 and TERM=dumb turn colour off; COLORTERM picks true colour. */
-export function detectColorMode(env: Record<string, string | undefined> = process.env): ColorMode {
-	if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return "none";
-	if (env.FORCE_COLOR === "0" || env.TERM === "dumb") return "none";
-	const colorterm = env.COLORTERM?.toLowerCase() ?? "";
-	if (colorterm === "truecolor" || colorterm === "24bit") return "truecolor";
-	const term = env.TERM ?? "";
-	if (term.includes("truecolor") || term.includes("direct")) return "truecolor";
-	if (env.TERM_PROGRAM === "iTerm.app" || env.TERM_PROGRAM === "WezTerm" || env.TERM_PROGRAM === "ghostty")
-		return "truecolor";
-	return "256";
-}
-
-const CUBE_LEVELS = [0, 95, 135, 175, 215, 255];
-
-function nearestCubeIndex(value: number): number {
-	let best = 0;
-	for (let i = 1; i < CUBE_LEVELS.length; i++) {
-		if (Math.abs(CUBE_LEVELS[i] - value) < Math.abs(CUBE_LEVELS[best] - value)) best = i;
-	}
-	return best;
-}
-
-/** The xterm-256 palette entry closest to an RGB colour (colour cube or grey ramp). */
-export function rgbTo256(r: number, g: number, b: number): number {
-	const ri = nearestCubeIndex(r);
-	const gi = nearestCubeIndex(g);
-	const bi = nearestCubeIndex(b);
-	const cube = 16 + 36 * ri + 6 * gi + bi;
-	const cubeDistance = (CUBE_LEVELS[ri] - r) ** 2 + (CUBE_LEVELS[gi] - g) ** 2 + (CUBE_LEVELS[bi] - b) ** 2;
-	const grey = Math.round((r + g + b) / 3);
-	const greyIndex = Math.max(0, Math.min(23, Math.round((grey - 8) / 10)));
-	const greyLevel = 8 + greyIndex * 10;
-	const greyDistance = (greyLevel - r) ** 2 + (greyLevel - g) ** 2 + (greyLevel - b) ** 2;
-	return greyDistance < cubeDistance ? 232 + greyIndex : cube;
+function rgbOf(color: Exclude<ResolvedColor, { kind: "default" }>): [number, number, number] {
+	return color.kind === "index" ? paletteToRgb(color.index) : [color.r, color.g, color.b];
 }
 
 function colorSequence(color: ResolvedColor, background: boolean, mode: ColorMode): string | undefined {
 	if (mode === "none" || color.kind === "default") return undefined;
 	const layer = background ? 48 : 38;
+	if (mode === "16") {
+		const index = color.kind === "index" && color.index < 16 ? color.index : rgbTo16(...rgbOf(color));
+		return `\x1b[${ansi16Code(index, background)}m`;
+	}
 	if (color.kind === "index") return `\x1b[${layer};5;${color.index}m`;
 	if (mode === "truecolor") return `\x1b[${layer};2;${color.r};${color.g};${color.b}m`;
 	return `\x1b[${layer};5;${rgbTo256(color.r, color.g, color.b)}m`;

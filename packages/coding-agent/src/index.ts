@@ -17,6 +17,20 @@ export * from "./core/sdk.js";
 export * from "./core/session/index.js";
 export * from "./core/session-runtime/index.js";
 export * from "./core/tools/index.js";
+export {
+	AssistantMessageComponent,
+	BashExecutionComponent,
+	BranchSummaryMessageComponent,
+	CompactionSummaryMessageComponent,
+	CustomMessageComponent,
+	FooterComponent,
+	type ReadonlyFooterDataProvider,
+	ToolExecutionComponent,
+	type ToolExecutionOptions,
+	type ToolExecutionResultInput,
+	UserMessageComponent,
+} from "./modes/interactive/components/reference-components.js";
+export { type RenderDiffOptions, renderDiff } from "./modes/interactive/components/tool-renderers/diff-lines.js";
 export * from "./modes/interactive/extension-kit/index.js";
 export { RESERVED_SHORTCUT_ACTIONS } from "./modes/interactive/keybindings.js";
 export {

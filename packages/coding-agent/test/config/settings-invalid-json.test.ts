@@ -20,7 +20,7 @@ describe("a settings file that is not valid JSON", () => {
 		const { cwd, agentDir, path } = setup(BROKEN);
 		const settings = SettingsManager.create(cwd, agentDir);
 		expect(settings.getTheme()).toBe("dark");
-		expect(settings.drainErrors()).toEqual([
+		expect(settings.drainErrors()).toMatchObject([
 			{
 				scope: "global",
 				path,
@@ -37,6 +37,13 @@ describe("a settings file that is not valid JSON", () => {
 				`^Warning \\(startup, global settings\\): Invalid JSON in ${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} at line 4`,
 			),
 		);
+	});
+
+	it("also comes as an Error, as the reference's `{ scope, error }` has it", () => {
+		const { cwd, agentDir } = setup(BROKEN);
+		const [problem] = SettingsManager.create(cwd, agentDir).drainErrors();
+		expect(problem?.error).toBeInstanceOf(Error);
+		expect(problem?.error.message).toBe(problem?.message);
 	});
 
 	it("is left byte for byte as it was, even when settings change", async () => {
@@ -103,7 +110,7 @@ describe("a settings file broken by hand while the program runs", () => {
 		settings.setHideThinkingBlock(true);
 		await settings.flush();
 		expect(readFileSync(path, "utf8")).toBe('{"theme": "dark", "quietStartup": tr');
-		expect(settings.drainErrors()).toEqual([
+		expect(settings.drainErrors()).toMatchObject([
 			{
 				scope: "global",
 				path,

@@ -210,7 +210,7 @@ describe("values of the wrong type", () => {
 		expect(settings.getCompactionSettings()).toEqual({ enabled: true, reserveTokens: 1000, keepRecentTokens: 20000 });
 		expect(settings.getEnabledModels()).toBeUndefined();
 		const path = tree.path("agent/settings.json");
-		expect(settings.drainErrors()).toEqual([
+		expect(settings.drainErrors()).toMatchObject([
 			{
 				scope: "global",
 				path,

@@ -32,6 +32,9 @@ export interface BranchEntries {
 	commonAncestorId: string | null;
 }
 
+/** The reference's name for {@link BranchEntries}. */
+export type CollectEntriesResult = BranchEntries;
+
 /**
  * The entries of the branch being left: from the old leaf back to (not including) the deepest entry shared
  * with the target's path. Compactions on the way are included; their summaries become content.
@@ -62,6 +65,9 @@ export interface PreparedBranchEntries {
 	fileOps: FileOperations;
 	totalTokens: number;
 }
+
+/** The reference's name for {@link PreparedBranchEntries}. */
+export type BranchPreparation = PreparedBranchEntries;
 
 /**
  * The newest messages of the branch that fit `tokenBudget`, oldest first. Tool results are left out (the

@@ -1,8 +1,10 @@
 // Public API of core/compaction (re-exported by the package index).
 export {
 	type BranchEntries,
+	type BranchPreparation,
 	type BranchSource,
 	type BranchSummaryResult,
+	type CollectEntriesResult,
 	collectEntriesForBranchSummary,
 	type GenerateBranchSummaryOptions,
 	generateBranchSummary,
@@ -64,6 +66,7 @@ export {
 	DEFAULT_COMPACTION_SETTINGS,
 	estimateContextTokens,
 	estimateTokens,
+	getLastAssistantUsage,
 	hasUsableUsage,
 	IMAGE_CHAR_ESTIMATE,
 	shouldCompact,

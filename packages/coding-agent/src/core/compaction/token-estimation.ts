@@ -2,6 +2,7 @@
 import type { AgentMessage } from "@agent/agent-core";
 import type { AssistantMessage, ImageContent, TextContent, Usage } from "@agent/ai";
 import type { CompactionSettings } from "../config/settings-schema.js";
+import type { SessionEntry } from "../session/entries.js";
 
 /** What an image is assumed to cost in the chars/4 estimate (4800 chars ≈ 1200 tokens). */
 export const IMAGE_CHAR_ESTIMATE = 4800;
@@ -70,6 +71,15 @@ export function hasUsableUsage(message: AgentMessage): message is AssistantMessa
 		// Records written by older versions may lack usage.
 		message.usage !== undefined
 	);
+}
+
+/** The usage of the last reply on a branch that was neither aborted nor failed (the footer's and compaction's figure). */
+export function getLastAssistantUsage(entries: readonly SessionEntry[]): Usage | undefined {
+	for (let i = entries.length - 1; i >= 0; i--) {
+		const entry = entries[i] as SessionEntry;
+		if (entry.type === "message" && hasUsableUsage(entry.message)) return entry.message.usage;
+	}
+	return undefined;
 }
 
 export interface ContextTokenEstimate {

@@ -1,6 +1,4 @@
 // Credentials per provider in `<agentDir>/auth.json` and API key resolution (docs/providers.md).
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
 import {
 	getOAuthProvider as getBuiltInOAuthProvider,
 	getOAuthProviders as getBuiltInOAuthProviders,
@@ -9,9 +7,8 @@ import {
 	type OAuthLoginCallbacks,
 	type OAuthProviderInterface,
 } from "@agent/ai";
-import { replaceFileAtomically } from "../tools/atomic-write.js";
+import { type AuthStorageBackend, FileAuthStorageBackend } from "./auth-storage-backend.js";
 import { resolveConfigValue } from "./config-value.js";
-import { acquireFileLock, type FileLock, tryAcquireFileLock } from "./file-lock.js";
 import { getAuthPath } from "./paths.js";
 
 export interface ApiKeyCredential {
@@ -53,18 +50,6 @@ function toCredential(credentials: OAuthCredentials): OAuthCredential {
 	return { ...credentials, type: "oauth" };
 }
 
-function readTextIfPresent(path: string): string | undefined {
-	try {
-		return readFileSync(path, "utf8");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-		throw error;
-	}
-}
-
-const FILE_MODE = 0o600;
-const DIR_MODE = 0o700;
-
 function isCredential(value: unknown): value is AuthCredential {
 	if (typeof value !== "object" || value === null) return false;
 	const type = (value as { type?: unknown }).type;
@@ -76,12 +61,6 @@ function parseAuthData(text: string): AuthData {
 	const value: unknown = JSON.parse(text);
 	if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("expected a JSON object");
 	return value as AuthData;
-}
-
-const REFRESH_LOCK_ATTEMPTS = 12;
-
-function delay(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
@@ -97,16 +76,26 @@ export class AuthStorage {
 	private readonly refreshErrors = new Map<string, string>();
 	private fallbackResolver: ((provider: string) => string | undefined) | undefined;
 
+	/** The auth.json path when the credentials live in a file. */
+	readonly authPath: string | undefined;
+
 	private constructor(
-		/** undefined: in memory only. */
-		readonly authPath: string | undefined,
+		/** undefined: in memory only, never written. */
+		private readonly backend: AuthStorageBackend | undefined,
 		private readonly env: NodeJS.ProcessEnv,
-	) {}
+	) {
+		this.authPath = backend instanceof FileAuthStorageBackend ? backend.authPath : undefined;
+	}
 
 	/** Reads auth.json, creating it (`{}`, 0600, directory 0700) when missing. */
 	static create(authPath: string = getAuthPath(), env: NodeJS.ProcessEnv = process.env): AuthStorage {
-		const storage = new AuthStorage(authPath, env);
-		storage.ensureFile();
+		return AuthStorage.fromStorage(new FileAuthStorageBackend(authPath), env);
+	}
+
+	/** Credentials kept by `backend` (a `FileAuthStorageBackend` is what `create` uses). */
+	static fromStorage(backend: AuthStorageBackend, env: NodeJS.ProcessEnv = process.env): AuthStorage {
+		if (backend instanceof FileAuthStorageBackend) backend.ensureFile();
+		const storage = new AuthStorage(backend, env);
 		storage.reload();
 		return storage;
 	}
@@ -118,31 +107,27 @@ export class AuthStorage {
 		return storage;
 	}
 
-	private ensureFile(): void {
-		if (!this.authPath) return;
-		try {
-			mkdirSync(dirname(this.authPath), { recursive: true, mode: DIR_MODE });
-			const fd = openSync(this.authPath, "wx", FILE_MODE);
-			try {
-				writeSync(fd, "{}");
-			} finally {
-				closeSync(fd);
-			}
-		} catch {
-			// Exists already, or cannot be created: reload() reports what matters.
-		}
+	/** The stored text: auth.json read without the lock (it is replaced atomically), other backends under theirs. */
+	private readStored(): string | undefined {
+		const backend = this.backend;
+		if (backend instanceof FileAuthStorageBackend) return backend.read();
+		return backend?.withLock((current) => ({ result: current }));
+	}
+
+	private describeStore(): string {
+		return this.authPath ?? "the credential store";
 	}
 
 	/** Re-reads auth.json. A file that does not parse counts as empty, and writes are refused until it is fixed. */
 	reload(): void {
-		if (!this.authPath) return;
+		if (!this.backend) return;
 		this.loadError = undefined;
 		try {
-			const text = readTextIfPresent(this.authPath);
+			const text = this.readStored();
 			this.data = text === undefined ? {} : parseAuthData(text);
 		} catch (error) {
 			this.data = {};
-			this.loadError = `Failed to read ${this.authPath}: ${error instanceof Error ? error.message : String(error)}`;
+			this.loadError = `Failed to read ${this.describeStore()}: ${error instanceof Error ? error.message : String(error)}`;
 		}
 	}
 
@@ -330,98 +315,86 @@ export class AuthStorage {
 
 	/** Refreshes once across processes: under the lock, re-read first, since another agent may have refreshed. */
 	private async refreshOAuth(provider: string, oauth: OAuthKeyProvider): Promise<OAuthCredential | undefined> {
-		const lock = await this.acquireLockAsync();
+		if (!this.backend) return (await this.refreshStored(provider, oauth)).credential;
+		return this.backend.withLockAsync(async (stored) => {
+			this.takeProviderFrom(stored, provider);
+			const { credential, refreshed } = await this.refreshStored(provider, oauth);
+			if (!refreshed || !credential) return { result: credential };
+			return {
+				result: credential,
+				next: this.applyChange(stored, (onDisk) => {
+					onDisk[provider] = credential;
+				}),
+			};
+		});
+	}
+
+	private async refreshStored(
+		provider: string,
+		oauth: OAuthKeyProvider,
+	): Promise<{ credential?: OAuthCredential; refreshed: boolean }> {
+		const current = this.get(provider);
+		if (current?.type !== "oauth") return { refreshed: false };
+		if (Date.now() < current.expires) return { credential: current, refreshed: false };
 		try {
-			this.reloadProvider(provider);
-			const current = this.get(provider);
-			if (current?.type !== "oauth") return undefined;
-			if (Date.now() < current.expires) return current;
-			try {
-				const next = toCredential(await oauth.refreshToken(toCredentials(current)));
-				this.refreshErrors.delete(provider);
-				this.data[provider] = next;
-				this.writeUnderLock((onDisk) => {
-					onDisk[provider] = next;
-				});
-				return next;
-			} catch (error) {
-				this.reloadProvider(provider);
-				const reread = this.get(provider);
-				if (reread?.type === "oauth" && Date.now() < reread.expires) return reread;
-				// The refresh token stays stored: a failure may be the network's, and the next call tries again.
-				this.refreshErrors.set(provider, error instanceof Error ? error.message : String(error));
-				return undefined;
-			}
-		} finally {
-			lock?.release();
+			const next = toCredential(await oauth.refreshToken(toCredentials(current)));
+			this.refreshErrors.delete(provider);
+			this.data[provider] = next;
+			return { credential: next, refreshed: true };
+		} catch (error) {
+			// Without the lock (it could not be had), another agent may have refreshed meanwhile.
+			if (this.backend instanceof FileAuthStorageBackend) this.reloadProvider(provider);
+			const reread = this.get(provider);
+			if (reread?.type === "oauth" && Date.now() < reread.expires) return { credential: reread, refreshed: false };
+			// The refresh token stays stored: a failure may be the network's, and the next call tries again.
+			this.refreshErrors.set(provider, error instanceof Error ? error.message : String(error));
+			return { refreshed: false };
 		}
 	}
 
 	private reloadProvider(provider: string): void {
-		if (!this.authPath) return;
+		if (!this.backend) return;
 		try {
-			const text = readTextIfPresent(this.authPath);
-			const onDisk = text === undefined ? {} : parseAuthData(text);
-			if (onDisk[provider] === undefined) delete this.data[provider];
-			else this.data[provider] = onDisk[provider];
+			this.takeProviderFrom(this.readStored(), provider);
 		} catch {
 			// Keep what we have.
 		}
 	}
 
-	private lockPath(): string | undefined {
-		return this.authPath ? `${this.authPath}.lock` : undefined;
-	}
-
-	private async acquireLockAsync(): Promise<FileLock | undefined> {
-		const lockPath = this.lockPath();
-		if (!lockPath) return undefined;
-		for (let attempt = 0; attempt < REFRESH_LOCK_ATTEMPTS; attempt++) {
-			try {
-				const result = tryAcquireFileLock(lockPath);
-				if (result.lock) return result.lock;
-			} catch {
-				return undefined; // Unwritable directory: refresh without the lock.
-			}
-			await delay(Math.min(100 * 2 ** attempt, 2000));
+	/** Replaces one provider's entry in memory with what `stored` holds; unparseable text changes nothing. */
+	private takeProviderFrom(stored: string | undefined, provider: string): void {
+		let onDisk: AuthData;
+		try {
+			onDisk = stored === undefined ? {} : parseAuthData(stored);
+		} catch {
+			return;
 		}
-		return undefined;
+		if (onDisk[provider] === undefined) delete this.data[provider];
+		else this.data[provider] = onDisk[provider];
 	}
 
 	private persist(change: (onDisk: AuthData) => void): void {
-		if (!this.authPath) return;
+		if (!this.backend) return;
 		if (this.loadError) {
 			throw new Error(
 				`${this.loadError}. The credential is active for this session but was not saved; fix or delete the file to save credentials.`,
 			);
 		}
-		const lock = acquireFileLock(this.lockPath() as string, {
-			describe: (holder) =>
-				`Could not save credentials: ${this.authPath} is being written by another process${holder ? ` (pid ${holder.pid})` : ""}.`,
-		});
-		try {
-			this.writeUnderLock(change);
-		} finally {
-			lock.release();
-		}
+		this.backend.withLock((stored) => ({ result: undefined, next: this.applyChange(stored, change) }));
 	}
 
-	/** Re-reads the file, applies `change` to what is on disk now, and replaces the file atomically. */
-	private writeUnderLock(change: (onDisk: AuthData) => void): void {
-		const authPath = this.authPath;
-		if (!authPath) return;
-		const text = readTextIfPresent(authPath);
+	/** `change` applied to what is stored now (other agents' entries kept), as the text to store. */
+	private applyChange(stored: string | undefined, change: (onDisk: AuthData) => void): string {
 		let onDisk: AuthData;
 		try {
-			onDisk = text === undefined ? {} : parseAuthData(text);
+			onDisk = stored === undefined ? {} : parseAuthData(stored);
 		} catch (error) {
 			throw new Error(
-				`${authPath} is not valid JSON (${error instanceof Error ? error.message : String(error)}); it was not overwritten.`,
+				`${this.describeStore()} is not valid JSON (${error instanceof Error ? error.message : String(error)}); it was not overwritten.`,
 			);
 		}
 		change(onDisk);
-		mkdirSync(dirname(authPath), { recursive: true, mode: DIR_MODE });
-		replaceFileAtomically(authPath, JSON.stringify(onDisk, null, 2), FILE_MODE);
+		return JSON.stringify(onDisk, null, 2);
 	}
 }
 

@@ -1,5 +1,6 @@
 export * from "./auth-migration.js";
 export * from "./auth-storage.js";
+export * from "./auth-storage-backend.js";
 export * from "./config-value.js";
 export { type FileLock, FileLockedError, type LockHolder } from "./file-lock.js";
 export * from "./model-registry.js";

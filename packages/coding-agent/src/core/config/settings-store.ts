@@ -14,6 +14,8 @@ export interface SettingsError {
 	scope: SettingsScope;
 	path: string;
 	message: string;
+	/** The same problem as an Error (the reference's shape: `{ scope, error }`). */
+	error: Error;
 }
 
 /** The line the CLI prints for a settings problem, e.g. `Warning (startup, global settings): <message>`. */
@@ -224,7 +226,7 @@ export class SettingsStore {
 	}
 
 	private recordError(scope: SettingsScope, message: string): void {
-		this.errors.push({ scope, path: this.storage.describe(scope), message });
+		this.errors.push({ scope, path: this.storage.describe(scope), message, error: new Error(message) });
 	}
 
 	private loadScope(scope: SettingsScope): void {

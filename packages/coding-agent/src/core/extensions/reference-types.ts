@@ -10,8 +10,15 @@ import type { LsToolInput } from "../tools/ls.js";
 import type { ReadToolInput } from "../tools/read.js";
 import type { WriteToolInput } from "../tools/write.js";
 import type { ExtensionEventMap } from "./events.js";
-import type { ToolCallEvent } from "./hooks.js";
-import type { EventBus, RegisteredFlag, RegisteredShortcut } from "./types.js";
+import type { ExtensionSessionBinding, ToolCallEvent } from "./hooks.js";
+import type {
+	EventBus,
+	ExtensionAPI,
+	ExtensionCommandContext,
+	ExtensionContext,
+	RegisteredFlag,
+	RegisteredShortcut,
+} from "./types.js";
 import type { DialogOptions, WidgetOptions } from "./ui-context.js";
 
 export type { AgentToolResult, AgentToolUpdateCallback };
@@ -41,3 +48,32 @@ export type SlashCommandSource = SlashCommandInfo["source"];
 export type SlashCommandLocation = NonNullable<SlashCommandInfo["location"]>;
 export type ToolInfo = { name: string; description: string; parameters: unknown };
 export type ExtensionEvent = ExtensionEventMap[keyof ExtensionEventMap];
+
+// The reference binds its extension runner with three tables of actions (`bindCore(actions, contextActions)`,
+// `bindCommandContext(actions)`); ours binds one `ExtensionSessionBinding` (`ExtensionHooks.bindSession`). The
+// tables are described here by the methods extensions reach them through.
+export type ExtensionActions = Pick<
+	ExtensionAPI,
+	| "sendMessage"
+	| "sendUserMessage"
+	| "appendEntry"
+	| "setSessionName"
+	| "getSessionName"
+	| "setLabel"
+	| "getActiveTools"
+	| "getAllTools"
+	| "setActiveTools"
+	| "getCommands"
+	| "setModel"
+	| "getThinkingLevel"
+	| "setThinkingLevel"
+> &
+	Pick<ExtensionSessionBinding, "refreshTools">;
+export type ExtensionContextActions = Pick<
+	ExtensionContext,
+	"isIdle" | "abort" | "hasPendingMessages" | "shutdown" | "getContextUsage" | "compact" | "getSystemPrompt"
+> & { getModel(): ExtensionContext["model"] };
+export type ExtensionCommandContextActions = Pick<
+	ExtensionCommandContext,
+	"waitForIdle" | "newSession" | "fork" | "navigateTree" | "switchSession" | "reload"
+>;

@@ -60,6 +60,7 @@ export {
 	loadSkillsFromDir,
 	type Skill,
 	SkillCollection,
+	type SkillFrontmatter,
 } from "./skills.js";
 export {
 	BUILTIN_TOOL_SNIPPETS,

@@ -24,6 +24,17 @@ export interface Skill {
 	disableModelInvocation: boolean;
 }
 
+/**
+ * The frontmatter fields a skill file may set; other fields are kept and ignored. Values of the wrong type are
+ * reported as diagnostics when the skill loads (`loadSkillFromFile`), so the YAML is read as `unknown` first.
+ */
+export interface SkillFrontmatter {
+	name?: string;
+	description?: string;
+	"disable-model-invocation"?: boolean;
+	[key: string]: unknown;
+}
+
 export interface LoadSkillsResult {
 	skills: Skill[];
 	diagnostics: ResourceDiagnostic[];

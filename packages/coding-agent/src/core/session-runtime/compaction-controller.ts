@@ -14,6 +14,7 @@ import type { CompactionSettings } from "../config/settings-schema.js";
 import type { ExtensionHooks } from "../extensions/hooks.js";
 import type { CompactionEntry, SessionEntry } from "../session/entries.js";
 import type { SessionManager } from "../session/session-manager.js";
+import { getLatestCompactionEntry } from "../session/session-tree.js";
 import type { AgentSessionEvent, AutoCompactionReason } from "./events.js";
 
 export const OVERFLOW_RECOVERY_FAILED_TEXT =
@@ -53,14 +54,6 @@ export interface CheckCompactionOptions {
 
 function entryTime(entry: SessionEntry): number {
 	return Date.parse(entry.timestamp) || 0;
-}
-
-function latestCompaction(branch: readonly SessionEntry[]): CompactionEntry | undefined {
-	for (let i = branch.length - 1; i >= 0; i--) {
-		const entry = branch[i] as SessionEntry;
-		if (entry.type === "compaction") return entry;
-	}
-	return undefined;
 }
 
 function describe(error: unknown): string {
@@ -128,7 +121,7 @@ export class CompactionController {
 		if (!settings.enabled || this.running) return;
 		if (!options.skipAbortedCheck && message.stopReason === "aborted") return;
 		const branch = this.host.sessionManager.getBranch();
-		const compaction = latestCompaction(branch);
+		const compaction = getLatestCompactionEntry(branch);
 		// Usage reported before the latest compaction describes a context that no longer exists.
 		if (compaction && message.timestamp <= entryTime(compaction)) return;
 		const model = this.host.model;

@@ -30,7 +30,7 @@ export type {
 	UnknownSessionEntry,
 } from "./entries.js";
 export { CURRENT_SESSION_VERSION, isKnownEntryType } from "./entries.js";
-export { migrateSessionRecords, sessionVersionOf } from "./migrations.js";
+export { migrateSessionEntries, migrateSessionRecords, sessionVersionOf } from "./migrations.js";
 export { buildSessionContext, entryToContextMessage } from "./session-context.js";
 export {
 	createSessionHeader,
@@ -38,6 +38,7 @@ export {
 	isSessionHeader,
 	loadEntriesFromFile,
 	type ParsedSessionText,
+	parseSessionEntries,
 	parseSessionText,
 	type SessionFileRecord,
 	serializeFileEntry,
@@ -61,5 +62,12 @@ export {
 export { type NewSessionOptions, SessionManager, type StorableMessage } from "./session-manager.js";
 export { encodeSessionDirName, getDefaultSessionDir, getSessionDirForCwd } from "./session-paths.js";
 export { collectAllMessagesText, summarizeSessionFile } from "./session-summary.js";
-export { buildSessionTree, collectLabels, findSessionName, getBranchPath, indexEntries } from "./session-tree.js";
+export {
+	buildSessionTree,
+	collectLabels,
+	findSessionName,
+	getBranchPath,
+	getLatestCompactionEntry,
+	indexEntries,
+} from "./session-tree.js";
 export { lockPathFor, SessionLockedError, type SessionPersistenceError } from "./session-writer.js";

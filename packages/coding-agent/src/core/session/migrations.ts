@@ -1,6 +1,6 @@
 // Session format migrations v1 → v2 → v3 (docs/session-format.md "Reading, damaged files and versions"), pure: records in, records out.
 // Lines that are not entries (corrupt or stray) stay where they are, so a rewrite keeps them verbatim.
-import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./entries.js";
+import { CURRENT_SESSION_VERSION, type FileEntry, type SessionEntry, type SessionHeader } from "./entries.js";
 import { generateEntryId, type SessionFileRecord } from "./session-file.js";
 
 export interface MigrationResult {
@@ -89,4 +89,28 @@ export function migrateSessionRecords(header: SessionHeader, records: SessionFil
 		fromVersion,
 		migrated: true,
 	};
+}
+
+/**
+ * Brings a list of file entries (header first, as `parseSessionEntries` gives them) to the current version, in
+ * place. Without a header the entries are taken as version 1, like a file whose header has no version.
+ */
+export function migrateSessionEntries(entries: FileEntry[]): void {
+	const header = entries.find((entry): entry is SessionHeader => entry.type === "session");
+	const records: SessionFileRecord[] = entries.map((entry, index) =>
+		entry.type === "session"
+			? { kind: "header", line: index + 1, header: entry }
+			: { kind: "entry", line: index + 1, entry },
+	);
+	const { records: migrated, migrated: changed } = migrateSessionRecords(
+		header ?? { type: "session", id: "", timestamp: "", cwd: "" },
+		records,
+	);
+	if (!changed) return;
+	const result: FileEntry[] = [];
+	for (const record of migrated) {
+		if (record.kind === "header") result.push(record.header);
+		else if (record.kind === "entry") result.push(record.entry);
+	}
+	entries.splice(0, entries.length, ...result);
 }

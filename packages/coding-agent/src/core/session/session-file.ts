@@ -146,6 +146,21 @@ export function readTextIfExists(path: string): string | undefined {
 }
 
 /**
+ * The header (when the first line is one) and entries of a session file's text, as stored (no migration).
+ * Lines that are not JSON or not entries are skipped.
+ */
+export function parseSessionEntries(content: string): FileEntry[] {
+	const parsed = parseSessionText(content, "");
+	return entriesOf(parsed);
+}
+
+function entriesOf(parsed: ParsedSessionText): FileEntry[] {
+	const result: FileEntry[] = parsed.header ? [parsed.header] : [];
+	for (const record of parsed.records) if (record.kind === "entry") result.push(record.entry);
+	return result;
+}
+
+/**
  * The header and entries of a session file, header first, as stored (no migration). A missing file, or one
  * without a valid header, gives []. Unparseable lines are skipped.
  */
@@ -158,10 +173,7 @@ export function loadEntriesFromFile(path: string): FileEntry[] {
 	}
 	if (text === undefined) return [];
 	const parsed = parseSessionText(text, path);
-	if (!parsed.header) return [];
-	const result: FileEntry[] = [parsed.header];
-	for (const record of parsed.records) if (record.kind === "entry") result.push(record.entry);
-	return result;
+	return parsed.header ? entriesOf(parsed) : [];
 }
 
 /** Reads at most `maxBytes` from the start of a file (for header checks that must not read whole files). */

@@ -1,5 +1,5 @@
 // The entry tree (docs/session-format.md "The tree"): paths, labels, names and the `/tree` view. Pure functions.
-import type { SessionEntry, SessionTreeNode } from "./entries.js";
+import type { CompactionEntry, SessionEntry, SessionTreeNode } from "./entries.js";
 
 /** id → entry; a later line with the same id wins (files duplicated by the reference's lazy flush). */
 export function indexEntries(entries: readonly SessionEntry[]): Map<string, SessionEntry> {
@@ -120,4 +120,13 @@ function adoptCycles(nodes: ReadonlyMap<string, SessionTreeNode>, roots: Session
 /** The entry's direct children, in file order. */
 export function getChildEntries(entries: readonly SessionEntry[], parentId: string): SessionEntry[] {
 	return entries.filter((entry) => entry.parentId === parentId && entry.id !== parentId);
+}
+
+/** The last compaction among `entries` (a branch, oldest first), or null when there is none. */
+export function getLatestCompactionEntry(entries: readonly SessionEntry[]): CompactionEntry | null {
+	for (let i = entries.length - 1; i >= 0; i--) {
+		const entry = entries[i] as SessionEntry;
+		if (entry.type === "compaction") return entry;
+	}
+	return null;
 }

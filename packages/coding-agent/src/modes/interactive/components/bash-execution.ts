@@ -52,7 +52,8 @@ export class BashExecutionComponent extends CachedComponent implements Expandabl
 		return this.chunkChars;
 	}
 
-	private get output(): string {
+	/** The output held (while running, the newest `maxOutputChars` of it). */
+	getOutput(): string {
 		if (this.chunks.length > 1) this.chunks = [this.chunks.join("")];
 		return this.chunks[0] ?? "";
 	}
@@ -95,7 +96,7 @@ export class BashExecutionComponent extends CachedComponent implements Expandabl
 		const rule = bashColor("─".repeat(Math.max(1, width)));
 		const prefix = this.excludeFromContext ? "$$" : "$";
 		const lines: string[] = [theme.bold(bashColor(`${prefix} ${this.command}`))];
-		const output = trimTrailingEmpty(textLines(this.output));
+		const output = trimTrailingEmpty(textLines(this.getOutput()));
 		const outputLines = output.length === 1 && output[0] === "" ? [] : output;
 		const expandKey = keyHint(this.state, "expandTools");
 		// As the reference draws it: the command, a blank line, the output, a blank line, all indented by one.

@@ -2,6 +2,7 @@
 // lines in the diff colours with their line numbers, and, where a run of removed lines is replaced by as many
 // added lines, the changed words in reverse video so a one-word edit stands out.
 import { diffWords } from "diff";
+import { getCurrentTheme } from "../../theme/current-theme.js";
 import type { Theme } from "../../theme/theme.js";
 
 interface DiffLine {
@@ -37,7 +38,7 @@ function highlightWords(theme: Theme, oldText: string, newText: string): { remov
 }
 
 /** Styled rows of a diff produced by the edit tool. */
-export function renderDiff(diff: string, theme: Theme): string[] {
+export function renderDiffLines(diff: string, theme: Theme): string[] {
 	const lines = diff.split("\n").map(parseDiffLine);
 	const out: string[] = [];
 	let i = 0;
@@ -67,4 +68,14 @@ export function renderDiff(diff: string, theme: Theme): string[] {
 		i++;
 	}
 	return out;
+}
+
+/** The reference's options of `renderDiff`; it ignores them too. */
+export interface RenderDiffOptions {
+	filePath?: string;
+}
+
+/** The reference's `renderDiff`: an edit diff styled with the theme on screen, as one string. */
+export function renderDiff(diffText: string, _options?: RenderDiffOptions): string {
+	return renderDiffLines(diffText, getCurrentTheme()).join("\n");
 }

@@ -2,7 +2,7 @@
 // words highlighted); errors as the tool's message.
 import type { EditToolDetails } from "../../../../core/tools/edit.js";
 import { textLines } from "../render-utils.js";
-import { renderDiff } from "./diff-lines.js";
+import { renderDiffLines } from "./diff-lines.js";
 import { pathHeader } from "./read.js";
 import { collapseLines, resultText, stringArg, type ToolRenderer, trimTrailingEmpty } from "./types.js";
 
@@ -35,6 +35,6 @@ export const editToolRenderer: ToolRenderer = {
 		}
 		const diff = diffOf(view.result.details);
 		if (!diff) return [];
-		return collapseLines(renderDiff(diff, theme), COLLAPSED_LINES, view, context);
+		return collapseLines(renderDiffLines(diff, theme), COLLAPSED_LINES, view, context);
 	},
 };

@@ -97,18 +97,19 @@ describe("auth.json on disk", () => {
 				const storage = AuthStorage.create(${JSON.stringify(path)}, {});
 				process.stdout.write("READY\\n");
 				await new Promise((resolve) => process.stdin.once("data", resolve));
-				for (let i = 0; i < 100; i++) storage.set("${prefix}" + i, { type: "api_key", key: "k" + i });
+				for (let i = 0; i < 25; i++) storage.set("${prefix}" + i, { type: "api_key", key: "k" + i });
 				process.exit(0);
 			`,
 			);
 		const children = [writer("a"), writer("b")];
 		await Promise.all(children.map((child) => child.waitForLine("READY")));
-		// Released together, so their read-modify-write cycles overlap.
+		// Released together, so their read-modify-write cycles overlap. (A long run of writes by one process may keep
+		// the other waiting past the lock timeout on a loaded machine; 25 each still overlap.)
 		for (const child of children) child.process.stdin.write("go\n");
 		const codes = await Promise.all(children.map((child) => child.exited));
 		expect(codes, children.map((child) => child.stderr()).join("\n")).toEqual([0, 0]);
 		const providers = Object.keys(JSON.parse(readFileSync(path, "utf8")));
-		expect(providers).toHaveLength(200);
+		expect(providers).toHaveLength(50);
 		expect(mode(path)).toBe(0o600);
 	});
 });

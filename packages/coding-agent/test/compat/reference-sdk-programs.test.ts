@@ -13,7 +13,7 @@ import {
 	createReadTool,
 	DefaultResourceLoader,
 	discoverAndLoadExtensions,
-	type ReferenceResourceLoader,
+	type ResourceLoader,
 	SessionManager,
 	SettingsManager,
 	type Skill,
@@ -197,7 +197,7 @@ describe("a resource loader written against the reference's interface (examples/
 		const runtime = createExtensionRuntime();
 		const loaded = await discoverAndLoadExtensions([], cwd, agentDir);
 		expect(loaded.extensions).toEqual([]);
-		const resourceLoader: ReferenceResourceLoader = {
+		const resourceLoader: ResourceLoader = {
 			getExtensions: () => ({ extensions: [], errors: [], runtime }),
 			getSkills: () => ({ skills: [], diagnostics: [] }),
 			getPrompts: () => ({ prompts: [], diagnostics: [] }),
@@ -273,5 +273,27 @@ describe("a resource loader written against the reference's interface (examples/
 		} finally {
 			session.dispose();
 		}
+	});
+});
+
+describe("the reference's ResourceLoader type", () => {
+	it("is what the package exports as ResourceLoader, and DefaultResourceLoader is one", async () => {
+		const loader: ResourceLoader = new DefaultResourceLoader({ cwd, agentDir });
+		await loader.reload();
+		// extendResources takes the reference's path entries, with where they came from.
+		mkdirSync(join(root, "extra", "lint-rules"), { recursive: true });
+		writeFileSync(
+			join(root, "extra", "lint-rules", "SKILL.md"),
+			"---\nname: lint-rules\ndescription: How this team lints.\n---\nUse biome.\n",
+		);
+		loader.extendResources({
+			skillPaths: [
+				{
+					path: join(root, "extra", "lint-rules"),
+					metadata: { source: "my-pkg", scope: "user", origin: "package" },
+				},
+			],
+		});
+		expect(loader.getSkills().skills.map((skill) => skill.name)).toContain("lint-rules");
 	});
 });

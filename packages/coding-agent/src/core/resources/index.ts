@@ -30,15 +30,17 @@ export {
 export {
 	adaptReferenceResourceLoader,
 	isReferenceResourceLoader,
-	type ReferencePathEntry,
-	type ReferenceResourceLoader,
+	// The public name is the reference's interface, so programs written for it type-check unchanged; ours (which
+	// discovers extension paths instead of handing over loaded extensions) is `AgentResourceLoader`.
+	type ReferenceResourceLoader as ResourceLoader,
 } from "./reference-resource-loader.js";
 export {
 	DefaultResourceLoader,
 	type DefaultResourceLoaderOptions,
 	type ExtensionPath,
+	type ReferencePathEntry,
 	type ResourceExtensionPaths,
-	type ResourceLoader,
+	type ResourceLoader as AgentResourceLoader,
 } from "./resource-loader.js";
 export {
 	expandSkillCommand,

@@ -5,14 +5,8 @@ import type { LoadExtensionsResult } from "../extensions/loader.js";
 import type { ContextFile } from "./context-files.js";
 import type { ResourceDiagnostic } from "./diagnostics.js";
 import type { PromptTemplate } from "./prompt-templates.js";
-import type { ResourceExtensionPaths, ResourceLoader } from "./resource-loader.js";
+import type { ReferencePathEntry, ResourceExtensionPaths, ResourceLoader } from "./resource-loader.js";
 import type { Skill } from "./skills.js";
-
-/** A path the reference's `extendResources` takes, with where it came from. */
-export interface ReferencePathEntry {
-	path: string;
-	metadata: { source: string; scope: string; origin: "package" | "top-level"; baseDir?: string };
-}
 
 /** The reference's resource loader interface (pi-mono v0.58.3). */
 export interface ReferenceResourceLoader {
@@ -42,8 +36,12 @@ export function isReferenceResourceLoader(
 export function adaptReferenceResourceLoader(loader: ReferenceResourceLoader): ResourceLoader & {
 	getExtensions(): LoadExtensionsResult;
 } {
-	const entries = (paths: string[] | undefined): ReferencePathEntry[] | undefined =>
-		paths?.map((path) => ({ path, metadata: { source: "extension", scope: "temporary", origin: "top-level" } }));
+	const entries = (paths: (string | ReferencePathEntry)[] | undefined): ReferencePathEntry[] | undefined =>
+		paths?.map((entry) =>
+			typeof entry === "string"
+				? { path: entry, metadata: { source: "extension", scope: "temporary", origin: "top-level" } }
+				: entry,
+		);
 	return {
 		getExtensions: () => loader.getExtensions(),
 		getSkills: () => loader.getSkills(),

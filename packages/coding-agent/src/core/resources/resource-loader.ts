@@ -26,10 +26,17 @@ export interface ExtensionPath {
 }
 
 /** Paths contributed at runtime, e.g. by extensions' `resources_discover` handlers. */
+/** A path the reference's `extendResources` takes, with where it came from. */
+export interface ReferencePathEntry {
+	path: string;
+	metadata: { source: string; scope: string; origin: "package" | "top-level"; baseDir?: string };
+}
+
+/** Paths of skills, prompt templates and themes to add: plain paths, or entries that say where they came from. */
 export interface ResourceExtensionPaths {
-	skillPaths?: string[];
-	promptPaths?: string[];
-	themePaths?: string[];
+	skillPaths?: (string | ReferencePathEntry)[];
+	promptPaths?: (string | ReferencePathEntry)[];
+	themePaths?: (string | ReferencePathEntry)[];
 }
 
 /** Everything that shapes what the model is told, gathered from all sources, with problems to show. */
@@ -228,11 +235,12 @@ export class DefaultResourceLoader implements ResourceLoader {
 	}
 
 	extendResources(paths: ResourceExtensionPaths, source = "extension"): void {
-		const collect = (type: "skills" | "prompts" | "themes", list: string[] | undefined) => {
-			for (const path of list ?? []) {
-				const resolved = resolve(this.cwd, path);
+		const collect = (type: "skills" | "prompts" | "themes", list: (string | ReferencePathEntry)[] | undefined) => {
+			for (const entry of list ?? []) {
+				const resolved = resolve(this.cwd, typeof entry === "string" ? entry : entry.path);
+				const from = typeof entry === "string" ? source : entry.metadata.source;
 				for (const file of collectResourceFiles(type, resolved, "explicit", this.runtime.diagnostics)) {
-					this.runtime[type].push({ path: file, source, originPath: resolved });
+					this.runtime[type].push({ path: file, source: from, originPath: resolved });
 				}
 			}
 		};

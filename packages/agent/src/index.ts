@@ -22,6 +22,14 @@ export {
 	isEmptyAbortedAssistantMessage,
 } from "./agent-messages.js";
 export { MessageQueue } from "./message-queue.js";
+export {
+	PROXY_STREAM_PATH,
+	type ProxyAssistantMessageEvent,
+	type ProxyRequestOptions,
+	type ProxyStreamOptions,
+	type ProxyStreamRequest,
+} from "./proxy-protocol.js";
+export { PROXY_STREAM_ENDED_TEXT, streamProxy } from "./proxy-stream.js";
 export { STREAM_ENDED_WITHOUT_RESULT_TEXT } from "./stream-assistant-response.js";
 export { DEFAULT_MAX_PARALLEL_TOOL_CALLS } from "./tool-execution.js";
 export {

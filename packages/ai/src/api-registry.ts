@@ -1,4 +1,9 @@
-import type { Api, ApiProvider, Model, StreamFunction, StreamOptions } from "./types.js";
+import type { Api, ApiProvider, Model, SimpleStreamOptions, StreamFunction, StreamOptions } from "./types.js";
+
+/** A registered provider's `stream`, as the registry hands it out: any model of its API, the common options. */
+export type ApiStreamFunction = StreamFunction<Api, StreamOptions>;
+/** A registered provider's `streamSimple`, as the registry hands it out. */
+export type ApiStreamSimpleFunction = StreamFunction<Api, SimpleStreamOptions>;
 
 interface RegistryEntry {
 	provider: ApiProvider<Api, StreamOptions>;

@@ -4,6 +4,8 @@ import { registerBuiltInApiProviders } from "./providers/register-builtins.js";
 export type { Static, TSchema } from "@sinclair/typebox";
 export { Type } from "@sinclair/typebox";
 export {
+	type ApiStreamFunction,
+	type ApiStreamSimpleFunction,
 	clearApiProviders,
 	getApiProvider,
 	getApiProviders,
@@ -58,14 +60,20 @@ export type * from "./oauth/types.js";
 export { LOGIN_CANCELLED_MESSAGE } from "./oauth/types.js";
 export {
 	streamAnthropic,
+	streamAzureOpenAIResponses,
 	streamGoogle,
 	streamGoogleGeminiCli,
+	streamGoogleVertex,
+	streamMistral,
 	streamOpenAICodexResponses,
 	streamOpenAICompletions,
 	streamOpenAIResponses,
 	streamSimpleAnthropic,
+	streamSimpleAzureOpenAIResponses,
 	streamSimpleGoogle,
 	streamSimpleGoogleGeminiCli,
+	streamSimpleGoogleVertex,
+	streamSimpleMistral,
 	streamSimpleOpenAICodexResponses,
 	streamSimpleOpenAICompletions,
 	streamSimpleOpenAIResponses,
@@ -89,7 +97,15 @@ export {
 	fauxText,
 	fauxToolCall,
 } from "./providers/faux.js";
-export { registerBuiltInApiProviders, resetApiProviders } from "./providers/register-builtins.js";
+export { buildRequest } from "./providers/google-gemini-cli/build-request.js";
+export { extractRetryDelay } from "./providers/google-gemini-cli/retry-delay.js";
+export { convertMessages } from "./providers/openai-completions/convert-messages.js";
+export {
+	type BedrockProviderModule,
+	registerBuiltInApiProviders,
+	resetApiProviders,
+	setBedrockProviderModule,
+} from "./providers/register-builtins.js";
 export { DEFAULT_MAX_REPLY_BYTES, DEFAULT_REPLY_TIMEOUT_MS } from "./providers/reply-guard.js";
 export {
 	adjustMaxTokensForThinking,

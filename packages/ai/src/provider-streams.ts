@@ -7,9 +7,12 @@ import type {
 	AnthropicOptions,
 	Api,
 	AssistantMessageEventStream as AssistantStream,
+	AzureOpenAIResponsesOptions,
 	Context,
 	GoogleGeminiCliOptions,
 	GoogleOptions,
+	GoogleVertexOptions,
+	MistralOptions,
 	Model,
 	OpenAICodexResponsesOptions,
 	OpenAICompletionsOptions,
@@ -81,4 +84,22 @@ export const streamGoogleGeminiCli: Streamer<"google-gemini-cli", GoogleGeminiCl
 );
 export const streamSimpleGoogleGeminiCli: Streamer<"google-gemini-cli", SimpleStreamOptions> = lazy(
 	async () => (await import("./providers/google-gemini-cli/index.js")).streamSimpleGoogleGeminiCli,
+);
+export const streamGoogleVertex: Streamer<"google-vertex", GoogleVertexOptions> = lazy(
+	async () => (await import("./providers/google-vertex/index.js")).streamGoogleVertex,
+);
+export const streamSimpleGoogleVertex: Streamer<"google-vertex", SimpleStreamOptions> = lazy(
+	async () => (await import("./providers/google-vertex/index.js")).streamSimpleGoogleVertex,
+);
+export const streamAzureOpenAIResponses: Streamer<"azure-openai-responses", AzureOpenAIResponsesOptions> = lazy(
+	async () => (await import("./providers/azure-openai-responses/index.js")).streamAzureOpenAIResponses,
+);
+export const streamSimpleAzureOpenAIResponses: Streamer<"azure-openai-responses", SimpleStreamOptions> = lazy(
+	async () => (await import("./providers/azure-openai-responses/index.js")).streamSimpleAzureOpenAIResponses,
+);
+export const streamMistral: Streamer<"mistral-conversations", MistralOptions> = lazy(
+	async () => (await import("./providers/mistral/index.js")).streamMistral,
+);
+export const streamSimpleMistral: Streamer<"mistral-conversations", SimpleStreamOptions> = lazy(
+	async () => (await import("./providers/mistral/index.js")).streamSimpleMistral,
 );

@@ -51,8 +51,15 @@ export type Provider = KnownProvider | (string & {});
 export interface TextContent {
 	type: "text";
 	text: string;
-	/** Replay metadata for the same API (OpenAI Responses message id / Google thought signature). */
+	/** Replay metadata for the same API (OpenAI Responses: `TextSignatureV1` JSON / Google thought signature). */
 	textSignature?: string;
+}
+
+/** What OpenAI Responses keeps in `TextContent.textSignature`: the message item's id and phase, as JSON. */
+export interface TextSignatureV1 {
+	v: 1;
+	id: string;
+	phase?: "commentary" | "final_answer";
 }
 
 export interface ThinkingContent {
@@ -162,8 +169,19 @@ export interface ModelCost {
 	cacheWrite: number;
 }
 
-export interface RoutingPreferences {
+/** OpenRouter's provider routing (`provider` in the request): which upstream providers may serve a request. */
+export interface OpenRouterRouting {
+	/** Provider slugs to use exclusively, e.g. `["amazon-bedrock", "anthropic"]`. */
 	only?: string[];
+	/** Provider slugs to try in this order. */
+	order?: string[];
+}
+
+/** Vercel AI Gateway's routing (`providerOptions.gateway` in the request): which upstream providers may serve it. */
+export interface VercelGatewayRouting {
+	/** Provider slugs to use exclusively, e.g. `["bedrock", "anthropic"]`. */
+	only?: string[];
+	/** Provider slugs to try in this order. */
 	order?: string[];
 }
 
@@ -179,8 +197,10 @@ export interface OpenAICompletionsCompat {
 	requiresAssistantAfterToolResult?: boolean;
 	requiresThinkingAsText?: boolean;
 	thinkingFormat?: "openai" | "zai" | "qwen" | "qwen-chat-template";
-	openRouterRouting?: RoutingPreferences;
-	vercelGatewayRouting?: RoutingPreferences;
+	/** Used only when the base URL is OpenRouter's. */
+	openRouterRouting?: OpenRouterRouting;
+	/** Used only when the base URL is Vercel AI Gateway's. */
+	vercelGatewayRouting?: VercelGatewayRouting;
 	supportsStrictMode?: boolean;
 }
 
@@ -274,6 +294,9 @@ export interface StreamOptions {
 	replyTimeoutMs?: number;
 }
 
+/** What `stream`/`complete` accept for any API: the common options plus the API's own, unchecked. */
+export type ProviderStreamOptions = StreamOptions & Record<string, unknown>;
+
 export interface SimpleStreamOptions extends StreamOptions {
 	reasoning?: ThinkingLevel;
 	thinkingBudgets?: ThinkingBudgets;
@@ -281,11 +304,14 @@ export interface SimpleStreamOptions extends StreamOptions {
 
 export type ToolChoice = "auto" | "none" | "any" | "required" | { type: "tool"; name: string };
 
+/** How much an adaptive-thinking Claude model thinks (`output_config.effort`); "max" is Opus-only. */
+export type AnthropicEffort = "low" | "medium" | "high" | "max";
+
 export interface AnthropicOptions extends StreamOptions {
 	thinkingEnabled?: boolean;
 	thinkingBudgetTokens?: number;
 	/** Adaptive-thinking models: output_config.effort. */
-	effort?: "low" | "medium" | "high" | "max";
+	effort?: AnthropicEffort;
 	toolChoice?: "auto" | "any" | "none" | { type: "tool"; name: string };
 	/** Send the interleaved-thinking beta (default true; never for adaptive-thinking models). */
 	interleavedThinking?: boolean;
@@ -302,13 +328,17 @@ export interface OpenAIResponsesOptions extends StreamOptions {
 	serviceTier?: "auto" | "default" | "flex" | "priority";
 }
 
+/** Gemini 3's thinking level, as Google's `ThinkingLevel` spells it. */
+export type GoogleThinkingLevel = "THINKING_LEVEL_UNSPECIFIED" | "MINIMAL" | "LOW" | "MEDIUM" | "HIGH";
+
 export interface GoogleOptions extends StreamOptions {
 	toolChoice?: "auto" | "none" | "any";
 	thinking?: {
 		enabled: boolean;
-		/** -1 = dynamic */
+		/** Gemini 2.x: the token budget; -1 = dynamic. */
 		budgetTokens?: number;
-		level?: "MINIMAL" | "LOW" | "MEDIUM" | "HIGH";
+		/** Gemini 3: the level (wins over a budget). */
+		level?: GoogleThinkingLevel;
 	};
 }
 

@@ -27,11 +27,37 @@ export {
 } from "./component.js";
 export { Box } from "./components/box.js";
 export { Image, type ImageOptions } from "./components/image/image.js";
-export { type ImageDimensions, readImageDimensions } from "./components/image/image-dimensions.js";
+export {
+	getGifDimensions,
+	getImageDimensions,
+	getJpegDimensions,
+	getPngDimensions,
+	getWebpDimensions,
+	type ImageDimensions,
+	readImageDimensions,
+} from "./components/image/image-dimensions.js";
+export {
+	allocateImageId,
+	deleteAllKittyImages,
+	deleteKittyImage,
+	encodeITerm2,
+	encodeKitty,
+} from "./components/image/image-sequences.js";
+export {
+	calculateImageRows,
+	type ImageRenderOptions,
+	imageFallback,
+	renderImage,
+} from "./components/image/render-image.js";
 export { Input } from "./components/input.js";
 export { CancellableLoader, Loader, type RenderRequester, SPINNER_FRAMES } from "./components/loader.js";
 export { ScrollLayout, type ScrollLayoutOptions, type ScrollLayoutTheme } from "./components/scroll-layout.js";
-export { type SelectItem, SelectList } from "./components/select-list.js";
+export {
+	type SelectItem,
+	SelectList,
+	type SelectListLayoutOptions,
+	type SelectListTruncatePrimaryContext,
+} from "./components/select-list.js";
 export { type SettingItem, SettingsList, type SettingsListOptions } from "./components/settings-list.js";
 export { Spacer } from "./components/spacer.js";
 export { Text } from "./components/text.js";
@@ -46,6 +72,7 @@ export {
 	DEFAULT_EDITOR_KEYBINDINGS,
 	defaultEditorKeybindingsFor,
 	type EditorAction,
+	type EditorKeybindingsConfig,
 	EditorKeybindingsManager,
 	getEditorKeybindings,
 	type KeybindingsConfig,
@@ -66,13 +93,23 @@ export type {
 } from "./rendering/overlay-layout.js";
 export {
 	type CellDimensions,
+	detectCapabilities,
 	detectImageProtocol,
+	getCapabilities,
 	getCellDimensions,
 	type ImageProtocol,
+	resetCapabilitiesCache,
 	setCellDimensions,
+	type TerminalCapabilities,
 } from "./terminal/capabilities.js";
 export { ProcessTerminal } from "./terminal/process-terminal.js";
-export { PASTE_END, PASTE_START, StdinBuffer, type StdinBufferOptions } from "./terminal/stdin-buffer.js";
+export {
+	PASTE_END,
+	PASTE_START,
+	StdinBuffer,
+	type StdinBufferEventMap,
+	type StdinBufferOptions,
+} from "./terminal/stdin-buffer.js";
 export { type Terminal, TerminalSequences } from "./terminal/terminal.js";
 export {
 	type EmulatorBuffer,

@@ -15,19 +15,10 @@ import {
 	visibleWidth,
 } from "@agent/tui";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { pngBase64 } from "./helpers/image-bytes.js";
 import { createTestUI } from "./helpers/test-ui.js";
 
 const noRender = { requestRender() {} };
-
-/** A 1x1 PNG (dimensions in the IHDR chunk: 4x2 here). */
-function pngBase64(width: number, height: number): string {
-	const bytes = new Uint8Array(33);
-	bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-	const view = new DataView(bytes.buffer);
-	view.setUint32(16, width);
-	view.setUint32(20, height);
-	return Buffer.from(bytes).toString("base64");
-}
 
 describe("Text", () => {
 	it("wraps within its padding and adds vertical padding", () => {

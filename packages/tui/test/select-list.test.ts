@@ -1,4 +1,4 @@
-import { defaultSelectListTheme, type SelectItem, SelectList } from "@agent/tui";
+import { defaultSelectListTheme, type SelectItem, SelectList, stripAnsi } from "@agent/tui";
 import { describe, expect, it } from "vitest";
 import { createTestUI } from "./helpers/test-ui.js";
 
@@ -89,5 +89,41 @@ describe("filtering", () => {
 		await ui.update();
 		expect(rows()[0]).toBe("  No matches");
 		expect(list.getSelectedItem()).toBeUndefined();
+	});
+});
+
+describe("layout options", () => {
+	const theme = defaultSelectListTheme({ color: false });
+
+	it("bounds the label column by minPrimaryColumnWidth and maxPrimaryColumnWidth", () => {
+		const wide = new SelectList(items.slice(2, 4), 5, theme, { minPrimaryColumnWidth: 16 });
+		expect(wide.render(50).map(stripAnsi)).toEqual(["→ gpt-5           OpenAI", "  gemini-pro      Google"]);
+		const narrow = new SelectList(items.slice(0, 2), 5, theme, { maxPrimaryColumnWidth: 8 });
+		expect(narrow.render(50).map(stripAnsi)).toEqual(["→ claud…  Anthropic", "  claud…  Anthropic"]);
+	});
+
+	it("lets truncatePrimary fit each label, with what it needs to know", () => {
+		const seen: unknown[] = [];
+		const list = new SelectList(items.slice(0, 2), 5, theme, {
+			maxPrimaryColumnWidth: 10,
+			truncatePrimary: ({ text, maxWidth, columnWidth, item, isSelected }) => {
+				seen.push({ text, maxWidth, columnWidth, value: item.value, isSelected });
+				return `…${text.slice(-(maxWidth - 1))}`;
+			},
+		});
+		expect(list.render(50).map(stripAnsi)).toEqual(["→ …-sonnet  Anthropic", "  …de-opus  Anthropic"]);
+		expect(seen).toEqual([
+			{ text: "claude-sonnet", maxWidth: 8, columnWidth: 10, value: "claude-sonnet", isSelected: true },
+			{ text: "claude-opus", maxWidth: 8, columnWidth: 10, value: "claude-opus", isSelected: false },
+		]);
+	});
+
+	it("shows the no-match text given in the options or as the fourth argument", () => {
+		const fromOptions = new SelectList(items, 5, theme, { noMatchText: "Nothing here" });
+		fromOptions.setFilter("zzz");
+		expect(fromOptions.render(40)).toEqual(["  Nothing here"]);
+		const fromString = new SelectList(items, 5, theme, "No models");
+		fromString.setFilter("zzz");
+		expect(fromString.render(40)).toEqual(["  No models"]);
 	});
 });

@@ -85,3 +85,20 @@ describe("bracketed paste", () => {
 		expect(events).toEqual([{ kind: "paste", data: "partial rest" }]);
 	});
 });
+
+describe("events", () => {
+	it("emits data and paste events to listeners added with on()", () => {
+		const buffer = new StdinBuffer();
+		const seen: [string, string][] = [];
+		buffer.on("data", (sequence) => seen.push(["data", sequence]));
+		buffer.on("paste", (text) => seen.push(["paste", text]));
+		buffer.process("a\x1b[A\x1b[200~pasted\ntext\x1b[201~b");
+		expect(seen).toEqual([
+			["data", "a"],
+			["data", "\x1b[A"],
+			["paste", "pasted\ntext"],
+			["data", "b"],
+		]);
+		buffer.destroy();
+	});
+});

@@ -3,7 +3,9 @@ import { getEnvApiKey } from "../env-api-keys.js";
 import { AssistantMessageEventStream } from "../event-stream.js";
 import type {
 	Api,
-	AssistantMessageEventStream as AssistantStream,
+	AssistantMessageEvent,
+	BedrockOptions,
+	Context,
 	Model,
 	SimpleStreamOptions,
 	StreamFunction,
@@ -18,6 +20,54 @@ interface ProviderModule {
 
 function loaded<TStream, TSimple>(stream: TStream, streamSimple: TSimple): ProviderModule {
 	return { stream, streamSimple } as unknown as ProviderModule;
+}
+
+/**
+ * Bedrock's two stream functions as a program may hand them over (`setBedrockProviderModule`), e.g. a bundle that
+ * cannot import the adapter's chunk at run time. Any async iterable of events will do.
+ */
+export interface BedrockProviderModule {
+	streamBedrock: (
+		model: Model<"bedrock-converse-stream">,
+		context: Context,
+		options?: BedrockOptions,
+	) => AsyncIterable<AssistantMessageEvent>;
+	streamSimpleBedrock: (
+		model: Model<"bedrock-converse-stream">,
+		context: Context,
+		options?: SimpleStreamOptions,
+	) => AsyncIterable<AssistantMessageEvent>;
+}
+
+let bedrockModule: BedrockProviderModule | undefined;
+
+/** One stream of ours fed by any async iterable of events; a throw or an early end becomes an error event. */
+function fromIterable<TOptions extends StreamOptions>(
+	start: (model: Model, context: Context, options?: TOptions) => AsyncIterable<AssistantMessageEvent>,
+): StreamFunction<Api, TOptions> {
+	return (model, context, options) => {
+		const target = new AssistantMessageEventStream();
+		Promise.resolve()
+			.then(() => pipe(start(model, context, options), target, model))
+			.catch((error: unknown) => {
+				const output = createAssistantOutput(model);
+				output.content = [];
+				failStream(target, output, new Error(describeError(error)), options?.signal);
+			});
+		return target;
+	};
+}
+
+async function loadBedrock(): Promise<ProviderModule> {
+	if (bedrockModule) {
+		const given = bedrockModule as unknown as {
+			streamBedrock: (m: Model, c: Context, o?: StreamOptions) => AsyncIterable<AssistantMessageEvent>;
+			streamSimpleBedrock: (m: Model, c: Context, o?: SimpleStreamOptions) => AsyncIterable<AssistantMessageEvent>;
+		};
+		return { stream: fromIterable(given.streamBedrock), streamSimple: fromIterable(given.streamSimpleBedrock) };
+	}
+	const m = await import("./amazon-bedrock/index.js");
+	return loaded(m.streamBedrock, m.streamSimpleBedrock);
 }
 
 /**
@@ -49,10 +99,7 @@ const BUILT_IN_LOADERS: Record<string, () => Promise<ProviderModule>> = {
 		const m = await import("./azure-openai-responses/index.js");
 		return loaded(m.streamAzureOpenAIResponses, m.streamSimpleAzureOpenAIResponses);
 	},
-	"bedrock-converse-stream": async () => {
-		const m = await import("./amazon-bedrock/index.js");
-		return loaded(m.streamBedrock, m.streamSimpleBedrock);
-	},
+	"bedrock-converse-stream": loadBedrock,
 	"openai-codex-responses": async () => {
 		const m = await import("./openai-codex-responses/index.js");
 		return loaded(m.streamOpenAICodexResponses, m.streamSimpleOpenAICodexResponses);
@@ -67,7 +114,11 @@ const BUILT_IN_LOADERS: Record<string, () => Promise<ProviderModule>> = {
 	},
 };
 
-async function pipe(source: AssistantStream, target: AssistantMessageEventStream, model: Model): Promise<void> {
+async function pipe(
+	source: AsyncIterable<AssistantMessageEvent>,
+	target: AssistantMessageEventStream,
+	model: Model,
+): Promise<void> {
 	let sawTerminal = false;
 	for await (const event of source) {
 		if (event.type === "done" || event.type === "error") sawTerminal = true;
@@ -126,4 +177,14 @@ export function registerBuiltInApiProviders(): void {
 export function resetApiProviders(): void {
 	clearApiProviders();
 	registerBuiltInApiProviders();
+}
+
+/**
+ * Makes the built-in `bedrock-converse-stream` provider stream through `module` instead of importing its adapter
+ * (and the AWS SDK) on first use. Registers the built-in Bedrock provider again, replacing a custom registration of
+ * that API as `registerBuiltInApiProviders` does; later resets keep using `module`.
+ */
+export function setBedrockProviderModule(module: BedrockProviderModule): void {
+	bedrockModule = module;
+	registerApiProvider(createLazyProvider("bedrock-converse-stream", loadBedrock));
 }

@@ -11,9 +11,34 @@ export interface SelectItem {
 	description?: string;
 }
 
+/** What a custom `truncatePrimary` is given for one item's label. */
+export interface SelectListTruncatePrimaryContext {
+	/** The label to fit. */
+	text: string;
+	/** The most columns the label may take. */
+	maxWidth: number;
+	/** The width of the label column (the label and the gap before the description). */
+	columnWidth: number;
+	item: SelectItem;
+	isSelected: boolean;
+}
+
+/** How a SelectList lays out labels and descriptions. */
+export interface SelectListLayoutOptions {
+	/** Narrowest the label column may be when items have descriptions (default 0: as wide as the labels). */
+	minPrimaryColumnWidth?: number;
+	/** Widest the label column may be when items have descriptions (default 40). */
+	maxPrimaryColumnWidth?: number;
+	/** Fits a label into `maxWidth` columns; the default cuts it with "…". */
+	truncatePrimary?: (context: SelectListTruncatePrimaryContext) => string;
+	/** Ours: the text shown when no item matches the filter (default "No matches"). */
+	noMatchText?: string;
+}
+
 const SELECTED_PREFIX = "→ ";
 const UNSELECTED_PREFIX = "  ";
 const MAX_LABEL_COLUMN = 40;
+const LABEL_GAP = 2;
 
 /**
  * A vertical list with a selection. Arrow keys move (wrapping around), page keys jump, Enter selects,
@@ -28,15 +53,19 @@ export class SelectList extends CachedComponent {
 	onCancel?: () => void;
 	onSelectionChange?: (item: SelectItem) => void;
 
+	private readonly layout: SelectListLayoutOptions;
+
+	/** `layout` may also be given as just the no-match text (our earlier fourth parameter). */
 	constructor(
 		items: SelectItem[],
 		private maxVisible: number,
 		private readonly theme: SelectListTheme,
-		private readonly noMatchText = "No matches",
+		layout: SelectListLayoutOptions | string = {},
 	) {
 		super();
 		this.items = items;
 		this.filtered = items;
+		this.layout = typeof layout === "string" ? { noMatchText: layout } : layout;
 	}
 
 	setItems(items: SelectItem[]): void {
@@ -96,7 +125,10 @@ export class SelectList extends CachedComponent {
 	}
 
 	protected renderLines(width: number): string[] {
-		if (this.filtered.length === 0) return [truncateToWidth(this.theme.noMatch(`  ${this.noMatchText}`), width)];
+		if (this.filtered.length === 0) {
+			const text = this.layout.noMatchText ?? "No matches";
+			return [truncateToWidth(this.theme.noMatch(`  ${text}`), width)];
+		}
 		const visibleCount = Math.max(1, Math.min(this.maxVisible, this.filtered.length));
 		const first = Math.max(
 			0,
@@ -104,9 +136,7 @@ export class SelectList extends CachedComponent {
 		);
 		const shown = this.filtered.slice(first, first + visibleCount);
 		const hasDescriptions = shown.some((item) => item.description);
-		const labelColumn = hasDescriptions
-			? Math.min(MAX_LABEL_COLUMN, Math.max(...shown.map((item) => visibleWidth(item.label))) + 2)
-			: 0;
+		const labelColumn = hasDescriptions ? this.labelColumnWidth(shown) : 0;
 		const lines = shown.map((item, offset) =>
 			this.renderItem(item, first + offset === this.selectedIndex, width, labelColumn),
 		);
@@ -122,11 +152,25 @@ export class SelectList extends CachedComponent {
 		const available = Math.max(1, width - visibleWidth(SELECTED_PREFIX));
 		const styleLabel = (text: string) => (isSelected ? this.theme.selectedText(text) : text);
 		if (!item.description || labelColumn === 0 || available < labelColumn + 8) {
-			return prefix + styleLabel(truncateToWidth(item.label, available));
+			return prefix + styleLabel(this.fitLabel(item, isSelected, available, available, false));
 		}
-		const label = truncateToWidth(item.label, labelColumn - 2, "…", true);
+		const label = this.fitLabel(item, isSelected, labelColumn - LABEL_GAP, labelColumn, true);
 		const description = truncateToWidth(item.description.replace(/\s+/g, " "), available - labelColumn, "…");
 		return `${prefix}${styleLabel(label)}  ${this.theme.description(description)}`;
+	}
+
+	private labelColumnWidth(shown: SelectItem[]): number {
+		const natural = Math.max(...shown.map((item) => visibleWidth(item.label))) + LABEL_GAP;
+		const max = this.layout.maxPrimaryColumnWidth ?? MAX_LABEL_COLUMN;
+		const min = Math.min(this.layout.minPrimaryColumnWidth ?? 0, max);
+		return Math.max(LABEL_GAP + 1, min, Math.min(max, natural));
+	}
+
+	private fitLabel(item: SelectItem, isSelected: boolean, maxWidth: number, columnWidth: number, pad: boolean) {
+		const custom = this.layout.truncatePrimary;
+		const text = custom ? custom({ text: item.label, maxWidth, columnWidth, item, isSelected }) : item.label;
+		// A custom result is still held to the column, so a long one cannot push the description out.
+		return pad ? truncateToWidth(text, maxWidth, "…", true) : truncateToWidth(text, maxWidth);
 	}
 
 	private applyFilter(): void {

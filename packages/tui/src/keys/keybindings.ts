@@ -50,6 +50,9 @@ export type EditorAction =
 /** Key ids bound to each action: the user's entries replace the defaults of that action. */
 export type KeybindingsConfig<A extends string> = Partial<Record<A, KeyId | readonly KeyId[]>>;
 
+/** The editor's key bindings as a user configures them: key ids per editor action. */
+export type EditorKeybindingsConfig = KeybindingsConfig<EditorAction>;
+
 export const DEFAULT_EDITOR_KEYBINDINGS: Readonly<Record<EditorAction, readonly KeyId[]>> = {
 	cursorUp: ["up"],
 	cursorDown: ["down"],
@@ -144,7 +147,7 @@ export class KeybindingsManager<A extends string> {
 }
 
 export class EditorKeybindingsManager extends KeybindingsManager<EditorAction> {
-	constructor(config: KeybindingsConfig<EditorAction> = {}, env: Record<string, string | undefined> = process.env) {
+	constructor(config: EditorKeybindingsConfig = {}, env: Record<string, string | undefined> = process.env) {
 		super(defaultEditorKeybindingsFor(env), config);
 	}
 }

@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 /**
  * Splits raw terminal input into single key sequences. Terminals deliver input in arbitrary chunks: a
  * chunk may hold several keys ("ab\r"), or an escape sequence may be split across two chunks. A
@@ -10,9 +11,17 @@ export const PASTE_END = "\x1b[201~";
 export interface StdinBufferOptions {
 	/** How long an incomplete escape sequence waits for the rest before it is emitted as is (ms). */
 	timeoutMs?: number;
-	onSequence(sequence: string): void;
-	onPaste(text: string): void;
+	/** Added as a listener of `data`. */
+	onSequence?: (sequence: string) => void;
+	/** Added as a listener of `paste`. */
+	onPaste?: (text: string) => void;
 }
+
+/** The events of a StdinBuffer: `data`, one complete key or escape sequence; `paste`, a bracketed paste's text. */
+export type StdinBufferEventMap = {
+	data: [sequence: string];
+	paste: [text: string];
+};
 
 const INCOMPLETE = -1;
 
@@ -65,14 +74,17 @@ function partialSuffixLength(text: string, marker: string): number {
 	return 0;
 }
 
-export class StdinBuffer {
+export class StdinBuffer extends EventEmitter<StdinBufferEventMap> {
 	private pending = "";
 	private pasteBuffer: string | undefined;
 	private timer: ReturnType<typeof setTimeout> | undefined;
 	private readonly timeoutMs: number;
 
-	constructor(private readonly options: StdinBufferOptions) {
+	constructor(options: StdinBufferOptions = {}) {
+		super();
 		this.timeoutMs = options.timeoutMs ?? 10;
+		if (options.onSequence) this.on("data", options.onSequence);
+		if (options.onPaste) this.on("paste", options.onPaste);
 	}
 
 	/** Whether an incomplete sequence is waiting for more input. */
@@ -115,7 +127,7 @@ export class StdinBuffer {
 				const text = this.pasteBuffer + this.pending.slice(0, end);
 				this.pasteBuffer = undefined;
 				this.pending = this.pending.slice(end + PASTE_END.length);
-				this.options.onPaste(text);
+				this.emit("paste", text);
 				continue;
 			}
 			if (this.pending.startsWith(PASTE_START)) {
@@ -128,7 +140,7 @@ export class StdinBuffer {
 			if (length === INCOMPLETE) return;
 			const sequence = this.pending.slice(0, length);
 			this.pending = this.pending.slice(length);
-			this.options.onSequence(sequence);
+			this.emit("data", sequence);
 		}
 	}
 

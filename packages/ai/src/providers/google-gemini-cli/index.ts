@@ -5,12 +5,13 @@ import type { GenerateContentResponse } from "@google/genai";
 import type { AssistantMessageEventStream } from "../../event-stream.js";
 import type { Context, GoogleGeminiCliOptions, Model, SimpleStreamOptions } from "../../types.js";
 import { describeError } from "../assistant-output.js";
-import { messageWithCauses, retryAfterSeconds, retryAfterSuffix } from "../error-text.js";
+import { messageWithCauses, retryAfterSuffix } from "../error-text.js";
 import { GoogleStreamParser } from "../google/parse-stream.js";
 import { toGoogleOptions } from "../google/simple-options.js";
 import { runProviderStream } from "../run-stream.js";
 import { WireProtocolError } from "../stream-errors.js";
 import { buildRequest, type CloudCodeAssistRequest, isAntigravity } from "./build-request.js";
+import { extractRetryDelay } from "./retry-delay.js";
 
 export { buildRequest } from "./build-request.js";
 
@@ -54,11 +55,6 @@ function parseKey(apiKey: string | undefined): { token: string; projectId: strin
 /** An HTTP error of Cloud Code Assist: `<status> <body>` with the server's retry hint. */
 class CloudCodeAssistError extends Error {
 	override name = "CloudCodeAssistError";
-}
-
-function retryDelayOf(body: string): number | undefined {
-	const match = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(body) ?? /reset after (\d+)s/i.exec(body);
-	return match ? Number(match[1]) : undefined;
 }
 
 /** Reads server-sent events; each `data:` line is one JSON chunk wrapping a Gemini response. */
@@ -124,7 +120,8 @@ export function streamGoogleGeminiCli(
 					const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(payload), signal });
 					if (!response.ok) {
 						const text = await response.text().catch(() => "");
-						const delay = retryAfterSeconds(response.headers) ?? retryDelayOf(text);
+						const delayMs = extractRetryDelay(text, response);
+						const delay = delayMs === undefined ? undefined : delayMs / 1000;
 						throw new CloudCodeAssistError(
 							`${response.status} ${text.slice(0, ERROR_BODY_CHARS)}${retryAfterSuffix(delay)}`,
 						);

@@ -1,9 +1,14 @@
-import { type ThinkingConfig, ThinkingLevel } from "@google/genai";
-import type { GoogleOptions, Model, ThinkingLevel as ReasoningLevel, ThinkingBudgets } from "../../types.js";
+import type { ThinkingConfig } from "@google/genai";
+import type {
+	GoogleOptions,
+	GoogleThinkingLevel,
+	Model,
+	ThinkingLevel as ReasoningLevel,
+	ThinkingBudgets,
+} from "../../types.js";
 import { clampReasoning } from "../simple-options.js";
 
 type GoogleThinking = NonNullable<GoogleOptions["thinking"]>;
-type GoogleThinkingLevel = NonNullable<GoogleThinking["level"]>;
 type ClampedLevel = Exclude<ReasoningLevel, "xhigh">;
 
 const GEMINI_3_PRO = /gemini-3(?:\.\d+)?-pro/;
@@ -41,18 +46,17 @@ export function thinkingForLevel(
 	return { enabled: true, budgetTokens: budgetFor(model, clamped, custom) };
 }
 
-const SDK_LEVELS: Record<GoogleThinkingLevel, ThinkingLevel> = {
-	MINIMAL: ThinkingLevel.MINIMAL,
-	LOW: ThinkingLevel.LOW,
-	MEDIUM: ThinkingLevel.MEDIUM,
-	HIGH: ThinkingLevel.HIGH,
-};
+/**
+ * The SDK's `ThinkingLevel` is a string enum with the same spellings. Only its type is imported: this module is part
+ * of `buildRequest`, which the package entry exports, and the entry must not load the SDK.
+ */
+type SdkThinkingLevel = NonNullable<ThinkingConfig["thinkingLevel"]>;
 
 /** The request's thinkingConfig: only when thinking is on and the model reasons; a level wins over a budget. */
 export function buildThinkingConfig(model: Model, thinking: GoogleOptions["thinking"]): ThinkingConfig | undefined {
 	if (!thinking?.enabled || !model.reasoning) return undefined;
 	const config: ThinkingConfig = { includeThoughts: true };
-	if (thinking.level) config.thinkingLevel = SDK_LEVELS[thinking.level];
+	if (thinking.level) config.thinkingLevel = thinking.level as SdkThinkingLevel;
 	else if (thinking.budgetTokens !== undefined) config.thinkingBudget = thinking.budgetTokens;
 	return config;
 }

@@ -1,4 +1,11 @@
-import type { Context, Message, Model, OpenAICompletionsOptions, RoutingPreferences } from "../../types.js";
+import type {
+	Context,
+	Message,
+	Model,
+	OpenAICompletionsOptions,
+	OpenRouterRouting,
+	VercelGatewayRouting,
+} from "../../types.js";
 import { resolveCacheRetention } from "../simple-options.js";
 import type { ResolvedCompletionsCompat } from "./compat.js";
 import { convertCompletionsMessages } from "./convert-messages.js";
@@ -11,7 +18,7 @@ function hasToolHistory(messages: readonly Message[]): boolean {
 	);
 }
 
-function hasRouting(routing: RoutingPreferences): boolean {
+function hasRouting(routing: OpenRouterRouting | VercelGatewayRouting): boolean {
 	return (routing.only?.length ?? 0) > 0 || (routing.order?.length ?? 0) > 0;
 }
 

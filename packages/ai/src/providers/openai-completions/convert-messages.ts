@@ -246,3 +246,15 @@ export function convertCompletionsMessages(
 	flushToolResultRun();
 	return wire;
 }
+
+/**
+ * The reference's name for the Chat Completions conversion: the `messages` of a request for `context`, under
+ * the given compat switches (`Required<OpenAICompletionsCompat>`: every switch decided).
+ */
+export function convertMessages(
+	model: Model<"openai-completions">,
+	context: Context,
+	compat: ResolvedCompletionsCompat,
+): WireMessage[] {
+	return convertCompletionsMessages(model, context, compat);
+}

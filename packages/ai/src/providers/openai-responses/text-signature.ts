@@ -1,11 +1,7 @@
-/** Where an assistant text sits in the Responses API, kept in `TextContent.textSignature` for replay. */
-export type MessagePhase = "commentary" | "final_answer";
+import type { TextSignatureV1 } from "../../types.js";
 
-export interface TextSignatureV1 {
-	v: 1;
-	id: string;
-	phase?: MessagePhase;
-}
+/** Where an assistant text sits in the Responses API, kept in `TextContent.textSignature` for replay. */
+export type MessagePhase = NonNullable<TextSignatureV1["phase"]>;
 
 function isPhase(value: unknown): value is MessagePhase {
 	return value === "commentary" || value === "final_answer";

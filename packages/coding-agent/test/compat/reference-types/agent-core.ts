@@ -16,6 +16,8 @@ export type {
 	BeforeToolCallContext,
 	BeforeToolCallResult,
 	CustomAgentMessages,
+	ProxyAssistantMessageEvent,
+	ProxyStreamOptions,
 	StreamFn,
 	ThinkingLevel,
 	ToolExecutionMode,

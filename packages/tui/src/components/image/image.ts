@@ -1,38 +1,17 @@
 import { CachedComponent } from "../../component.js";
-import { detectImageProtocol, getCellDimensions, type ImageProtocol } from "../../terminal/capabilities.js";
+import { getCapabilities, type ImageProtocol } from "../../terminal/capabilities.js";
 import { truncateToWidth } from "../../text/truncate.js";
 import type { ImageTheme } from "../../theme/themes.js";
 import { type ImageDimensions, readImageDimensions } from "./image-dimensions.js";
+import { allocateImageId } from "./image-sequences.js";
+import { DEFAULT_MAX_IMAGE_WIDTH_CELLS, imageFallback, renderImageWith } from "./render-image.js";
 
 export interface ImageOptions {
 	maxWidthCells?: number;
 	maxHeightCells?: number;
 	filename?: string;
-	/** Which protocol to draw with; detected from the environment by default (undefined = text fallback). */
+	/** Which protocol to draw with; `getCapabilities().images` by default (null = text fallback). */
 	protocol?: ImageProtocol | null;
-}
-
-const DEFAULT_MAX_WIDTH_CELLS = 60;
-const KITTY_CHUNK = 4096;
-let nextImageId = 1;
-
-function kittySequence(base64: string, id: number, columns: number, rows: number): string {
-	// q=2 silences replies, C=1 keeps the cursor still, i/p make a redraw replace the earlier placement.
-	const control = `a=T,f=100,q=2,C=1,i=${id},p=1,c=${columns},r=${rows}`;
-	if (base64.length <= KITTY_CHUNK) return `\x1b_G${control};${base64}\x1b\\`;
-	let out = "";
-	for (let offset = 0; offset < base64.length; offset += KITTY_CHUNK) {
-		const chunk = base64.slice(offset, offset + KITTY_CHUNK);
-		const more = offset + KITTY_CHUNK < base64.length ? 1 : 0;
-		out += offset === 0 ? `\x1b_G${control},m=${more};${chunk}\x1b\\` : `\x1b_Gm=${more};${chunk}\x1b\\`;
-	}
-	return out;
-}
-
-function iterm2Sequence(base64: string, columns: number, rows: number, filename: string | undefined): string {
-	const name = filename ? `name=${Buffer.from(filename).toString("base64")};` : "";
-	const size = Math.floor((base64.length * 3) / 4);
-	return `\x1b]1337;File=${name}size=${size};width=${columns};height=${rows};preserveAspectRatio=1;inline=1:${base64}\x07`;
 }
 
 /**
@@ -43,7 +22,7 @@ function iterm2Sequence(base64: string, columns: number, rows: number, filename:
 export class Image extends CachedComponent {
 	private readonly dimensions: ImageDimensions | undefined;
 	private readonly protocol: ImageProtocol | undefined;
-	private readonly id = nextImageId++;
+	private readonly id = allocateImageId();
 
 	constructor(
 		private readonly base64: string,
@@ -53,7 +32,8 @@ export class Image extends CachedComponent {
 	) {
 		super();
 		this.dimensions = readImageDimensions(Buffer.from(base64.slice(0, 65_536), "base64"));
-		this.protocol = options.protocol === undefined ? detectImageProtocol() : (options.protocol ?? undefined);
+		this.protocol =
+			options.protocol === undefined ? (getCapabilities().images ?? undefined) : (options.protocol ?? undefined);
 	}
 
 	getDimensions(): ImageDimensions | undefined {
@@ -61,27 +41,15 @@ export class Image extends CachedComponent {
 	}
 
 	protected renderLines(width: number): string[] {
-		if (!this.protocol || !this.dimensions || this.dimensions.widthPx === 0) return [this.fallbackLine(width)];
-		const cell = getCellDimensions();
-		const maxColumns = Math.max(1, Math.min(width, this.options.maxWidthCells ?? DEFAULT_MAX_WIDTH_CELLS));
-		const naturalColumns = Math.ceil(this.dimensions.widthPx / cell.widthPx);
-		let columns = Math.min(maxColumns, naturalColumns);
-		let rows = Math.max(
-			1,
-			Math.ceil((columns * cell.widthPx * this.dimensions.heightPx) / this.dimensions.widthPx / cell.heightPx),
-		);
-		const maxRows = this.options.maxHeightCells;
-		if (maxRows !== undefined && rows > maxRows) {
-			rows = maxRows;
-			columns = Math.max(
-				1,
-				Math.floor((rows * cell.heightPx * this.dimensions.widthPx) / this.dimensions.heightPx / cell.widthPx),
-			);
-		}
-		const sequence =
-			this.protocol === "kitty"
-				? kittySequence(this.base64, this.id, columns, rows)
-				: iterm2Sequence(this.base64, columns, rows, this.options.filename);
+		const rendered =
+			this.dimensions &&
+			renderImageWith(this.protocol, this.base64, this.dimensions, {
+				maxWidthCells: Math.min(width, this.options.maxWidthCells ?? DEFAULT_MAX_IMAGE_WIDTH_CELLS),
+				maxHeightCells: this.options.maxHeightCells,
+				imageId: this.id,
+			});
+		if (!rendered) return [this.fallbackLine(width)];
+		const { sequence, rows } = rendered;
 		const moveUp = rows > 1 ? `\x1b[${rows - 1}A` : "";
 		const lines = Array.from({ length: rows - 1 }, () => "");
 		lines.push(`\x1b7${moveUp}${sequence}\x1b8`);
@@ -89,8 +57,7 @@ export class Image extends CachedComponent {
 	}
 
 	private fallbackLine(width: number): string {
-		const size = this.dimensions ? ` ${this.dimensions.widthPx}x${this.dimensions.heightPx}` : "";
-		const name = this.options.filename ?? this.mimeType;
-		return truncateToWidth(this.theme.fallbackColor(`[Image: ${name}${size}]`), width);
+		const text = imageFallback(this.mimeType, this.dimensions, this.options.filename);
+		return truncateToWidth(this.theme.fallbackColor(text), width);
 	}
 }

@@ -30,9 +30,30 @@ export {
 	type ToolExecutionResultInput,
 	UserMessageComponent,
 } from "./modes/interactive/components/reference-components.js";
+export {
+	type ExtensionDialogOptions,
+	ExtensionEditorComponent,
+	ExtensionInputComponent,
+	ExtensionSelectorComponent,
+	LoginDialogComponent,
+	SkillInvocationMessageComponent,
+} from "./modes/interactive/components/reference-dialogs.js";
+export {
+	ModelSelectorComponent,
+	OAuthSelectorComponent,
+	SessionSelectorComponent,
+	type SessionSelectorOptions,
+	SettingsSelectorComponent,
+	ShowImagesSelectorComponent,
+	ThemeSelectorComponent,
+	ThinkingSelectorComponent,
+	TreeSelectorComponent,
+	UserMessageSelectorComponent,
+} from "./modes/interactive/components/reference-selectors.js";
 export { type RenderDiffOptions, renderDiff } from "./modes/interactive/components/tool-renderers/diff-lines.js";
 export * from "./modes/interactive/extension-kit/index.js";
 export { RESERVED_SHORTCUT_ACTIONS } from "./modes/interactive/keybindings.js";
+export type { SettingsCallbacks, SettingsConfig } from "./modes/interactive/selectors/settings-panel.js";
 export {
 	getCurrentTheme,
 	getEditorTheme,

@@ -138,6 +138,8 @@ export type {
 	SessionStats,
 	SessionSwitchEvent,
 	SessionTreeEvent,
+	SettingsCallbacks,
+	SettingsConfig,
 	Skill,
 	SkillFrontmatter,
 	SlashCommandInfo,

@@ -15,7 +15,8 @@ export const PASTE_REDIRECT_TITLE =
 export const WAITING_TITLE = "Waiting for the sign-in in the browser";
 const CANCEL_LABEL = "Cancel sign-in";
 
-function labelOf(provider: OAuthKeyProvider, signedIn: boolean): string {
+/** A provider as the /login picker lists it. */
+export function oauthProviderLabel(provider: Pick<OAuthKeyProvider, "name">, signedIn: boolean): string {
 	return `${provider.name}${signedIn ? " ✓ logged in" : ""}`;
 }
 
@@ -36,7 +37,7 @@ async function pickProvider(host: ModeHost, args: string): Promise<OAuthKeyProvi
 			);
 		return provider;
 	}
-	const labels = providers.map((provider) => labelOf(provider, auth.get(provider.id)?.type === "oauth"));
+	const labels = providers.map((provider) => oauthProviderLabel(provider, auth.get(provider.id)?.type === "oauth"));
 	const choice = await selectDialog(host, LOGIN_PICKER_TITLE, [...labels, CLAUDE_PICKER_LABEL]);
 	if (choice === CLAUDE_PICKER_LABEL) {
 		host.notify("warning", CLAUDE_SUBSCRIPTION_UNSUPPORTED_TEXT);

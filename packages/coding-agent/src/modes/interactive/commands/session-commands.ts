@@ -16,7 +16,7 @@ import { copyToClipboard } from "../clipboard.js";
 import { SummaryMessageComponent } from "../components/summary-message.js";
 import { keyHint } from "../display-state.js";
 import type { ModeHost } from "../mode-host.js";
-import { SelectPanel } from "../selectors/select-panel.js";
+import { forkPanel } from "../selectors/fork-panel.js";
 import { SessionPicker, type SessionScope } from "../selectors/session-picker.js";
 import { askToRestoreFiles, reportRestore, showConflicts } from "./file-restore.js";
 
@@ -175,15 +175,10 @@ export function runFork(host: ModeHost): void {
 		return;
 	}
 	const handle = host.showSelector(
-		new SelectPanel(host.state, {
-			title: "Fork from message",
-			items: candidates
-				.map((candidate) => ({ value: candidate.entryId, label: candidate.text.replace(/\s+/g, " ").trim() }))
-				.reverse(),
-			hint: "Type to search · Enter to fork · Esc to cancel",
-			onSelect: (item) => {
+		forkPanel(host.state, candidates, {
+			onSelect: (entryId) => {
 				handle.close();
-				void forkAt(host, item.value);
+				void forkAt(host, entryId);
 			},
 			onCancel: () => handle.close(),
 		}),
@@ -234,7 +229,7 @@ async function renameSession(host: ModeHost, info: SessionInfo, name: string): P
 }
 
 /** Deletes a session file and (ours) its checkpoint store, to the trash when `trash` is installed. */
-async function deleteSession(info: SessionInfo): Promise<void> {
+export async function deleteSession(info: Pick<SessionInfo, "path">): Promise<void> {
 	const store = checkpointStoreDirFor(info.path);
 	const trash = spawnSync("trash", existsSync(store) ? [info.path, store] : [info.path], { stdio: "ignore" });
 	if (!trash.error && trash.status === 0) return;

@@ -1,301 +1,91 @@
-// `/settings`: the settings panel (docs/settings.md). Every change applies at once and is saved to the user's
-// settings.json; the theme list previews each theme as you move through it.
-import type { QueueMode, ThinkingLevel } from "@agent/agent-core";
-import type { Transport } from "@agent/ai";
-import { type Component, type SettingItem, SettingsList } from "@agent/tui";
-import {
-	type DoubleEscapeAction,
-	type TreeFilterMode,
-	TUI_MODES,
-	type TuiMode,
-} from "../../../core/config/settings-schema.js";
-import { keyHint } from "../display-state.js";
+// `/settings`: the settings panel (docs/settings.md) filled in from the session. Every change applies at once and
+// is saved to the user's settings.json; the theme list previews each theme as you move through it.
+import type { ThinkingLevel } from "@agent/agent-core";
 import type { ModeHost } from "../mode-host.js";
-import { FramedPanel } from "../selectors/framed-panel.js";
-import { SelectPanel } from "../selectors/select-panel.js";
-import { TREE_FILTER_MODES } from "../selectors/tree-model.js";
+import { type SettingsCallbacks, type SettingsConfig, SettingsPanel } from "../selectors/settings-panel.js";
 
-const BOOLEAN_VALUES = ["true", "false"];
-// The default first, as the panel has always listed them.
-const QUEUE_MODE_CHOICES: readonly QueueMode[] = ["one-at-a-time", "all"];
-
-type Apply = (value: string) => void;
-
-interface SettingDefinition {
-	item: SettingItem;
-	apply: Apply;
-}
-
-function bool(value: string): boolean {
-	return value === "true";
-}
-
-function themeSubmenu(host: ModeHost): SettingItem["submenu"] {
-	return (current, done) => {
-		const original = current;
-		const panel = new SelectPanel(host.state, {
-			title: "Theme",
-			items: host.themes.list().map((theme) => ({
-				value: theme.name,
-				label: theme.name,
-				...(theme.path ? { description: theme.path } : {}),
-			})),
-			selectedValue: current,
-			filterable: false,
-			onSelectionChange: (item) => host.setTheme(item.value, { preview: true }),
-			onSelect: (item) => done(item.value),
-			onCancel: () => {
-				host.setTheme(original, { preview: true });
-				done(undefined);
-			},
-		});
-		return panel as Component;
+function settingsConfig(host: ModeHost): SettingsConfig {
+	const { session } = host;
+	const settings = session.settingsManager;
+	const themes = host.themes.list();
+	const levels: ThinkingLevel[] = session.supportsThinking() ? session.getAvailableThinkingLevels() : ["off"];
+	return {
+		autoCompact: session.autoCompactionEnabled,
+		showImages: settings.getShowImages(),
+		autoResizeImages: settings.getImageAutoResize(),
+		blockImages: settings.getBlockImages(),
+		enableSkillCommands: settings.getEnableSkillCommands(),
+		steeringMode: session.steeringMode,
+		followUpMode: session.followUpMode,
+		transport: settings.getTransport(),
+		thinkingLevel: session.thinkingLevel,
+		availableThinkingLevels: levels,
+		currentTheme: host.state.theme.name,
+		availableThemes: themes.map((theme) => theme.name),
+		themePaths: new Map(themes.flatMap((theme) => (theme.path ? [[theme.name, theme.path] as const] : []))),
+		hideThinkingBlock: host.state.hideThinking,
+		collapseChangelog: settings.getCollapseChangelog(),
+		doubleEscapeAction: settings.getDoubleEscapeAction(),
+		treeFilterMode: settings.getTreeFilterMode(),
+		showHardwareCursor: settings.getShowHardwareCursor(),
+		editorPaddingX: settings.getEditorPaddingX(),
+		autocompleteMaxVisible: settings.getAutocompleteMaxVisible(),
+		quietStartup: settings.getQuietStartup(),
+		clearOnShrink: settings.getClearOnShrink(),
+		tuiMode: host.tui.screenMode,
 	};
 }
 
-export function settingDefinitions(host: ModeHost): SettingDefinition[] {
+function settingsCallbacks(host: ModeHost, close: () => void): SettingsCallbacks {
 	const { session } = host;
 	const settings = session.settingsManager;
-	const levels = session.supportsThinking() ? session.getAvailableThinkingLevels() : ["off"];
-	const definitions: SettingDefinition[] = [
-		{
-			item: {
-				id: "autocompact",
-				label: "Auto-compact",
-				currentValue: String(session.autoCompactionEnabled),
-				values: BOOLEAN_VALUES,
-				description: "Compact the context automatically when it nears the window",
-			},
-			apply: (value) => session.setAutoCompactionEnabled(bool(value)),
+	const withUi =
+		<T>(apply: (value: T) => void) =>
+		(value: T) => {
+			apply(value);
+			host.applyUiSettings();
+		};
+	return {
+		onAutoCompactChange: (enabled) => session.setAutoCompactionEnabled(enabled),
+		onShowImagesChange: (enabled) => {
+			settings.setShowImages(enabled);
+			host.state.showImages = enabled;
 		},
-		{
-			item: {
-				id: "steering-mode",
-				label: "Steering mode",
-				currentValue: session.steeringMode,
-				values: [...QUEUE_MODE_CHOICES],
-				description: "Deliver queued steering messages one at a time or all at once",
-			},
-			apply: (value) => session.setSteeringMode(value as QueueMode),
+		onAutoResizeImagesChange: (enabled) => settings.setImageAutoResize(enabled),
+		onBlockImagesChange: (blocked) => settings.setBlockImages(blocked),
+		onEnableSkillCommandsChange: (enabled) => {
+			settings.setEnableSkillCommands(enabled);
+			host.refreshAutocomplete();
 		},
-		{
-			item: {
-				id: "follow-up-mode",
-				label: "Follow-up mode",
-				currentValue: session.followUpMode,
-				values: [...QUEUE_MODE_CHOICES],
-				description: "Deliver queued follow-up messages one at a time or all at once",
-			},
-			apply: (value) => session.setFollowUpMode(value as QueueMode),
+		onSteeringModeChange: (mode) => session.setSteeringMode(mode),
+		onFollowUpModeChange: (mode) => session.setFollowUpMode(mode),
+		onTransportChange: (transport) => settings.setTransport(transport),
+		onThinkingLevelChange: (level) => {
+			session.setThinkingLevel(level);
+			host.refreshEditorBorder();
 		},
-		{
-			item: {
-				id: "transport",
-				label: "Transport",
-				currentValue: settings.getTransport(),
-				values: ["sse", "websocket", "auto"],
-				description: "Preferred transport for providers that offer several",
-			},
-			apply: (value) => settings.setTransport(value as Transport),
-		},
-		{
-			item: {
-				id: "hide-thinking",
-				label: "Hide thinking",
-				currentValue: String(host.state.hideThinking),
-				values: BOOLEAN_VALUES,
-				description: "Collapse thinking blocks to a label",
-			},
-			apply: (value) => host.setHideThinking(bool(value)),
-		},
-		{
-			item: {
-				id: "collapse-changelog",
-				label: "Collapse changelog",
-				currentValue: String(settings.getCollapseChangelog()),
-				values: BOOLEAN_VALUES,
-				description: "One line instead of the full changelog after an update",
-			},
-			apply: (value) => settings.setCollapseChangelog(bool(value)),
-		},
-		{
-			item: {
-				id: "quiet-startup",
-				label: "Quiet startup",
-				currentValue: String(settings.getQuietStartup()),
-				values: BOOLEAN_VALUES,
-				description: "Hide the startup header",
-			},
-			apply: (value) => settings.setQuietStartup(bool(value)),
-		},
-		{
-			item: {
-				id: "double-escape-action",
-				label: "Double-escape action",
-				currentValue: settings.getDoubleEscapeAction(),
-				values: ["tree", "fork", "none"],
-				description: "What Esc Esc on an empty editor opens",
-			},
-			apply: (value) => settings.setDoubleEscapeAction(value as DoubleEscapeAction),
-		},
-		{
-			item: {
-				id: "tree-filter-mode",
-				label: "Tree filter mode",
-				currentValue: settings.getTreeFilterMode(),
-				values: [...TREE_FILTER_MODES],
-				description: "Initial filter of /tree",
-			},
-			apply: (value) => settings.setTreeFilterMode(value as TreeFilterMode),
-		},
-		{
-			item: {
-				id: "thinking",
-				label: "Thinking level",
-				currentValue: session.thinkingLevel,
-				values: levels,
-				description: "Reasoning effort for models that think",
-			},
-			apply: (value) => {
-				session.setThinkingLevel(value as ThinkingLevel);
-				host.refreshEditorBorder();
-			},
-		},
-		{
-			item: {
-				id: "theme",
-				label: "Theme",
-				currentValue: host.state.theme.name,
-				submenu: themeSubmenu(host),
-				description: "Colours of the interface (previewed as you move)",
-			},
-			apply: (value) => host.setTheme(value),
-		},
-		{
-			item: {
-				id: "show-images",
-				label: "Show images",
-				currentValue: String(settings.getShowImages()),
-				values: BOOLEAN_VALUES,
-				description: "Render images inline when the terminal supports it",
-			},
-			apply: (value) => {
-				settings.setShowImages(bool(value));
-				host.state.showImages = bool(value);
-			},
-		},
-		{
-			item: {
-				id: "auto-resize-images",
-				label: "Auto-resize images",
-				currentValue: String(settings.getImageAutoResize()),
-				values: BOOLEAN_VALUES,
-				description: "Downscale images to 2000x2000 before sending",
-			},
-			apply: (value) => settings.setImageAutoResize(bool(value)),
-		},
-		{
-			item: {
-				id: "block-images",
-				label: "Block images",
-				currentValue: String(settings.getBlockImages()),
-				values: BOOLEAN_VALUES,
-				description: "Never send images to the model",
-			},
-			apply: (value) => settings.setBlockImages(bool(value)),
-		},
-		{
-			item: {
-				id: "skill-commands",
-				label: "Skill commands",
-				currentValue: String(settings.getEnableSkillCommands()),
-				values: BOOLEAN_VALUES,
-				description: "Offer skills as /skill:<name> in the autocomplete",
-			},
-			apply: (value) => {
-				settings.setEnableSkillCommands(bool(value));
-				host.refreshAutocomplete();
-			},
-		},
-		{
-			item: {
-				id: "hardware-cursor",
-				label: "Show hardware cursor",
-				currentValue: String(settings.getShowHardwareCursor()),
-				values: BOOLEAN_VALUES,
-				description: "Show the terminal's cursor in the editor (for input methods)",
-			},
-			apply: (value) => {
-				settings.setShowHardwareCursor(bool(value));
-				host.applyUiSettings();
-			},
-		},
-		{
-			item: {
-				id: "editor-padding",
-				label: "Editor padding",
-				currentValue: String(settings.getEditorPaddingX()),
-				values: ["0", "1", "2", "3"],
-				description: "Horizontal padding inside the editor",
-			},
-			apply: (value) => {
-				settings.setEditorPaddingX(Number(value));
-				host.applyUiSettings();
-			},
-		},
-		{
-			item: {
-				id: "autocomplete-max-visible",
-				label: "Autocomplete max items",
-				currentValue: String(settings.getAutocompleteMaxVisible()),
-				values: ["3", "5", "7", "10", "15", "20"],
-				description: "Rows of the autocomplete list",
-			},
-			apply: (value) => {
-				settings.setAutocompleteMaxVisible(Number(value));
-				host.applyUiSettings();
-			},
-		},
-		{
-			item: {
-				id: "tui-mode",
-				label: "TUI mode",
-				currentValue: host.tui.screenMode,
-				values: [...TUI_MODES],
-				description: `inline: the transcript goes to the terminal's scrollback. fullscreen: the alternate screen, with its own scrolling (${keyHint(host.state, "scrollUp")}/${keyHint(host.state, "scrollDown")}, mouse wheel), search (${keyHint(host.state, "searchTranscript")}) and a click to expand a block`,
-			},
-			apply: (value) => host.setTuiMode(value as TuiMode),
-		},
-		{
-			item: {
-				id: "clear-on-shrink",
-				label: "Clear on shrink",
-				currentValue: String(settings.getClearOnShrink()),
-				values: BOOLEAN_VALUES,
-				description: "Clear leftover rows when the interface gets shorter",
-			},
-			apply: (value) => {
-				settings.setClearOnShrink(bool(value));
-				host.applyUiSettings();
-			},
-		},
-	];
-	return definitions;
+		onThemeChange: (theme) => host.setTheme(theme),
+		onThemePreview: (theme) => host.setTheme(theme, { preview: true }),
+		onHideThinkingBlockChange: (hidden) => host.setHideThinking(hidden),
+		onCollapseChangelogChange: (collapsed) => settings.setCollapseChangelog(collapsed),
+		onDoubleEscapeActionChange: (action) => settings.setDoubleEscapeAction(action),
+		onTreeFilterModeChange: (mode) => settings.setTreeFilterMode(mode),
+		onShowHardwareCursorChange: withUi((enabled: boolean) => settings.setShowHardwareCursor(enabled)),
+		onEditorPaddingXChange: withUi((padding: number) => settings.setEditorPaddingX(padding)),
+		onAutocompleteMaxVisibleChange: withUi((rows: number) => settings.setAutocompleteMaxVisible(rows)),
+		onQuietStartupChange: (enabled) => settings.setQuietStartup(enabled),
+		onClearOnShrinkChange: withUi((enabled: boolean) => settings.setClearOnShrink(enabled)),
+		onTuiModeChange: (mode) => host.setTuiMode(mode),
+		onCancel: close,
+	};
 }
 
 export function openSettings(host: ModeHost): void {
-	const definitions = settingDefinitions(host);
-	const byId = new Map(definitions.map((definition) => [definition.item.id, definition]));
-	const list = new SettingsList(
-		definitions.map((definition) => definition.item),
-		Math.max(5, Math.min(definitions.length, host.tui.terminal.rows - 12)),
-		host.state.theme.getSettingsListTheme(),
-		(id, value) => {
-			byId.get(id)?.apply(value);
-			host.requestRender();
-		},
-		() => handle.close(),
-		{ enableSearch: true },
+	const panel = new SettingsPanel(
+		host.state,
+		settingsConfig(host),
+		settingsCallbacks(host, () => handle.close()),
+		{ terminalRows: host.tui.terminal.rows, onChange: () => host.requestRender() },
 	);
-	const handle = host.showSelector(new FramedPanel(host.state, "Settings", list));
+	const handle = host.showSelector(panel);
 }

@@ -26,7 +26,7 @@ import { UserMessageComponent as TranscriptUserMessage } from "./user-message.js
  * A display state for one component outside the interactive mode. `markdownTheme` is accepted for the
  * reference's signatures; the markdown is styled by the theme on screen, like the rest of the component.
  */
-function ownDisplayState(fields: Partial<Omit<DisplayState, "theme">> = {}): DisplayState {
+export function ownDisplayState(fields: Partial<Omit<DisplayState, "theme">> = {}): DisplayState {
 	return {
 		get theme(): Theme {
 			return getCurrentTheme();

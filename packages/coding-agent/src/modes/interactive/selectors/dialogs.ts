@@ -1,7 +1,15 @@
 // Small dialogs shown in the editor's place: choose one of several options, yes/no, a line of text, or a
 // multi-line text. Each resolves once; a timeout counts down in the title and resolves with the default; an
 // abort signal closes it from code.
-import { CachedComponent, type Component, Editor, Input, matchesKey, truncateToWidth } from "@agent/tui";
+import {
+	CachedComponent,
+	type Component,
+	Editor,
+	type EditorOptions,
+	Input,
+	matchesKey,
+	truncateToWidth,
+} from "@agent/tui";
 import type { DialogOptions } from "../../../core/extensions/ui-context.js";
 import type { DisplayState } from "../display-state.js";
 import type { ModeHost } from "../mode-host.js";
@@ -44,17 +52,40 @@ export function openDialog<T>(
 		const handle = host.showSelector(component);
 		options.signal?.addEventListener("abort", onAbort, { once: true });
 		if (options.timeout !== undefined && options.timeout > 0) {
-			const deadline = Date.now() + options.timeout;
-			const update = () => {
-				const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-				component.setTitleSuffix?.(` (${left}s)`);
-				host.requestRender();
-				if (left <= 0) finish(fallback);
-			};
-			update();
-			timer = setInterval(update, 1000);
+			timer = startCountdown(
+				component,
+				options.timeout,
+				() => host.requestRender(),
+				() => finish(fallback),
+			);
 		}
 	});
+}
+
+/**
+ * Counts `timeout` milliseconds down in the component's title, a second at a time, then calls `onExpire`.
+ * Returns the timer; clear it when the dialog closes first.
+ */
+export function startCountdown(
+	component: Partial<CountdownTarget>,
+	timeout: number,
+	requestRender: () => void,
+	onExpire: () => void,
+): ReturnType<typeof setInterval> {
+	const deadline = Date.now() + timeout;
+	let timer: ReturnType<typeof setInterval> | undefined;
+	const update = () => {
+		const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+		component.setTitleSuffix?.(` (${left}s)`);
+		requestRender();
+		if (left <= 0) {
+			if (timer) clearInterval(timer);
+			onExpire();
+		}
+	};
+	timer = setInterval(update, 1000);
+	update();
+	return timer;
 }
 
 export function selectDialog(
@@ -66,17 +97,31 @@ export function selectDialog(
 	return openDialog<string | undefined>(
 		host,
 		(finish) =>
-			new SelectPanel(host.state, {
-				title,
-				items: options.map((option) => ({ value: option, label: option })),
-				filterable: options.length > 8,
-				hint: `${options.length > 8 ? "Type to search · " : ""}${dialogOptions.hint ?? SELECT_DIALOG_HINT}`,
-				onSelect: (item) => finish(item.value),
+			choicePanel(host.state, title, options, {
+				hint: dialogOptions.hint,
+				onSelect: (option) => finish(option),
 				onCancel: () => finish(undefined),
 			}),
 		undefined,
 		dialogOptions,
 	);
+}
+
+/** The panel of `ctx.ui.select()`: the options as they are, searchable when there are more than eight. */
+export function choicePanel(
+	state: DisplayState,
+	title: string,
+	options: readonly string[],
+	on: { hint?: string | undefined; onSelect(option: string): void; onCancel(): void },
+): SelectPanel {
+	return new SelectPanel(state, {
+		title,
+		items: options.map((option) => ({ value: option, label: option })),
+		filterable: options.length > 8,
+		hint: `${options.length > 8 ? "Type to search · " : ""}${on.hint ?? SELECT_DIALOG_HINT}`,
+		onSelect: (item) => on.onSelect(item.value),
+		onCancel: () => on.onCancel(),
+	});
 }
 
 export async function confirmDialog(
@@ -194,9 +239,10 @@ export class EditorPanel extends CachedComponent {
 		prefill: string,
 		onSubmit: (value: string) => void,
 		private readonly onCancel: () => void,
+		editorOptions: EditorOptions = {},
 	) {
 		super();
-		this.editor = new Editor(host.tui, state.theme.getEditorTheme());
+		this.editor = new Editor(host.tui, state.theme.getEditorTheme(), editorOptions);
 		if (prefill) this.editor.setText(prefill);
 		this.editor.onSubmit = onSubmit;
 		this.editor.addChangeListener(() => this.markChanged());

@@ -2,6 +2,7 @@
 // type; Enter switches and saves the choice as the default.
 import { join } from "node:path";
 import type { Model } from "@agent/ai";
+import type { SelectItem } from "@agent/tui";
 import { getDocsPath } from "../../../core/resources/package-docs.js";
 import type { ModeHost } from "../mode-host.js";
 import { SelectPanel } from "./select-panel.js";
@@ -49,6 +50,15 @@ export async function switchModel(host: ModeHost, model: Model): Promise<boolean
 	return true;
 }
 
+/** The list rows of models: id (✓ for the current one), provider and name. */
+export function modelItems(models: readonly Model[], current: Model | undefined): SelectItem[] {
+	return models.map((model) => ({
+		value: modelKey(model),
+		label: `${model.id}${current && modelKey(current) === modelKey(model) ? " ✓" : ""}`,
+		description: `[${model.provider}]${model.name && model.name !== model.id ? ` ${model.name}` : ""}`,
+	}));
+}
+
 export function openModelSelector(host: ModeHost, initialFilter = ""): void {
 	const models = selectableModels(host);
 	if (models.length === 0) {
@@ -64,11 +74,7 @@ export function openModelSelector(host: ModeHost, initialFilter = ""): void {
 				host.session.scopedModels.length > 0
 					? SCOPED_MODELS_ONLY_TEXT
 					: `${CONFIGURED_MODELS_ONLY_TEXT} (see ${join(getDocsPath(), "providers.md")})`,
-			items: models.map((model) => ({
-				value: modelKey(model),
-				label: `${model.id}${current && modelKey(current) === modelKey(model) ? " ✓" : ""}`,
-				description: `[${model.provider}]${model.name && model.name !== model.id ? ` ${model.name}` : ""}`,
-			})),
+			items: modelItems(models, current),
 			initialFilter,
 			...(current ? { selectedValue: modelKey(current) } : {}),
 			hint: "Type to search · Enter to select · Esc to cancel",

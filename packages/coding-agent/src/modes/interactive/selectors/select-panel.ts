@@ -52,6 +52,11 @@ export class SelectPanel extends CachedComponent {
 		this.unsubscribe = this.list.addChangeListener(() => this.markChanged());
 	}
 
+	/** The list inside (the reference's `getSelectList()`). */
+	getSelectList(): SelectList {
+		return this.list;
+	}
+
 	getSelectedItem(): SelectItem | undefined {
 		return this.list.getSelectedItem();
 	}

@@ -14,6 +14,8 @@ export interface TreeSelectorOptions {
 	getBranch(): SessionEntry[];
 	getLeafId(): string | null;
 	initialFilter: TreeFilterMode;
+	/** The entry selected at first (default: the leaf). */
+	initialSelectedId?: string;
 	/** Terminal height: the tree takes half of it. */
 	terminalRows(): number;
 	onSelect(entry: SessionEntry): void;
@@ -43,8 +45,7 @@ export class TreeSelector extends CachedComponent {
 		super();
 		this.filter = options.initialFilter;
 		this.rebuild();
-		const leaf = options.getLeafId();
-		this.selectEntry(leaf ?? undefined, true);
+		this.selectEntry(options.initialSelectedId ?? options.getLeafId() ?? undefined, true);
 	}
 
 	getFilter(): TreeFilterMode {

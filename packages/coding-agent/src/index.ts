@@ -1,5 +1,14 @@
 // Public API of @agent/coding-agent: re-exports only. No module it reaches imports it back; the CLI, which it does
 // not reach, hands it to extensions lazily (cli/own-package.ts, core/extensions/host-modules.ts).
+
+export {
+	InteractiveMode,
+	type InteractiveModeOptions,
+	main,
+	type PrintModeOptions,
+	runPrintMode,
+	runRpcMode,
+} from "./cli/sdk-modes.js";
 export { APP_NAME, VERSION } from "./config.js";
 export * from "./core/agent-session.js";
 export * from "./core/checkpoints/index.js";

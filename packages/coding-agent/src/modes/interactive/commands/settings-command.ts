@@ -1,8 +1,9 @@
 // `/settings`: the settings panel (docs/settings.md). Every change applies at once and is saved to the user's
 // settings.json; the theme list previews each theme as you move through it.
-import type { QueueMode, ThinkingLevel } from "@agent/agent-core";
+import { QUEUE_MODES, type QueueMode, type ThinkingLevel } from "@agent/agent-core";
 import type { Transport } from "@agent/ai";
 import { type Component, type SettingItem, SettingsList } from "@agent/tui";
+import { DEFAULT_QUEUE_MODE } from "../../../core/config/settings-manager.js";
 import {
 	type DoubleEscapeAction,
 	type TreeFilterMode,
@@ -17,7 +18,10 @@ import { TREE_FILTER_MODES } from "../selectors/tree-model.js";
 
 const BOOLEAN_VALUES = ["true", "false"];
 // The default first, as the panel has always listed them.
-const QUEUE_MODE_CHOICES: readonly QueueMode[] = ["one-at-a-time", "all"];
+const QUEUE_MODE_CHOICES: readonly QueueMode[] = [
+	DEFAULT_QUEUE_MODE,
+	...QUEUE_MODES.filter((mode) => mode !== DEFAULT_QUEUE_MODE),
+];
 
 type Apply = (value: string) => void;
 

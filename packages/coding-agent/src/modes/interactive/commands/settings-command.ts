@@ -11,7 +11,7 @@ import {
 	type TuiMode,
 } from "../../../core/config/settings-schema.js";
 import { keyHint } from "../display-state.js";
-import type { ModeHost } from "../mode-host.js";
+import type { AppearanceHost, DialogHost, EditorHost, SessionHost, TranscriptHost } from "../mode-host.js";
 import { FramedPanel } from "../selectors/framed-panel.js";
 import { SelectPanel } from "../selectors/select-panel.js";
 import { TREE_FILTER_MODES } from "../selectors/tree-model.js";
@@ -34,7 +34,7 @@ function bool(value: string): boolean {
 	return value === "true";
 }
 
-function themeSubmenu(host: ModeHost): SettingItem["submenu"] {
+function themeSubmenu(host: DialogHost & AppearanceHost): SettingItem["submenu"] {
 	return (current, done) => {
 		const original = current;
 		const panel = new SelectPanel(host.state, {
@@ -57,7 +57,9 @@ function themeSubmenu(host: ModeHost): SettingItem["submenu"] {
 	};
 }
 
-export function settingDefinitions(host: ModeHost): SettingDefinition[] {
+export function settingDefinitions(
+	host: SessionHost & DialogHost & EditorHost & TranscriptHost & AppearanceHost,
+): SettingDefinition[] {
 	const { session } = host;
 	const settings = session.settingsManager;
 	const levels = session.supportsThinking() ? session.getAvailableThinkingLevels() : ["off"];
@@ -287,7 +289,7 @@ export function settingDefinitions(host: ModeHost): SettingDefinition[] {
 	return definitions;
 }
 
-export function openSettings(host: ModeHost): void {
+export function openSettings(host: SessionHost & DialogHost & EditorHost & TranscriptHost & AppearanceHost): void {
 	const definitions = settingDefinitions(host);
 	const byId = new Map(definitions.map((definition) => [definition.item.id, definition]));
 	const list = new SettingsList(

@@ -34,6 +34,7 @@ export const DEFAULT_CODE_BLOCK_INDENT = "  ";
 export const DEFAULT_REPLY_MAX_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_REPLY_TIMEOUT_MS = 30 * 60 * 1000;
 export const DEFAULT_BASH_MEMORY_BYTES = 1024 * 1024;
+export const DEFAULT_QUEUE_MODE: QueueMode = "one-at-a-time";
 export const DEFAULT_BASH_OUTPUT_FILE_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_PARALLEL_TOOL_CALLS = 8;
 export const DEFAULT_CONTEXT_FILE_BYTES = 128 * 1024;
@@ -187,13 +188,13 @@ export class SettingsManager {
 
 	// ── queueing ─────────────────────────────────────────────────────────────────────────────────────────
 	getSteeringMode(): QueueMode {
-		return this.settings.steeringMode ?? "one-at-a-time";
+		return this.settings.steeringMode ?? DEFAULT_QUEUE_MODE;
 	}
 	setSteeringMode(mode: QueueMode): void {
 		this.store.set("global", "steeringMode", mode);
 	}
 	getFollowUpMode(): QueueMode {
-		return this.settings.followUpMode ?? "one-at-a-time";
+		return this.settings.followUpMode ?? DEFAULT_QUEUE_MODE;
 	}
 	setFollowUpMode(mode: QueueMode): void {
 		this.store.set("global", "followUpMode", mode);

@@ -114,7 +114,10 @@ export function resolveCommands(
 	return firstWins(extensions, allowed, commandConflictText, conflicts);
 }
 
-/** `Ctrl+Shift+P`, `shift+ctrl+p` → `ctrl+shift+p`: modifiers in one order, lower case. */
+/**
+ * `Ctrl+Shift+P`, `shift+ctrl+p` → `ctrl+shift+p`: lower case, the known modifiers in the order the TUI matches
+ * them (`matchesKey`), unknown ones dropped.
+ */
 export function normalizeKeyId(key: string): string {
 	const parts = key.toLowerCase().split("+");
 	let base = parts.pop() ?? "";

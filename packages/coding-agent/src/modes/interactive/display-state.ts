@@ -74,6 +74,16 @@ export function isExpandableBlock(component: unknown): component is ExpandableBl
 	return typeof (component as Partial<ExpandableBlock> | undefined)?.toggleExpanded === "function";
 }
 
+/** A click on a tool call, `!` output or summary expands or collapses that block alone; false: none was hit. */
+export function toggleClickedBlock(path: readonly unknown[]): boolean {
+	for (const component of path) {
+		if (!isExpandableBlock(component)) continue;
+		component.toggleExpanded();
+		return true;
+	}
+	return false;
+}
+
 /** Whether one block shows its full content: its own state once toggled, else the global Ctrl+O state. */
 export class BlockExpansion {
 	private override: boolean | undefined;

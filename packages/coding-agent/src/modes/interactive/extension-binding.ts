@@ -5,6 +5,7 @@ import type { ExtensionRunner } from "../../core/extensions/runner.js";
 import { BUILTIN_COMMANDS } from "./commands/command-table.js";
 import { type ExtensionUiHost, InteractiveExtensionUI } from "./extension-ui.js";
 import { DEFAULT_KEYBINDINGS, type KeybindingAction, RESERVED_SHORTCUT_ACTIONS } from "./keybindings.js";
+import type { EditorHost, LifecycleHost } from "./mode-host.js";
 
 export interface ExtensionBinding {
 	ui: InteractiveExtensionUI;
@@ -22,7 +23,10 @@ function effectiveBindings(host: ExtensionUiHost): Record<string, readonly strin
 	return bindings;
 }
 
-export function bindExtensionRunner(host: ExtensionUiHost, runner: ExtensionRunner): ExtensionBinding {
+export function bindExtensionRunner(
+	host: ExtensionUiHost & EditorHost & LifecycleHost,
+	runner: ExtensionRunner,
+): ExtensionBinding {
 	const ui = new InteractiveExtensionUI(host);
 	runner.setUIContext(ui, true);
 	runner.setShutdownHandler(() => void host.quit(0));

@@ -21,12 +21,18 @@ import type {
 	WidgetOptions,
 } from "../../core/extensions/ui-context.js";
 import type { KeybindingAction } from "./keybindings.js";
-import type { ModeHost } from "./mode-host.js";
+import type { AppearanceHost, DialogHost, FooterHost, NoticeHost, SessionHost, TranscriptHost } from "./mode-host.js";
 import { confirmDialog, editorDialog, inputDialog, openDialog, selectDialog } from "./selectors/dialogs.js";
 import { Theme } from "./theme/theme.js";
 
-/** What the extension UI needs from the mode beyond ModeHost: the places extensions may draw. */
-export interface ExtensionUiHost extends ModeHost {
+/** What the extension UI needs from the mode: the roles it uses, and the places extensions may draw. */
+export interface ExtensionUiHost
+	extends NoticeHost,
+		SessionHost,
+		DialogHost,
+		TranscriptHost,
+		FooterHost,
+		AppearanceHost {
 	readonly statuses: Map<string, string>;
 	setWorkingMessage(message: string | undefined): void;
 	setTitle(title: string): void;

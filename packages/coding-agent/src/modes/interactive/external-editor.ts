@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { DialogHost, EditorHost, NoticeHost } from "./mode-host.js";
 
 export const NO_EDITOR_CONFIGURED_TEXT = "No editor configured. Set $VISUAL or $EDITOR environment variable.";
 
@@ -29,4 +30,25 @@ export function editInExternalEditor(text: string, command: string[]): string | 
 	} finally {
 		rmSync(path, { force: true });
 	}
+}
+
+/** Ctrl+G: the TUI is stopped while the editor runs; a warning when no editor is configured. */
+export function editPromptExternally(
+	host: NoticeHost & Pick<DialogHost, "tui"> & Pick<EditorHost, "editor">,
+	env: Record<string, string | undefined>,
+): void {
+	const command = editorCommand(env);
+	if (!command) {
+		host.notify("warning", NO_EDITOR_CONFIGURED_TEXT);
+		return;
+	}
+	host.tui.stop();
+	let edited: string | undefined;
+	try {
+		edited = editInExternalEditor(host.editor.getExpandedText(), command);
+	} finally {
+		host.tui.start();
+		host.tui.requestRender(true);
+	}
+	if (edited !== undefined) host.editor.setText(edited);
 }

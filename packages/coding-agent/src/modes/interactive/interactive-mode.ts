@@ -1,7 +1,7 @@
 // The interactive mode: wires the TUI, the theme and key map, and the parts that do the work — the event
 // renderer (session events → transcript), the input controller (submitted text), key actions, slash commands
 // and selectors. Data flows one way: it subscribes to AgentSession events and calls AgentSession methods.
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import {
 	CombinedAutocompleteProvider,
 	type Component,
@@ -16,7 +16,6 @@ import { APP_NAME } from "../../config.js";
 import type { AgentSession } from "../../core/agent-session.js";
 import { getAgentDir } from "../../core/config/paths.js";
 import type { TuiMode } from "../../core/config/settings-schema.js";
-import { getDocsPath } from "../../core/resources/package-docs.js";
 import { AppEditor } from "./app-editor.js";
 import { builtinSlashCommands } from "./commands/builtin-commands.js";
 import { BUILTIN_COMMANDS } from "./commands/command-table.js";
@@ -25,12 +24,12 @@ import { FooterComponent } from "./components/footer.js";
 import { PendingMessagesComponent } from "./components/pending-messages.js";
 import { StartupHeaderComponent } from "./components/startup-header.js";
 import { StatusArea } from "./components/status-area.js";
-import { type DisplayState, isExpandableBlock, keyHint } from "./display-state.js";
+import { type DisplayState, keyHint, toggleClickedBlock } from "./display-state.js";
 import { SessionEventRenderer } from "./event-renderer.js";
 import { bindExtensionRunner, type ExtensionBinding } from "./extension-binding.js";
 import { wireCustomEditor } from "./extension-kit/wire-custom-editor.js";
 import type { ExtensionUiHost } from "./extension-ui.js";
-import { editInExternalEditor, editorCommand, NO_EDITOR_CONFIGURED_TEXT } from "./external-editor.js";
+import { editPromptExternally } from "./external-editor.js";
 import { collectFooterFigures, readGitBranch } from "./footer-figures.js";
 import { InputController } from "./input-controller.js";
 import { KeyActions } from "./key-actions.js";
@@ -40,7 +39,8 @@ import type { InteractiveModeOptions, ModeHost, NoticeLevel, SelectorHandle } fr
 import { ModelsJsonErrorTracker } from "./models-json-error.js";
 import { bindPermissions } from "./permission-binding.js";
 import { ScreenLayout, scrollLayoutTheme } from "./screen-layout.js";
-import { startupInfoOf } from "./startup-info.js";
+import { startSession } from "./session-start.js";
+import { startupInfoOf, startupNotices } from "./startup-info.js";
 import { setCurrentTheme } from "./theme/current-theme.js";
 import { detectColorMode } from "./theme/theme.js";
 import { ThemeRegistry } from "./theme/theme-registry.js";
@@ -75,10 +75,8 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	private readonly renderer: SessionEventRenderer;
 	private readonly env: Record<string, string | undefined>;
 	private currentGitBranch: string | undefined;
-	private unsubscribe: (() => void) | undefined;
-	private readonly unsubscribeMcp: (() => void)[] = [];
-	private unsubscribeState: (() => void) | undefined;
-	private unbindPermissions: (() => void) | undefined;
+	/** Session, state, permission and MCP listeners, removed by `quit` in the order they were added. */
+	private readonly subscriptions: (() => void)[] = [];
 	/** The MCP prompt commands the autocomplete offers. */
 	private mcpCommandsKey = "";
 	private readonly onTerminate = (signal: NodeJS.Signals) => void this.quit(signal === "SIGHUP" ? 129 : 143);
@@ -139,15 +137,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		this.layout = new ScreenLayout(this.tui, this.transcript, this.status, this.editor, this.footer, {
 			mode: screenMode,
 			scrollTheme: () => scrollLayoutTheme(this.state),
-			onClick: (path) => {
-				// A click on a tool call, `!` output or summary expands or collapses that block alone.
-				for (const component of path) {
-					if (!isExpandableBlock(component)) continue;
-					component.toggleExpanded();
-					return true;
-				}
-				return false;
-			},
+			onClick: toggleClickedBlock,
 		});
 		this.pendingView = new PendingMessagesComponent(this.state);
 		this.layout.pending.addChild(this.pendingView);
@@ -190,44 +180,38 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		const exit = new Promise<number>((resolve) => {
 			this.resolveExit = resolve;
 		});
-		this.unsubscribe = this.session.subscribe((event) => {
-			try {
-				this.renderer.handle(event);
-				if (FOOTER_EVENTS.has(event.type)) this.refreshFooter();
-			} catch (error) {
-				// A drawing bug must not take the session down with it.
-				this.notify(
-					"error",
-					`Display error (${event.type}): ${error instanceof Error ? error.message : String(error)}`,
-				);
-			}
-		});
+		this.subscriptions.push(
+			this.session.subscribe((event) => {
+				try {
+					this.renderer.handle(event);
+					if (FOOTER_EVENTS.has(event.type)) this.refreshFooter();
+				} catch (error) {
+					// A drawing bug must not take the session down with it.
+					const message = error instanceof Error ? error.message : String(error);
+					this.notify("error", `Display error (${event.type}): ${message}`);
+				}
+			}),
+		);
 		// The footer follows the session: its events (usage after each reply, compaction) and its state changes
 		// (model, thinking level, session, name, branch), whoever made them (a command, a key, an extension).
-		this.unsubscribeState = this.session.onStateChange(() => this.refreshFooter());
+		this.subscriptions.push(this.session.onStateChange(() => this.refreshFooter()));
 		const runner = this.options.extensions;
 		if (runner) {
 			this.extensionBinding = bindExtensionRunner(this, runner);
 			const binding = this.extensionBinding;
 			this.editor.onShortcut = (data) => binding.handleShortcut(data);
 		}
-		this.unbindPermissions = bindPermissions(this);
+		this.subscriptions.push(bindPermissions(this));
 		this.showStartupHeader();
 		if (this.session.messages.length > 0) this.transcript.showMessages(this.session.messages, this.transcriptWidth());
-		for (const warning of this.startupWarnings) this.notify("warning", warning);
-		for (const warning of this.options.warnings ?? []) this.notify("warning", warning);
+		for (const warning of [...this.startupWarnings, ...(this.options.warnings ?? [])])
+			this.notify("warning", warning);
 		this.reportModelsJsonError();
-		for (const issue of this.themes.issues) this.notify(issue.severity, `Theme: ${issue.message}`);
-		if (this.options.modelFallbackMessage) this.notify("warning", this.options.modelFallbackMessage);
-		if (!this.session.model) {
-			this.notify(
-				"warning",
-				`No models available. Use /login or set an API key environment variable. See ${join(getDocsPath(), "providers.md")}. Then use /model to select a model.`,
-			);
-		}
+		for (const notice of startupNotices(this.session, this.themes, this.options))
+			this.notify(notice.level, notice.text);
 		// MCP servers start in the background: their failures and authorization requests become notices, and
 		// the slash commands of their prompts appear when they connect.
-		this.unsubscribeMcp.push(
+		this.subscriptions.push(
 			this.session.onMcpNotice((notice) => this.notify(notice.level, notice.text)),
 			this.session.mcp?.onChange(() => {
 				const commands = this.session.mcp?.getPromptCommands().map((command) => command.name) ?? [];
@@ -249,7 +233,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 			for (const warning of warnings) this.notify("warning", warning);
 		});
 		if (this.options.resume) this.pickSessionThenStart();
-		else void this.startSession();
+		else void startSession(this, () => this.isQuitting);
 		return exit;
 	}
 
@@ -429,20 +413,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	}
 
 	openExternalEditor(): void {
-		const command = editorCommand(this.env);
-		if (!command) {
-			this.notify("warning", NO_EDITOR_CONFIGURED_TEXT);
-			return;
-		}
-		this.tui.stop();
-		let edited: string | undefined;
-		try {
-			edited = editInExternalEditor(this.editor.getExpandedText(), command);
-		} finally {
-			this.tui.start();
-			this.tui.requestRender(true);
-		}
-		if (edited !== undefined) this.editor.setText(edited);
+		editPromptExternally(this, this.env);
 	}
 
 	scrollTranscript(direction: -1 | 1): boolean {
@@ -518,10 +489,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		if (this.isQuitting) return;
 		this.isQuitting = true;
 		this.exitCode = exitCode;
-		this.unsubscribe?.();
-		this.unsubscribeState?.();
-		this.unbindPermissions?.();
-		for (const unsubscribe of this.unsubscribeMcp.splice(0)) unsubscribe();
+		for (const unsubscribe of this.subscriptions.splice(0)) unsubscribe();
 		process.off("SIGTERM", this.onTerminate);
 		process.off("SIGHUP", this.onTerminate);
 		this.status.hide();
@@ -584,36 +552,12 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 	/** `agent -r`: the session picker before anything else; cancelling leaves with `No session selected`. */
 	private pickSessionThenStart(): void {
 		pickSessionAtStartup(this, {
-			onOpened: () => void this.startSession(),
+			onOpened: () => void startSession(this, () => this.isQuitting),
 			onCancelled: () => {
 				this.exitMessage = NO_SESSION_SELECTED_TEXT;
 				void this.quit(0);
 			},
 		});
-	}
-
-	/** Extensions see the session once the UI is up; then the messages from the command line are sent. */
-	private async startSession(): Promise<void> {
-		try {
-			await this.session.bindExtensions();
-		} catch (error) {
-			this.notify("error", `Extension startup failed: ${error instanceof Error ? error.message : String(error)}`);
-		}
-		this.refreshAutocomplete();
-		const { initialMessage, initialImages, messages: initialMessages } = this.options;
-		const messages: { text: string; images?: typeof initialImages }[] = [];
-		if (initialMessage !== undefined || (initialImages && initialImages.length > 0)) {
-			messages.push({ text: initialMessage ?? "", ...(initialImages ? { images: initialImages } : {}) });
-		}
-		for (const text of initialMessages ?? []) messages.push({ text });
-		for (const message of messages) {
-			if (this.isQuitting) return;
-			try {
-				await this.session.prompt(message.text, message.images ? { images: message.images } : {});
-			} catch (error) {
-				this.notifyPromptFailure(error);
-			}
-		}
 	}
 }
 

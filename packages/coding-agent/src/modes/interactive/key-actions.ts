@@ -8,7 +8,15 @@ import { runFork, runNew, runResume } from "./commands/session-commands.js";
 import { openTreeNavigator } from "./commands/tree-command.js";
 import type { InputController } from "./input-controller.js";
 import type { AppAction } from "./keybindings.js";
-import type { ModeHost } from "./mode-host.js";
+import type {
+	DialogHost,
+	EditorHost,
+	FooterHost,
+	LifecycleHost,
+	NoticeHost,
+	SessionHost,
+	TranscriptHost,
+} from "./mode-host.js";
 import { openModelSelector } from "./selectors/model-selector.js";
 
 /** Two presses of Esc or Ctrl+C within this time count as a double press. */
@@ -25,7 +33,13 @@ export class KeyActions {
 	private lastClearAt = 0;
 
 	constructor(
-		private readonly host: ModeHost,
+		private readonly host: NoticeHost &
+			SessionHost &
+			DialogHost &
+			EditorHost &
+			TranscriptHost &
+			FooterHost &
+			LifecycleHost,
 		private readonly input: InputController,
 		private readonly now: () => number = Date.now,
 	) {}

@@ -151,7 +151,7 @@ export class AppKeybindings {
 		const byKey = new Map<string, AppAction[]>();
 		for (const action of APP_ACTIONS) {
 			for (const key of this.app.getKeys(action)) {
-				const normalized = normalizeKeyId(key);
+				const normalized = conflictKeyOf(key);
 				const list = byKey.get(normalized) ?? [];
 				list.push(action);
 				byKey.set(normalized, list);
@@ -163,8 +163,12 @@ export class AppKeybindings {
 	}
 }
 
-/** `Shift+Ctrl+P` and `ctrl+shift+p` name the same key: lower-case, modifiers sorted, aliases resolved. */
-export function normalizeKeyId(key: string): string {
+/**
+ * What `findConflicts` groups bindings by, and prints: `Shift+Ctrl+P` and `ctrl+shift+p` are the same key
+ * (lower-case, modifiers sorted alphabetically and all kept, aliases resolved). Not core's `normalizeKeyId`,
+ * which orders modifiers as the TUI matches them and drops unknown ones: conflict warnings would read differently.
+ */
+export function conflictKeyOf(key: string): string {
 	const parts = key.toLowerCase().split("+");
 	// A trailing empty part means the key itself is "+" ("ctrl++").
 	const base = parts[parts.length - 1] === "" ? "+" : (parts.pop() as string);

@@ -1,6 +1,6 @@
 // What the interactive mode offers its parts (key actions, slash commands, selectors, the input controller,
-// the extension UI). They depend on this interface, not on the mode class, so each can be tested alone and
-// no file imports the mode.
+// the extension UI), as small roles. They depend on these interfaces, not on the mode class, so each can be
+// tested alone and no file imports the mode.
 import type { ImageContent } from "@agent/ai";
 import type { Component, Terminal, TUI } from "@agent/tui";
 import type { AgentSession } from "../../core/agent-session.js";
@@ -59,18 +59,11 @@ export interface SelectorHandle {
 	close(): void;
 }
 
-export interface ModeHost {
-	readonly session: AgentSession;
-	readonly tui: TUI;
-	readonly state: DisplayState;
-	readonly editor: AppEditor;
-	readonly transcript: Transcript;
-	readonly status: StatusArea;
-	readonly themes: ThemeRegistry;
-	readonly keybindings: AppKeybindings;
-	readonly agentDir: string;
-	readonly options: InteractiveModeOptions;
+// Each part takes the roles it uses, no more: a function that only reports takes a NoticeHost. What takes
+// the whole ModeHost (the slash command table, the input controller that runs it) can reach any command.
 
+/** Notices in the transcript, and redraws. */
+export interface NoticeHost {
 	notify(level: NoticeLevel, text: string): void;
 	/**
 	 * A prompt that failed before the model was called: `Error: <the core's message>`, then what to do about it
@@ -78,51 +71,97 @@ export interface ModeHost {
 	 */
 	notifyPromptFailure(error: unknown): void;
 	requestRender(): void;
+}
+
+/** The session the mode drives, and how the mode was started. */
+export interface SessionHost {
+	readonly session: AgentSession;
+	readonly agentDir: string;
+	readonly options: InteractiveModeOptions;
 	/** Shows the model registry's models.json error (`models.json error: …`) unless it is the one last shown. */
 	reportModelsJsonError(): void;
+}
 
+/** Selectors and dialogs, shown in the editor's place, and what they are drawn with. */
+export interface DialogHost {
+	readonly tui: TUI;
+	readonly state: DisplayState;
+	readonly keybindings: AppKeybindings;
 	/** Puts `component` where the editor is and focuses it, until the handle closes it. */
 	showSelector(component: Component): SelectorHandle;
 	/** Whether a selector or dialog is open. */
 	hasSelector(): boolean;
+	requestRender(): void;
+}
 
+/** The prompt editor. */
+export interface EditorHost {
+	readonly editor: AppEditor;
+	refreshEditorBorder(): void;
+	refreshAutocomplete(): void;
+	/** Sends `text` to the model as a prompt (idle) or steering/follow-up (while the agent works). */
+	submitPrompt(text: string, delivery?: "steer" | "followUp"): void;
+	/** Ctrl+G: edits the prompt in $VISUAL / $EDITOR. */
+	openExternalEditor(): void;
+}
+
+/** The transcript, the status line under it and the queued messages. */
+export interface TranscriptHost {
+	readonly transcript: Transcript;
+	readonly status: StatusArea;
 	/** Rebuilds the transcript from the session's current branch. */
 	rebuildTranscript(): void;
+	refreshPending(): void;
+	setToolsExpanded(expanded: boolean): void;
+	setHideThinking(hidden: boolean): void;
+	/** The full-screen mode's PageUp / PageDown; false in the inline mode (the editor gets the key). */
+	scrollTranscript(direction: -1 | 1): boolean;
+	/** The full-screen mode's search bar; false in the inline mode. */
+	openTranscriptSearch(): boolean;
+}
+
+/** The footer and the terminal title. */
+export interface FooterHost {
 	/**
 	 * The footer follows the session by itself (its events and `onStateChange`); this is for figures the mode
 	 * owns: extension statuses, the permission mode, the git branch.
 	 */
 	refreshFooter(): void;
-	refreshPending(): void;
-	refreshEditorBorder(): void;
-	refreshAutocomplete(): void;
 	updateTitle(): void;
+}
 
+/** Themes, key bindings, UI settings and the screen mode. */
+export interface AppearanceHost {
+	readonly themes: ThemeRegistry;
 	/** Switches the theme (and saves it unless `preview`); false when the theme does not exist. */
 	setTheme(name: string, options?: { preview?: boolean }): boolean;
-	setToolsExpanded(expanded: boolean): void;
-	setHideThinking(hidden: boolean): void;
 	/** Applies settings that change the UI (padding, autocomplete rows, cursor, clear on shrink). */
 	applyUiSettings(): void;
 	/** Reads keybindings.json again. */
 	reloadKeybindings(): void;
 	/** Rebuilds the theme list from the resource loader (after /reload) and re-applies the current theme. */
 	reloadThemes(): void;
-
 	/** Keyboard shortcuts extensions registered (for /hotkeys). */
 	extensionShortcuts(): { key: string; description: string }[];
-	/** Sends `text` to the model as a prompt (idle) or steering/follow-up (while the agent works). */
-	submitPrompt(text: string, delivery?: "steer" | "followUp"): void;
-	/** Ctrl+Z: hands the terminal back to the shell until SIGCONT. */
-	suspend(): void;
-	/** Ctrl+G: edits the prompt in $VISUAL / $EDITOR. */
-	openExternalEditor(): void;
-	/** The full-screen mode's PageUp / PageDown; false in the inline mode (the editor gets the key). */
-	scrollTranscript(direction: -1 | 1): boolean;
-	/** The full-screen mode's search bar; false in the inline mode. */
-	openTranscriptSearch(): boolean;
 	/** Switches between the inline and the full-screen mode (and saves it as `tuiMode`). */
 	setTuiMode(mode: TuiMode): void;
+}
+
+/** Pausing and leaving the mode. */
+export interface LifecycleHost {
+	/** Ctrl+Z: hands the terminal back to the shell until SIGCONT. */
+	suspend(): void;
 	/** Leaves the mode: `session_shutdown`, terminal restored, `exitCode` returned by `runInteractiveMode`. */
 	quit(exitCode?: number): Promise<void>;
 }
+
+/** Everything the mode offers its parts; a part that needs it all (the slash command table) takes this. */
+export interface ModeHost
+	extends NoticeHost,
+		SessionHost,
+		DialogHost,
+		EditorHost,
+		TranscriptHost,
+		FooterHost,
+		AppearanceHost,
+		LifecycleHost {}

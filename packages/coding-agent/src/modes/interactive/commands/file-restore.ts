@@ -9,7 +9,7 @@ import {
 	unrestorableText,
 } from "../../../core/checkpoints/restore-text.js";
 import type { FileRestoreResult } from "../../../core/checkpoints/types.js";
-import type { ModeHost } from "../mode-host.js";
+import type { DialogHost, NoticeHost, SessionHost, TranscriptHost } from "../mode-host.js";
 import { selectDialog } from "../selectors/dialogs.js";
 
 export const RESTORE_FILES_TITLE = "Restore files too?";
@@ -42,7 +42,7 @@ function hasWork(result: FileRestoreResult): boolean {
 }
 
 /** Shows the conflicting files and what changed in each (the diff since the agent last recorded it). */
-export function showConflicts(host: Pick<ModeHost, "transcript">, result: FileRestoreResult): void {
+export function showConflicts(host: TranscriptHost, result: FileRestoreResult): void {
 	host.transcript.showNotice("warning", `Changed outside the agent:\n\n${conflictDetailsText(result)}`);
 }
 
@@ -51,7 +51,7 @@ export function showConflicts(host: Pick<ModeHost, "transcript">, result: FileRe
  * conflicts whether to overwrite them. Undefined: the user went back (Esc).
  */
 export async function askToRestoreFiles(
-	host: Pick<ModeHost, "showSelector" | "requestRender" | "state" | "transcript">,
+	host: DialogHost & TranscriptHost,
 	preview: FileRestoreResult | undefined,
 ): Promise<FileRestoreChoice | undefined> {
 	if (!preview || !hasWork(preview)) return { restoreFiles: false };
@@ -69,14 +69,14 @@ export async function askToRestoreFiles(
 }
 
 /** Tells what a restore did ("Restored 2 files, deleted 1"), and which files could not be restored. */
-export function reportRestore(host: Pick<ModeHost, "notify">, result: FileRestoreResult): void {
+export function reportRestore(host: NoticeHost, result: FileRestoreResult): void {
 	const outcome = restoreOutcomeText(result);
 	if (outcome) host.notify("info", outcome);
 	if (result.unrestorable.length > 0) host.notify("warning", unrestorableText(result.unrestorable));
 }
 
 /** `/undo`: the files the last turn changed go back to how they were before it. */
-export async function runUndo(host: ModeHost): Promise<void> {
+export async function runUndo(host: NoticeHost & SessionHost & DialogHost & TranscriptHost): Promise<void> {
 	const { session } = host;
 	if (session.isStreaming) {
 		host.notify("warning", UNDO_BUSY_TEXT);

@@ -5,7 +5,7 @@ import { Markdown, Spacer } from "@agent/tui";
 import { getPackageRoot } from "../../../core/resources/package-docs.js";
 import { formatKeyLabel } from "../display-state.js";
 import { APP_ACTIONS, type KeybindingAction } from "../keybindings.js";
-import type { ModeHost } from "../mode-host.js";
+import type { AppearanceHost, DialogHost, EditorHost, NoticeHost, SessionHost, TranscriptHost } from "../mode-host.js";
 
 export const RELOAD_WHILE_STREAMING_TEXT = "Wait for the current response to finish before reloading.";
 export const RELOADED_TEXT = "Reloaded extensions, skills, prompts, themes";
@@ -50,7 +50,7 @@ const ACTION_DESCRIPTIONS: Partial<Record<KeybindingAction, string>> = {
 	tab: "Complete paths and commands",
 };
 
-export function hotkeysMarkdown(host: ModeHost): string {
+export function hotkeysMarkdown(host: DialogHost & AppearanceHost): string {
 	const rows: string[] = ["| Key | Action |", "| --- | --- |"];
 	const add = (action: KeybindingAction) => {
 		const keys = host.keybindings.getKeys(action);
@@ -74,18 +74,18 @@ export function hotkeysMarkdown(host: ModeHost): string {
 	return ["**Keyboard shortcuts**", "", ...rows, ...extras].join("\n");
 }
 
-function showMarkdown(host: ModeHost, text: string): void {
+function showMarkdown(host: DialogHost & TranscriptHost, text: string): void {
 	// A blank line first: the title must not touch the notice or block above it.
 	host.transcript.addChild(new Spacer(1));
 	host.transcript.addChild(new Markdown(text, 1, 0, host.state.theme.getMarkdownTheme()));
 	host.requestRender();
 }
 
-export function runHotkeys(host: ModeHost): void {
+export function runHotkeys(host: DialogHost & TranscriptHost & AppearanceHost): void {
 	showMarkdown(host, hotkeysMarkdown(host));
 }
 
-export function runChangelog(host: ModeHost): void {
+export function runChangelog(host: NoticeHost & DialogHost & TranscriptHost): void {
 	let text: string;
 	try {
 		text = readFileSync(join(getPackageRoot(), "CHANGELOG.md"), "utf8");
@@ -96,7 +96,9 @@ export function runChangelog(host: ModeHost): void {
 	showMarkdown(host, text);
 }
 
-export async function runReload(host: ModeHost): Promise<void> {
+export async function runReload(
+	host: NoticeHost & SessionHost & EditorHost & TranscriptHost & AppearanceHost,
+): Promise<void> {
 	const { session } = host;
 	if (session.isStreaming || session.isCompacting) {
 		host.notify("warning", RELOAD_WHILE_STREAMING_TEXT);

@@ -3,7 +3,7 @@
 import { LOGIN_CANCELLED_MESSAGE, type OAuthLoginCallbacks } from "@agent/ai";
 import { CLAUDE_SUBSCRIPTION_UNSUPPORTED_TEXT, type OAuthKeyProvider } from "../../../core/config/auth-storage.js";
 import { getAuthPath } from "../../../core/config/paths.js";
-import type { ModeHost } from "../mode-host.js";
+import type { DialogHost, NoticeHost, SessionHost } from "../mode-host.js";
 import { inputDialog, selectDialog } from "../selectors/dialogs.js";
 import { refreshModels } from "../selectors/model-selector.js";
 
@@ -20,7 +20,10 @@ export function oauthProviderLabel(provider: Pick<OAuthKeyProvider, "name">, sig
 	return `${provider.name}${signedIn ? " ✓ logged in" : ""}`;
 }
 
-async function pickProvider(host: ModeHost, args: string): Promise<OAuthKeyProvider | undefined> {
+async function pickProvider(
+	host: NoticeHost & SessionHost & DialogHost,
+	args: string,
+): Promise<OAuthKeyProvider | undefined> {
 	const auth = host.session.modelRegistry.authStorage;
 	const providers = auth.getOAuthProviders();
 	const wanted = args.trim();
@@ -47,7 +50,7 @@ async function pickProvider(host: ModeHost, args: string): Promise<OAuthKeyProvi
 }
 
 /** Answers from a dialog; closing it (Esc) cancels the whole login. */
-async function ask(host: ModeHost, abort: AbortController, title: string, placeholder?: string): Promise<string> {
+async function ask(host: DialogHost, abort: AbortController, title: string, placeholder?: string): Promise<string> {
 	const value = await inputDialog(host, title, placeholder, { signal: abort.signal });
 	if (value === undefined) {
 		abort.abort();
@@ -56,7 +59,7 @@ async function ask(host: ModeHost, abort: AbortController, title: string, placeh
 	return value;
 }
 
-export async function runLogin(host: ModeHost, args = ""): Promise<void> {
+export async function runLogin(host: NoticeHost & SessionHost & DialogHost, args = ""): Promise<void> {
 	const provider = await pickProvider(host, args);
 	if (!provider) return;
 	const auth = host.session.modelRegistry.authStorage;
@@ -95,7 +98,7 @@ export async function runLogin(host: ModeHost, args = ""): Promise<void> {
 	}
 }
 
-export async function runLogout(host: ModeHost, args = ""): Promise<void> {
+export async function runLogout(host: NoticeHost & SessionHost & DialogHost, args = ""): Promise<void> {
 	const auth = host.session.modelRegistry.authStorage;
 	const signedIn = auth.listOAuth();
 	if (signedIn.length === 0) {

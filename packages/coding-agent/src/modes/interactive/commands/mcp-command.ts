@@ -3,7 +3,7 @@
 import type { AutocompleteItem } from "@agent/tui";
 import { MCP_CONFIG_FILE_NAME, PROJECT_ROOT_MCP_FILE_NAME } from "../../../core/mcp/config.js";
 import type { McpServerState, McpServerStatus } from "../../../core/mcp/status.js";
-import type { ModeHost } from "../mode-host.js";
+import type { NoticeHost, SessionHost } from "../mode-host.js";
 
 /** Lines of a server's stderr `/mcp <server>` shows. */
 const STDERR_LINES = 20;
@@ -74,7 +74,7 @@ export function mcpServerDetailsText(server: McpServerStatus): string {
 	return lines.join("\n");
 }
 
-export async function runMcp(host: ModeHost, args: string): Promise<void> {
+export async function runMcp(host: NoticeHost & SessionHost, args: string): Promise<void> {
 	const { session } = host;
 	const servers = session.getMcpServers();
 	const [verb, name] = args.trim().split(/\s+/);
@@ -107,7 +107,7 @@ export async function runMcp(host: ModeHost, args: string): Promise<void> {
 	host.notify("info", mcpServerDetailsText(server));
 }
 
-export function completeMcpArgs(host: ModeHost, prefix: string): AutocompleteItem[] | null {
+export function completeMcpArgs(host: SessionHost, prefix: string): AutocompleteItem[] | null {
 	const names = host.session.getMcpServers().map((server) => server.name);
 	const words = prefix.split(/\s+/);
 	if (words.length <= 1) {

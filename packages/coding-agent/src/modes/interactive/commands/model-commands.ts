@@ -1,7 +1,7 @@
 // /model [search] and /scoped-models.
 import type { Model } from "@agent/ai";
 import type { AutocompleteItem } from "@agent/tui";
-import type { ModeHost } from "../mode-host.js";
+import type { DialogHost, EditorHost, NoticeHost, SessionHost } from "../mode-host.js";
 import {
 	findExactModel,
 	modelKey,
@@ -12,7 +12,7 @@ import {
 } from "../selectors/model-selector.js";
 import { ScopedModelsSelector } from "../selectors/scoped-models-selector.js";
 
-export function runModel(host: ModeHost, args: string): void {
+export function runModel(host: NoticeHost & SessionHost & DialogHost & EditorHost, args: string): void {
 	const search = args.trim();
 	if (!search) {
 		openModelSelector(host);
@@ -23,7 +23,7 @@ export function runModel(host: ModeHost, args: string): void {
 	else openModelSelector(host, search);
 }
 
-export function completeModelArgs(host: ModeHost, prefix: string): AutocompleteItem[] {
+export function completeModelArgs(host: SessionHost, prefix: string): AutocompleteItem[] {
 	const wanted = prefix.toLowerCase();
 	return host.session
 		.getAvailableModels()
@@ -33,7 +33,7 @@ export function completeModelArgs(host: ModeHost, prefix: string): AutocompleteI
 		.map((key) => ({ value: key, label: key }));
 }
 
-export function runScopedModels(host: ModeHost): void {
+export function runScopedModels(host: NoticeHost & SessionHost & DialogHost): void {
 	const { session } = host;
 	refreshModels(host);
 	const models = session.getAvailableModels();

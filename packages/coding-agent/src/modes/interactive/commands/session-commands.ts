@@ -15,7 +15,7 @@ import {
 import { copyToClipboard } from "../clipboard.js";
 import { SummaryMessageComponent } from "../components/summary-message.js";
 import { keyHint } from "../display-state.js";
-import type { ModeHost } from "../mode-host.js";
+import type { DialogHost, EditorHost, FooterHost, NoticeHost, SessionHost, TranscriptHost } from "../mode-host.js";
 import { forkPanel } from "../selectors/fork-panel.js";
 import { SessionPicker, type SessionScope } from "../selectors/session-picker.js";
 import { askToRestoreFiles, reportRestore, showConflicts } from "./file-restore.js";
@@ -27,7 +27,7 @@ export const NOTHING_TO_COMPACT_NO_MESSAGES_TEXT = "Nothing to compact (no messa
 export const NOTHING_TO_COMPACT_YET_TEXT = "Nothing to compact yet";
 export const NO_MESSAGES_TO_FORK_TEXT = "No messages to fork from";
 
-export function runName(host: ModeHost, args: string): void {
+export function runName(host: NoticeHost & SessionHost & FooterHost, args: string): void {
 	const name = args.trim();
 	if (!name) {
 		const current = host.session.sessionName;
@@ -44,7 +44,7 @@ function number(value: number): string {
 	return value.toLocaleString("en-US");
 }
 
-export function sessionInfoText(host: ModeHost): string {
+export function sessionInfoText(host: SessionHost): string {
 	const { session } = host;
 	const stats = session.getSessionStats();
 	const file = session.sessionManager.isPersisted() ? (session.sessionFile ?? "In-memory") : "In-memory";
@@ -73,7 +73,7 @@ export function sessionInfoText(host: ModeHost): string {
 	return lines.join("\n");
 }
 
-export function runCopy(host: ModeHost): void {
+export function runCopy(host: NoticeHost & SessionHost & DialogHost): void {
 	const text = host.session.getLastAssistantText();
 	if (!text) {
 		host.notify("error", NO_AGENT_MESSAGES_TEXT);
@@ -86,7 +86,7 @@ export function runCopy(host: ModeHost): void {
 	else host.notify("error", "Could not copy to the clipboard.");
 }
 
-export async function runExport(host: ModeHost, args: string): Promise<void> {
+export async function runExport(host: NoticeHost & SessionHost, args: string): Promise<void> {
 	try {
 		const { session } = host;
 		const custom = host.options.exportHtml;
@@ -102,7 +102,7 @@ export async function runExport(host: ModeHost, args: string): Promise<void> {
 	}
 }
 
-export function runShare(host: ModeHost): void {
+export function runShare(host: NoticeHost & SessionHost & TranscriptHost): void {
 	const gh = spawnSync("gh", ["auth", "status"], { stdio: "ignore" });
 	if (gh.error || gh.status !== 0) {
 		host.notify("error", "Sharing needs the GitHub CLI (gh), installed and logged in (gh auth login).");
@@ -111,7 +111,7 @@ export function runShare(host: ModeHost): void {
 	void shareViaGist(host);
 }
 
-async function shareViaGist(host: ModeHost): Promise<void> {
+async function shareViaGist(host: NoticeHost & SessionHost & TranscriptHost): Promise<void> {
 	const output = join(tmpdir(), `agent-share-${Date.now()}.html`);
 	host.status.show("Sharing session...");
 	try {
@@ -132,7 +132,7 @@ async function shareViaGist(host: ModeHost): Promise<void> {
 	}
 }
 
-export async function runNew(host: ModeHost): Promise<void> {
+export async function runNew(host: NoticeHost & SessionHost & TranscriptHost & FooterHost): Promise<void> {
 	const started = await host.session.newSession();
 	if (!started) return;
 	host.rebuildTranscript();
@@ -140,7 +140,10 @@ export async function runNew(host: ModeHost): Promise<void> {
 	host.notify("info", "✓ New session started");
 }
 
-export async function runCompact(host: ModeHost, instructions: string): Promise<void> {
+export async function runCompact(
+	host: NoticeHost & SessionHost & DialogHost & TranscriptHost,
+	instructions: string,
+): Promise<void> {
 	const { session } = host;
 	const messageEntries = session.sessionManager.getBranch().filter((entry) => entry.type === "message").length;
 	if (messageEntries < 2) {
@@ -168,7 +171,7 @@ export async function runCompact(host: ModeHost, instructions: string): Promise<
 	}
 }
 
-export function runFork(host: ModeHost): void {
+export function runFork(host: NoticeHost & SessionHost & DialogHost & EditorHost & TranscriptHost & FooterHost): void {
 	const candidates = host.session.getUserMessagesForForking();
 	if (candidates.length === 0) {
 		host.notify("warning", NO_MESSAGES_TO_FORK_TEXT);
@@ -185,7 +188,10 @@ export function runFork(host: ModeHost): void {
 	);
 }
 
-async function forkAt(host: ModeHost, entryId: string): Promise<void> {
+async function forkAt(
+	host: NoticeHost & SessionHost & DialogHost & EditorHost & TranscriptHost & FooterHost,
+	entryId: string,
+): Promise<void> {
 	try {
 		// Ours: the files can go back to how they were before the message (docs/checkpoints.md).
 		const files = host.session.isStreaming
@@ -214,7 +220,7 @@ async function forkAt(host: ModeHost, entryId: string): Promise<void> {
 }
 
 /** Renames a session file: the open session through the session, any other by appending to its file. */
-async function renameSession(host: ModeHost, info: SessionInfo, name: string): Promise<void> {
+async function renameSession(host: SessionHost & FooterHost, info: SessionInfo, name: string): Promise<void> {
 	if (info.path === host.session.sessionFile) {
 		host.session.setSessionName(name);
 		host.updateTitle();
@@ -237,16 +243,15 @@ export async function deleteSession(info: Pick<SessionInfo, "path">): Promise<vo
 	removeCheckpointStore(info.path);
 }
 
-export function loadSessionsFor(
-	host: Pick<ModeHost, "session" | "agentDir">,
-	scope: SessionScope,
-): Promise<SessionInfo[]> {
+export function loadSessionsFor(host: SessionHost, scope: SessionScope): Promise<SessionInfo[]> {
 	const manager = host.session.sessionManager;
 	if (scope === "all") return SessionManager.listAll(host.agentDir);
 	return SessionManager.list(host.session.cwd, manager.getSessionDir());
 }
 
-export function runResume(host: ModeHost): void {
+export function runResume(
+	host: NoticeHost & SessionHost & DialogHost & EditorHost & TranscriptHost & FooterHost,
+): void {
 	const handle = host.showSelector(
 		new SessionPicker({
 			state: host.state,
@@ -270,7 +275,10 @@ export function runResume(host: ModeHost): void {
  * `agent -r`: the picker before anything else. Opening a session rebuilds the screen for it, then `onOpened`;
  * cancelling calls `onCancelled` (the caller quits with `No session selected`).
  */
-export function pickSessionAtStartup(host: ModeHost, on: { onOpened(): void; onCancelled(): void }): void {
+export function pickSessionAtStartup(
+	host: NoticeHost & SessionHost & DialogHost & EditorHost & TranscriptHost & FooterHost,
+	on: { onOpened(): void; onCancelled(): void },
+): void {
 	const handle = host.showSelector(
 		new SessionPicker({
 			state: host.state,
@@ -304,7 +312,10 @@ export function pickSessionAtStartup(host: ModeHost, on: { onOpened(): void; onC
 	);
 }
 
-async function resumeSession(host: ModeHost, path: string): Promise<void> {
+async function resumeSession(
+	host: NoticeHost & SessionHost & EditorHost & TranscriptHost & FooterHost,
+	path: string,
+): Promise<void> {
 	try {
 		const switched = await host.session.switchSession(path);
 		if (!switched) return;
@@ -317,7 +328,7 @@ async function resumeSession(host: ModeHost, path: string): Promise<void> {
 	}
 }
 
-export function runDebug(host: ModeHost): void {
+export function runDebug(host: NoticeHost & SessionHost & DialogHost): void {
 	const path = join(host.agentDir, "agent-debug.log");
 	const width = host.tui.terminal.columns;
 	const lines = [

@@ -1,10 +1,13 @@
 // `/settings`: the settings panel (docs/settings.md) filled in from the session. Every change applies at once and
 // is saved to the user's settings.json; the theme list previews each theme as you move through it.
 import type { ThinkingLevel } from "@agent/agent-core";
-import type { ModeHost } from "../mode-host.js";
+import type { AppearanceHost, DialogHost, EditorHost, SessionHost, TranscriptHost } from "../mode-host.js";
+
+type SettingsHost = SessionHost & DialogHost & EditorHost & TranscriptHost & AppearanceHost;
+
 import { type SettingsCallbacks, type SettingsConfig, SettingsPanel } from "../selectors/settings-panel.js";
 
-function settingsConfig(host: ModeHost): SettingsConfig {
+function settingsConfig(host: SettingsHost): SettingsConfig {
 	const { session } = host;
 	const settings = session.settingsManager;
 	const themes = host.themes.list();
@@ -36,7 +39,7 @@ function settingsConfig(host: ModeHost): SettingsConfig {
 	};
 }
 
-function settingsCallbacks(host: ModeHost, close: () => void): SettingsCallbacks {
+function settingsCallbacks(host: SettingsHost, close: () => void): SettingsCallbacks {
 	const { session } = host;
 	const settings = session.settingsManager;
 	const withUi =
@@ -80,7 +83,7 @@ function settingsCallbacks(host: ModeHost, close: () => void): SettingsCallbacks
 	};
 }
 
-export function openSettings(host: ModeHost): void {
+export function openSettings(host: SettingsHost): void {
 	const panel = new SettingsPanel(
 		host.state,
 		settingsConfig(host),

@@ -2,7 +2,7 @@
 // being left, and continue from there (docs/compaction.md "Branch summaries").
 import type { SessionEntry } from "../../../core/session/entries.js";
 import { keyHint } from "../display-state.js";
-import type { ModeHost, SelectorHandle } from "../mode-host.js";
+import type { DialogHost, EditorHost, NoticeHost, SelectorHandle, SessionHost, TranscriptHost } from "../mode-host.js";
 import { inputDialog, selectDialog } from "../selectors/dialogs.js";
 import { TreeSelector } from "../selectors/tree-selector.js";
 import { askToRestoreFiles, reportRestore, showConflicts } from "./file-restore.js";
@@ -17,7 +17,7 @@ export const SUMMARIZE_BRANCH_HINT = "↑↓ to move · Enter to select · Esc t
 type SummaryChoice = { summarize: false } | { summarize: true; customInstructions?: string };
 
 /** Asks whether to summarize the branch left behind; undefined = back to the tree. */
-async function askForSummary(host: ModeHost): Promise<SummaryChoice | undefined> {
+async function askForSummary(host: DialogHost): Promise<SummaryChoice | undefined> {
 	for (;;) {
 		const choice = await selectDialog(host, SUMMARIZE_BRANCH_TITLE, [NO_SUMMARY, SUMMARIZE, SUMMARIZE_CUSTOM], {
 			hint: SUMMARIZE_BRANCH_HINT,
@@ -32,7 +32,7 @@ async function askForSummary(host: ModeHost): Promise<SummaryChoice | undefined>
 	}
 }
 
-export function openTreeNavigator(host: ModeHost): void {
+export function openTreeNavigator(host: NoticeHost & SessionHost & DialogHost & EditorHost & TranscriptHost): void {
 	const { session } = host;
 	const manager = session.sessionManager;
 	let handle: SelectorHandle | undefined;
@@ -57,7 +57,11 @@ export function openTreeNavigator(host: ModeHost): void {
 	handle = host.showSelector(selector);
 }
 
-async function navigateTo(host: ModeHost, entry: SessionEntry, closeTree: () => void): Promise<void> {
+async function navigateTo(
+	host: NoticeHost & SessionHost & DialogHost & EditorHost & TranscriptHost,
+	entry: SessionEntry,
+	closeTree: () => void,
+): Promise<void> {
 	const { session } = host;
 	if (entry.id === session.sessionManager.getLeafId()) {
 		closeTree();

@@ -12,7 +12,7 @@ import {
 } from "@agent/tui";
 import type { DialogOptions } from "../../../core/extensions/ui-context.js";
 import type { DisplayState } from "../display-state.js";
-import type { ModeHost } from "../mode-host.js";
+import type { DialogHost } from "../mode-host.js";
 import { SelectPanel } from "./select-panel.js";
 
 /** The extension dialog options, and the key hint under a choice (default: how to move, select and cancel). */
@@ -29,7 +29,7 @@ interface CountdownTarget {
  * `finish` (or `fallback` on timeout / abort).
  */
 export function openDialog<T>(
-	host: Pick<ModeHost, "showSelector" | "requestRender">,
+	host: DialogHost,
 	build: (finish: (value: T) => void) => Component & Partial<CountdownTarget>,
 	fallback: T,
 	options: DialogOptions = {},
@@ -89,7 +89,7 @@ export function startCountdown(
 }
 
 export function selectDialog(
-	host: Pick<ModeHost, "showSelector" | "requestRender" | "state">,
+	host: DialogHost,
 	title: string,
 	options: string[],
 	dialogOptions: SelectDialogOptions = {},
@@ -125,7 +125,7 @@ export function choicePanel(
 }
 
 export async function confirmDialog(
-	host: Pick<ModeHost, "showSelector" | "requestRender" | "state">,
+	host: DialogHost,
 	title: string,
 	message: string,
 	dialogOptions: DialogOptions = {},
@@ -206,7 +206,7 @@ export class InputPanel extends CachedComponent {
 }
 
 export function inputDialog(
-	host: Pick<ModeHost, "showSelector" | "requestRender" | "state">,
+	host: DialogHost,
 	title: string,
 	placeholder?: string,
 	dialogOptions: DialogOptions & { initialValue?: string } = {},
@@ -234,7 +234,7 @@ export class EditorPanel extends CachedComponent {
 
 	constructor(
 		private readonly state: DisplayState,
-		host: Pick<ModeHost, "tui">,
+		host: Pick<DialogHost, "tui">,
 		private readonly title: string,
 		prefill: string,
 		onSubmit: (value: string) => void,
@@ -287,7 +287,7 @@ export class EditorPanel extends CachedComponent {
 }
 
 export function editorDialog(
-	host: Pick<ModeHost, "showSelector" | "requestRender" | "state" | "tui">,
+	host: DialogHost,
 	title: string,
 	prefill = "",
 	dialogOptions: DialogOptions = {},

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Model } from "@agent/ai";
 import type { SelectItem } from "@agent/tui";
 import { getDocsPath } from "../../../core/resources/package-docs.js";
-import type { ModeHost } from "../mode-host.js";
+import type { DialogHost, EditorHost, NoticeHost, SessionHost } from "../mode-host.js";
 import { SelectPanel } from "./select-panel.js";
 
 /** What `/model` lists, said above the list (the reference: "Only showing models with configured API keys"). */
@@ -16,13 +16,13 @@ export function modelKey(model: Pick<Model, "provider" | "id">): string {
 }
 
 /** Re-reads models.json (docs/models.md "Errors") and shows its error when it is new or changed. */
-export function refreshModels(host: Pick<ModeHost, "session" | "reportModelsJsonError">): void {
+export function refreshModels(host: SessionHost): void {
 	host.session.modelRegistry.refresh();
 	host.reportModelsJsonError();
 }
 
 /** The models `/model` offers: scoped models while a scope is active, else every model with credentials. */
-export function selectableModels(host: Pick<ModeHost, "session" | "reportModelsJsonError">): Model[] {
+export function selectableModels(host: SessionHost): Model[] {
 	const { session } = host;
 	refreshModels(host);
 	if (session.scopedModels.length > 0) return session.scopedModels.map((scoped) => scoped.model);
@@ -38,7 +38,7 @@ export function findExactModel(models: readonly Model[], search: string): Model 
 	return matches.length === 1 ? matches[0] : undefined;
 }
 
-export async function switchModel(host: ModeHost, model: Model): Promise<boolean> {
+export async function switchModel(host: NoticeHost & SessionHost & EditorHost, model: Model): Promise<boolean> {
 	try {
 		await host.session.setModel(model);
 	} catch (error) {
@@ -59,7 +59,7 @@ export function modelItems(models: readonly Model[], current: Model | undefined)
 	}));
 }
 
-export function openModelSelector(host: ModeHost, initialFilter = ""): void {
+export function openModelSelector(host: NoticeHost & SessionHost & DialogHost & EditorHost, initialFilter = ""): void {
 	const models = selectableModels(host);
 	if (models.length === 0) {
 		host.notify("warning", "No models available. Use /login or set an API key environment variable.");

@@ -10,7 +10,7 @@ import {
 	permissionChoices,
 } from "../../../core/permissions/prompt.js";
 import type { DisplayState } from "../display-state.js";
-import type { ModeHost } from "../mode-host.js";
+import type { DialogHost } from "../mode-host.js";
 import { inputDialog, openDialog } from "./dialogs.js";
 
 export const PERMISSION_DIALOG_TITLE = "Permission needed";
@@ -94,7 +94,7 @@ export class PermissionPanel extends CachedComponent {
 
 /** Asks in the terminal; undefined when dismissed (Esc, or the run was aborted). */
 export async function askPermissionInTerminal(
-	host: Pick<ModeHost, "showSelector" | "requestRender" | "state">,
+	host: DialogHost,
 	request: PermissionRequest,
 	signal: AbortSignal | undefined,
 ): Promise<PermissionAnswer | undefined> {

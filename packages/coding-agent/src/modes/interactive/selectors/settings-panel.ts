@@ -1,9 +1,10 @@
 // The settings panel (docs/settings.md): what each setting is, its values, and the callback a change goes to. It
 // knows no session: `/settings` fills the values in from the session and applies the changes, and so can a
 // program (the reference's `SettingsSelectorComponent(config, callbacks)`).
-import type { QueueMode, ThinkingLevel } from "@agent/agent-core";
+import { QUEUE_MODES, type QueueMode, type ThinkingLevel } from "@agent/agent-core";
 import type { Transport } from "@agent/ai";
 import { type Component, type SettingItem, SettingsList } from "@agent/tui";
+import { DEFAULT_QUEUE_MODE } from "../../../core/config/settings-manager.js";
 import {
 	type DoubleEscapeAction,
 	type TreeFilterMode,
@@ -74,7 +75,11 @@ export interface SettingsCallbacks {
 
 const BOOLEAN_VALUES = ["true", "false"];
 // The default first, as the panel has always listed them.
-const QUEUE_MODE_CHOICES: readonly QueueMode[] = ["one-at-a-time", "all"];
+// The default first, as the panel has always listed them.
+const QUEUE_MODE_CHOICES: readonly QueueMode[] = [
+	DEFAULT_QUEUE_MODE,
+	...QUEUE_MODES.filter((mode) => mode !== DEFAULT_QUEUE_MODE),
+];
 const TRANSPORTS: readonly Transport[] = ["sse", "websocket", "auto"];
 const DOUBLE_ESCAPE_ACTIONS: readonly DoubleEscapeAction[] = ["tree", "fork", "none"];
 

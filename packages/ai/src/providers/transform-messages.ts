@@ -236,18 +236,24 @@ function repairToolCallPairing(messages: Message[]): Message[] {
 	const repaired = new LazyCopy(messages);
 	// The latest replayed assistant turn, whose calls are waiting for results, and the ids answered so far.
 	let pendingTurn: AssistantMessage | undefined;
+	// The ids answered so far are answeredIds[0, answeredCount): the array is reused, not emptied, because
+	// emptying it (`length = 0`) frees its storage and the next push allocates anew, once per turn of the history.
 	const answeredIds: string[] = [];
+	let answeredCount = 0;
+	const isAnswered = (id: string) => {
+		for (let i = 0; i < answeredCount; i++) if (answeredIds[i] === id) return true;
+		return false;
+	};
 
 	// Synthetic results for the pending turn's unanswered calls, placed before source message `index`.
 	const fillMissingResults = (index: number) => {
 		if (pendingTurn) {
 			for (const block of pendingTurn.content) {
-				if (block.type === "toolCall" && !answeredIds.includes(block.id))
-					repaired.insert(index, missingResult(block));
+				if (block.type === "toolCall" && !isAnswered(block.id)) repaired.insert(index, missingResult(block));
 			}
 		}
 		pendingTurn = undefined;
-		answeredIds.length = 0;
+		answeredCount = 0;
 	};
 
 	for (let index = 0; index < messages.length; index++) {
@@ -263,18 +269,14 @@ function repairToolCallPairing(messages: Message[]): Message[] {
 		} else if (message.role === "user") {
 			fillMissingResults(index);
 			repaired.put(index, message);
-		} else if (
-			!pendingTurn ||
-			!hasToolCall(pendingTurn, message.toolCallId) ||
-			answeredIds.includes(message.toolCallId)
-		) {
+		} else if (!pendingTurn || !hasToolCall(pendingTurn, message.toolCallId) || isAnswered(message.toolCallId)) {
 			repaired.skip(index);
 		} else {
-			answeredIds.push(message.toolCallId);
+			answeredIds[answeredCount++] = message.toolCallId;
 			repaired.put(index, message);
 		}
 	}
-	if (answeredIds.length > 0) fillMissingResults(messages.length);
+	if (answeredCount > 0) fillMissingResults(messages.length);
 	return repaired.result();
 }
 

@@ -4,7 +4,9 @@ import { streamAssistantResponse } from "./stream-assistant-response.js";
 import { executeToolCalls } from "./tool-execution.js";
 import type { AgentContext, AgentEvent, AgentEventSink, AgentLoopConfig, AgentMessage, StreamFn } from "./types.js";
 
+/** Thrown by `agentLoopContinue` when the context has no messages. */
 export const NO_MESSAGES_TO_CONTINUE_TEXT = "Cannot continue: no messages in context";
+/** Thrown by `agentLoopContinue` when the last message cannot be continued from (an assistant message). */
 export function cannotContinueFromRoleText(role: string): string {
 	return `Cannot continue from message role: ${role}`;
 }

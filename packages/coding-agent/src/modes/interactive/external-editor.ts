@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { TUI } from "@agent/tui";
 import type { DialogHost, EditorHost, NoticeHost } from "./mode-host.js";
 
 export const NO_EDITOR_CONFIGURED_TEXT = "No editor configured. Set $VISUAL or $EDITOR environment variable.";
@@ -42,13 +43,17 @@ export function editPromptExternally(
 		host.notify("warning", NO_EDITOR_CONFIGURED_TEXT);
 		return;
 	}
-	host.tui.stop();
-	let edited: string | undefined;
-	try {
-		edited = editInExternalEditor(host.editor.getExpandedText(), command);
-	} finally {
-		host.tui.start();
-		host.tui.requestRender(true);
-	}
+	const edited = editWithTuiStopped(host.tui, host.editor.getExpandedText(), command);
 	if (edited !== undefined) host.editor.setText(edited);
+}
+
+/** Hands the terminal to the editor on `text` and takes it back; the edited text, or undefined. */
+export function editWithTuiStopped(tui: TUI, text: string, command: string[]): string | undefined {
+	tui.stop();
+	try {
+		return editInExternalEditor(text, command);
+	} finally {
+		tui.start();
+		tui.requestRender(true);
+	}
 }

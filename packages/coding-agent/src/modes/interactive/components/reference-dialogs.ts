@@ -14,7 +14,7 @@ import {
 import type { ExtensionKeybindings } from "../../../core/extensions/ui-context.js";
 import type { ParsedSkillBlock } from "../../../core/resources/skill-prompt.js";
 import type { DisplayState } from "../display-state.js";
-import { editInExternalEditor, editorCommand } from "../external-editor.js";
+import { editorCommand, editWithTuiStopped } from "../external-editor.js";
 import { choicePanel, EditorPanel, InputPanel, startCountdown } from "../selectors/dialogs.js";
 import type { SelectPanel } from "../selectors/select-panel.js";
 import { ownDisplayState } from "./reference-components.js";
@@ -152,14 +152,7 @@ export class ExtensionEditorComponent extends EditorPanel {
 	private openExternalEditor(): void {
 		const command = editorCommand(process.env);
 		if (!command) return;
-		this.tui.stop();
-		let edited: string | undefined;
-		try {
-			edited = editInExternalEditor(this.editor.getText(), command);
-		} finally {
-			this.tui.start();
-			this.tui.requestRender(true);
-		}
+		const edited = editWithTuiStopped(this.tui, this.editor.getText(), command);
 		if (edited !== undefined) this.editor.setText(edited);
 	}
 }

@@ -1,6 +1,6 @@
 import { fauxError, fauxText, fauxToolCall } from "@agent/ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { planRetryDelay, retryCapExceededNote } from "../../src/core/session-runtime/retry-policy.js";
+import { isRetryableError, planRetryDelay, retryCapExceededNote } from "../../src/core/session-runtime/retry-policy.js";
 import { deferred } from "../helpers/deferred.js";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime-harness.js";
 import { createCountingTool } from "../helpers/runtime-tools.js";
@@ -204,12 +204,34 @@ describe("the note for a wait beyond the cap", () => {
 	});
 });
 
+describe("which errors are retried", () => {
+	const failed = (errorMessage: string) =>
+		({ role: "assistant", stopReason: "error", errorMessage }) as Parameters<typeof isRetryableError>[0];
+
+	it("retries server errors and rate limits named by their status code", () => {
+		for (const message of ["500 Internal Server Error", "HTTP 502", "status 503: try later", "429 too many", "504"]) {
+			expect(isRetryableError(failed(message)), message).toBe(true);
+		}
+	});
+
+	it("does not take a status code out of a longer number", () => {
+		for (const message of ["bad gateway config at 127.0.0.1:45004", "limit 15000 exceeded", "id 5029"]) {
+			expect(isRetryableError(failed(message)), message).toBe(false);
+		}
+	});
+});
+
 describe("errors that are never retried", () => {
 	it.each([
 		["400 invalid_request_error: messages: text content blocks must be non-empty"],
 		["401 authentication_error: invalid x-api-key"],
 		["403 permission_error: forbidden"],
 		["prompt is too long: 250000 tokens > 200000 maximum"],
+		// Status codes count only as whole numbers: not inside a port or a token count.
+		[
+			"The provider at http://127.0.0.1:45004 redirected to http://127.0.0.1:35029/v1/messages (HTTP 307); not following it",
+		],
+		["400 invalid_request_error: max_tokens: 65000 > 64000, which is the maximum allowed"],
 	])("does not retry %s", async (message) => {
 		harness = await createRuntimeHarness({ settings: { compaction: { enabled: false } } });
 		harness.faux.enqueue(fauxError(message));

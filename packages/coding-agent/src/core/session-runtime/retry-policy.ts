@@ -2,8 +2,10 @@
 import { type AssistantMessage, isContextOverflow } from "@agent/ai";
 
 /** The reference's pattern of transient failures, matched case-insensitively against the error text. */
+// Ours: the status codes match as whole numbers. The reference matched `500` anywhere, so a port, a URL or a
+// token count that contains it (`127.0.0.1:45004`, `max_tokens: 65000`) made an error that cannot pass retried.
 export const RETRYABLE_ERROR_PATTERN =
-	/overloaded|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|connection.?error|connection.?refused|other side closed|fetch failed|upstream.?connect|reset before headers|terminated|retry delay/i;
+	/overloaded|rate.?limit|too many requests|\b(?:429|500|502|503|504)\b|service.?unavailable|server.?error|internal.?error|connection.?error|connection.?refused|other side closed|fetch failed|upstream.?connect|reset before headers|terminated|retry delay/i;
 
 /**
  * Ours: failures the reference did not know. The stall watchdog's own error, plain socket resets, and a

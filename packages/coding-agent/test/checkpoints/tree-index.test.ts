@@ -1,7 +1,16 @@
 // The working-tree index bash commands are compared against: what it tracks, what it never opens or follows,
 // its file limit, and that looking at reported paths and rescanning the tree find the same changes.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	realpathSync,
+	renameSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -40,6 +49,17 @@ const summary = (changes: ObservedChange[]) =>
 	changes.map((change) => `${change.before === null ? "+" : change.after === null ? "-" : "~"}${change.path}`).sort();
 
 describe("the working-tree index", () => {
+	it("writes nothing into the store when stopped before the walk begins (a session disposed at once)", async () => {
+		const t = setup({ "a.txt": "a" });
+		const index = t.create();
+		const stop = new AbortController();
+		const building = index.build(stop.signal);
+		stop.abort();
+		await expect(building).rejects.toThrow();
+		expect(index.isBuilt).toBe(false);
+		expect(existsSync(join(t.base, "store"))).toBe(false);
+	});
+
 	it("honours ignore files (nested, and those above the tree) and skips .git and node_modules", async () => {
 		const t = setup({
 			"src/a.ts": "a",

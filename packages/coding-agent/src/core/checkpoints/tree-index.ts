@@ -150,6 +150,8 @@ export class WorkingTreeIndex {
 	 */
 	async build(signal?: AbortSignal): Promise<void> {
 		this.ancestorLayers = await loadAncestorLayers(this.options.root);
+		// Stopped while the ignore files were read (the session ended at once): the store is not even created.
+		signal?.throwIfAborted();
 		const store = this.options.store();
 		const pack = store.beginPack();
 		const frames: WalkFrame[] = [];

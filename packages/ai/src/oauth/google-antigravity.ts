@@ -7,7 +7,9 @@ import {
 	type GoogleOAuthClient,
 	type GoogleOAuthEndpoints,
 	loginGoogleCloudCode,
+	loginWithCallbacks,
 	refreshGoogleCloudCodeToken,
+	refreshWithToken,
 } from "./google-cloud-code.js";
 import type { OAuthAuthInfo, OAuthCredentials, OAuthProviderInterface } from "./types.js";
 
@@ -41,21 +43,11 @@ export function loginAntigravity(
 	onProgress?: (message: string) => void,
 	onManualCodeInput?: () => Promise<string>,
 ): Promise<OAuthCredentials> {
-	return createAntigravityOAuthProvider().login({
-		onAuth,
-		onProgress,
-		onManualCodeInput,
-		onPrompt: () => Promise.reject(new Error("No prompt available")),
-	});
+	return loginWithCallbacks(createAntigravityOAuthProvider(), onAuth, onProgress, onManualCodeInput);
 }
 
 export function refreshAntigravityToken(refreshToken: string, projectId: string): Promise<OAuthCredentials> {
-	return refreshGoogleCloudCodeToken(ANTIGRAVITY_CLIENT, ANTIGRAVITY_ENDPOINTS, {
-		refresh: refreshToken,
-		access: "",
-		expires: 0,
-		projectId,
-	});
+	return refreshWithToken(ANTIGRAVITY_CLIENT, ANTIGRAVITY_ENDPOINTS, refreshToken, projectId);
 }
 
 export function createAntigravityOAuthProvider(

@@ -11,7 +11,13 @@ import {
 	waitOrCancel,
 } from "./oauth-http.js";
 import { generatePKCE } from "./pkce.js";
-import { LOGIN_CANCELLED_MESSAGE, type OAuthCredentials, type OAuthLoginCallbacks } from "./types.js";
+import {
+	LOGIN_CANCELLED_MESSAGE,
+	type OAuthAuthInfo,
+	type OAuthCredentials,
+	type OAuthLoginCallbacks,
+	type OAuthProviderInterface,
+} from "./types.js";
 
 export interface GoogleOAuthEndpoints {
 	authUrl: string;
@@ -283,4 +289,29 @@ export async function discoverAntigravityProject(accessToken: string, context: D
 /** The key Cloud Code Assist requests take: the token and the project, as JSON. */
 export function cloudCodeApiKey(credentials: OAuthCredentials): string {
 	return JSON.stringify({ token: credentials.access, projectId: credentials.projectId });
+}
+
+/** The reference's `login<Client>(onAuth, onProgress, onManualCodeInput)` form of a provider's login. */
+export function loginWithCallbacks(
+	provider: OAuthProviderInterface,
+	onAuth: (info: OAuthAuthInfo) => void,
+	onProgress?: (message: string) => void,
+	onManualCodeInput?: () => Promise<string>,
+): Promise<OAuthCredentials> {
+	return provider.login({
+		onAuth,
+		onProgress,
+		onManualCodeInput,
+		onPrompt: () => Promise.reject(new Error("No prompt available")),
+	});
+}
+
+/** The reference's `refresh<Client>Token(refreshToken, projectId)` form of a token refresh. */
+export function refreshWithToken(
+	client: GoogleOAuthClient,
+	endpoints: GoogleOAuthEndpoints,
+	refreshToken: string,
+	projectId: string,
+): Promise<OAuthCredentials> {
+	return refreshGoogleCloudCodeToken(client, endpoints, { refresh: refreshToken, access: "", expires: 0, projectId });
 }

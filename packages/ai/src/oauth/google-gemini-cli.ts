@@ -7,7 +7,9 @@ import {
 	type GoogleOAuthClient,
 	type GoogleOAuthEndpoints,
 	loginGoogleCloudCode,
+	loginWithCallbacks,
 	refreshGoogleCloudCodeToken,
+	refreshWithToken,
 } from "./google-cloud-code.js";
 import type { OAuthAuthInfo, OAuthCredentials, OAuthProviderInterface } from "./types.js";
 
@@ -39,21 +41,11 @@ export function loginGeminiCli(
 	onProgress?: (message: string) => void,
 	onManualCodeInput?: () => Promise<string>,
 ): Promise<OAuthCredentials> {
-	return createGeminiCliOAuthProvider().login({
-		onAuth,
-		onProgress,
-		onManualCodeInput,
-		onPrompt: () => Promise.reject(new Error("No prompt available")),
-	});
+	return loginWithCallbacks(createGeminiCliOAuthProvider(), onAuth, onProgress, onManualCodeInput);
 }
 
 export function refreshGoogleCloudToken(refreshToken: string, projectId: string): Promise<OAuthCredentials> {
-	return refreshGoogleCloudCodeToken(GEMINI_CLI_CLIENT, GEMINI_CLI_ENDPOINTS, {
-		refresh: refreshToken,
-		access: "",
-		expires: 0,
-		projectId,
-	});
+	return refreshWithToken(GEMINI_CLI_CLIENT, GEMINI_CLI_ENDPOINTS, refreshToken, projectId);
 }
 
 export function createGeminiCliOAuthProvider(

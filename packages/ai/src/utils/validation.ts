@@ -1,14 +1,18 @@
 import { createRequire } from "node:module";
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Tool, ToolCall } from "../types.js";
+import { type FormatCheck, readSubsetSchema, type SubsetSchema } from "./schema-subset.js";
+import { type ValidationIssue, validateSubset } from "./subset-validator.js";
 
 type AddFormats = (ajv: Ajv) => Ajv;
 type AjvModules = { AjvClass: typeof Ajv; addFormats: AddFormats };
 
-// AJV and its formats are loaded when tools are first used rather than when the package is imported, so
-// start-up does not pay for them. `prepareToolValidation()` loads them (and compiles the meta-schema) ahead
-// of the first call, e.g. while a model is still answering; without it, the first validation loads them
-// synchronously with `require`.
+// Most tool schemas use only the part of JSON Schema that `schema-subset.ts` reads; those are validated by
+// `subset-validator.ts`, with the same results as AJV, without loading AJV (~200 ms of CPU in a fresh
+// process). Any other schema goes to AJV and its formats, which are loaded when such a tool is first used
+// rather than when the package is imported. `prepareToolValidation()` loads them (and compiles the
+// meta-schema) ahead of the first call, e.g. while a model is still answering; without it, the first
+// validation loads them synchronously with `require`.
 let ajv: Ajv | undefined;
 let preparing: Promise<void> | undefined;
 
@@ -37,11 +41,66 @@ function getAjv(): Ajv {
 	return ajv;
 }
 
+/** ajv-formats' format table, which our AJV instance gets; a standalone module, loaded on first use. */
+let formatTable: Record<string, unknown> | undefined;
+
+/** The check of a format as ajv-formats defines it, or `undefined` (unknown, or not loadable: AJV decides). */
+function formatCheckOf(name: string): FormatCheck | undefined {
+	try {
+		const require = createRequire(import.meta.url);
+		formatTable ??= exportOf<Record<string, unknown>>(require("ajv-formats/dist/formats"), "fullFormats");
+	} catch {
+		return undefined;
+	}
+	const definition = Object.hasOwn(formatTable, name) ? formatTable[name] : undefined;
+	if (definition === true) return { type: "string", test: () => true };
+	const asTest = (check: unknown): FormatCheck["test"] | undefined => {
+		if (check instanceof RegExp) return (value: string) => check.test(value);
+		return typeof check === "function" ? (value: never) => Boolean(check(value)) : undefined;
+	};
+	if (typeof definition !== "object" || definition === null || definition instanceof RegExp) {
+		const test = asTest(definition);
+		return test && { type: "string", test };
+	}
+	const { type, validate, async } = definition as { type?: unknown; validate?: unknown; async?: unknown };
+	const test = asTest(validate);
+	if (async || !test || (type !== undefined && type !== "string" && type !== "number")) return undefined;
+	return { type: type ?? "string", test };
+}
+
+/** Marks a schema that AJV validates. */
+const NEEDS_AJV = Symbol("needs AJV");
+const subsetSchemas = new WeakMap<object, SubsetSchema | typeof NEEDS_AJV>();
+
+/** The schema in the subset's form, decided once per schema object; `undefined` when AJV validates it. */
+function subsetSchemaOf(schema: unknown): SubsetSchema | undefined {
+	if (typeof schema !== "object" || schema === null) return undefined;
+	let entry = subsetSchemas.get(schema);
+	if (entry === undefined) {
+		try {
+			entry = readSubsetSchema(schema, formatCheckOf) ?? NEEDS_AJV;
+		} catch {
+			entry = NEEDS_AJV; // A schema that breaks the reader is AJV's to judge.
+		}
+		subsetSchemas.set(schema, entry);
+	}
+	return entry === NEEDS_AJV ? undefined : entry;
+}
+
+/** Whether the schema is validated without AJV (not part of the package's API; tests use it). */
+export function isValidatedWithoutAjv(schema: unknown): boolean {
+	return subsetSchemaOf(schema) !== undefined;
+}
+
+const ready = Promise.resolve();
+
 /**
  * Loads the validator ahead of the first validation (e.g. while a model is still streaming a tool call), so
- * that it does not block then. Safe to call often and to leave unawaited; never rejects.
+ * that it does not block then. Given the tools, loads AJV only if one of their schemas needs it; without,
+ * loads it regardless. Safe to call often and to leave unawaited; never rejects.
  */
-export function prepareToolValidation(): Promise<void> {
+export function prepareToolValidation(tools?: readonly Tool[]): Promise<void> {
+	if (tools?.every((tool) => subsetSchemaOf(tool.parameters) !== undefined)) return ready;
 	preparing ??= Promise.all([import("ajv"), import("ajv-formats")])
 		.then(([ajvModule, formatsModule]) => {
 			ajv ??= createAjv({
@@ -57,19 +116,34 @@ export function prepareToolValidation(): Promise<void> {
 
 const compiled = new WeakMap<object, ValidateFunction>();
 
-function validatorFor(tool: Tool): ValidateFunction {
-	let validate = compiled.get(tool.parameters);
+function validatorFor(schema: object): ValidateFunction {
+	let validate = compiled.get(schema);
 	if (!validate) {
-		validate = getAjv().compile(tool.parameters);
-		compiled.set(tool.parameters, validate);
+		validate = getAjv().compile(schema);
+		compiled.set(schema, validate);
 	}
 	return validate;
 }
 
-function errorPath(error: ErrorObject): string {
-	if (error.instancePath) return error.instancePath.replace(/^\//, "");
-	const missing = (error.params as { missingProperty?: string }).missingProperty;
-	return missing ?? "root";
+function ajvIssues(validate: ValidateFunction): ValidationIssue[] {
+	return (validate.errors ?? []).map((error: ErrorObject) => ({
+		instancePath: error.instancePath,
+		message: error.message ?? "is invalid",
+		missingProperty: (error.params as { missingProperty?: string }).missingProperty,
+	}));
+}
+
+/** Checks (and coerces) `args` in place; returns the violations, none when they are valid. */
+function checkArguments(schema: unknown, args: Record<string, unknown>): ValidationIssue[] {
+	const subset = subsetSchemaOf(schema);
+	if (subset) return validateSubset(subset, args);
+	const validate = validatorFor(schema as object);
+	return validate(args) ? [] : ajvIssues(validate);
+}
+
+function errorPath(issue: ValidationIssue): string {
+	if (issue.instancePath) return issue.instancePath.replace(/^\//, "");
+	return issue.missingProperty ?? "root";
 }
 
 /**
@@ -79,9 +153,9 @@ function errorPath(error: ErrorObject): string {
  */
 export function validateToolArguments(tool: Tool, toolCall: ToolCall): Record<string, unknown> {
 	const args = structuredClone(toolCall.arguments ?? {});
-	const validate = validatorFor(tool);
-	if (validate(args)) return args;
-	const lines = (validate.errors ?? []).map((error) => `  - ${errorPath(error)}: ${error.message ?? "is invalid"}`);
+	const issues = checkArguments(tool.parameters, args);
+	if (issues.length === 0) return args;
+	const lines = issues.map((issue) => `  - ${errorPath(issue)}: ${issue.message}`);
 	throw new Error(
 		`Validation failed for tool "${toolCall.name}":\n${lines.join("\n")}\n\nReceived arguments:\n${JSON.stringify(toolCall.arguments, null, 2)}`,
 	);

@@ -29,18 +29,26 @@ export const PROVIDER_SDK_PACKAGES = [
  * returns the URL of every module it resolved. TypeScript sources run untranspiled by a build.
  */
 export async function traceModuleLoads(entries: string[]): Promise<string[]> {
-	const dir = mkdtempSync(join(tmpdir(), "agent-module-trace-"));
-	const traceFile = join(dir, "trace.txt");
 	const imports = entries
 		.map((entry) => (entry.startsWith("/") ? pathToFileURL(entry).href : entry))
 		.map((specifier) => `await import(${JSON.stringify(specifier)});`)
 		.join(" ");
+	return (await traceScript(imports)).loaded;
+}
+
+/**
+ * Runs `source` (an ES module body; it may `await import(...)` TypeScript sources) in a fresh Node process;
+ * returns the URL of every module it resolved and what it printed.
+ */
+export async function traceScript(source: string): Promise<{ loaded: string[]; output: string }> {
+	const dir = mkdtempSync(join(tmpdir(), "agent-module-trace-"));
+	const traceFile = join(dir, "trace.txt");
 	try {
-		await run(process.execPath, ["--import", registerHooks, "--input-type=module", "-e", imports], {
+		const { stdout } = await run(process.execPath, ["--import", registerHooks, "--input-type=module", "-e", source], {
 			cwd: fileURLToPath(new URL("../..", import.meta.url)),
 			env: { ...process.env, AGENT_MODULE_TRACE_FILE: traceFile },
 		});
-		return readFileSync(traceFile, "utf8").split("\n").filter(Boolean);
+		return { loaded: readFileSync(traceFile, "utf8").split("\n").filter(Boolean), output: stdout };
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}

@@ -79,8 +79,9 @@ export async function streamAssistantResponse(
 			break;
 		}
 		lastPartial = event.partial;
-		// The argument validator loads while the model is still writing the call, not once the call is complete.
-		if (event.type === "toolcall_start") void prepareToolValidation();
+		// The argument validator (AJV, if a tool's schema needs it) loads while the model is still writing the
+		// call, not once the call is complete.
+		if (event.type === "toolcall_start") void prepareToolValidation(context.tools ?? []);
 		if (partialIndex < 0) {
 			// A stream that skips `start` still gets a message_start before its first update.
 			partialIndex = context.messages.push(event.partial) - 1;

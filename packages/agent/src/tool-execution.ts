@@ -214,7 +214,7 @@ async function prepareToolCall(batch: ToolBatch, toolCall: AgentToolCall): Promi
 
 	let args: Record<string, unknown>;
 	try {
-		await prepareToolValidation();
+		await prepareToolValidation([tool]);
 		args = validateToolArguments(tool, toolCall);
 	} catch (error) {
 		// The validation message lists every violation and the arguments received, so the model can retry.

@@ -24,6 +24,7 @@ const SUBSET_SCHEMAS: Record<string, unknown> = {
 		name: Type.String({ minLength: 2, maxLength: 5 }),
 		slug: Type.Optional(Type.String({ pattern: "^[a-z]+$" })),
 		emoji: Type.Optional(Type.String({ maxLength: 1 })),
+		quoted: Type.Optional(Type.String({ pattern: '^\\d+"?\\/?$' })),
 	}),
 	"number bounds": Type.Object({
 		n: Type.Number({ minimum: 0, maximum: 10 }),

@@ -11,6 +11,15 @@ export interface ValidationIssue {
 	missingProperty?: string;
 }
 
+/** AJV's texts for the violations the subset's fixed keywords report (the model reads them). */
+const MESSAGES = {
+	constant: "must be equal to constant",
+	enum: "must be equal to one of the allowed values",
+	anyOf: "must match a schema in anyOf",
+	oneOf: "must match exactly one schema in oneOf",
+	additionalProperty: "must NOT have additional properties",
+} as const;
+
 /** One place in the data: its current value, and where a coerced value is written back. */
 interface Location {
 	value: unknown;
@@ -106,9 +115,9 @@ function checkBounds<T>(checks: readonly BoundCheck<T>[], value: T, at: Location
 }
 
 function checkValues(schema: SubsetSchema, at: Location, issues: ValidationIssue[]): void {
-	if (schema.constant && at.value !== schema.constant.value) report(issues, at, "must be equal to constant");
+	if (schema.constant && at.value !== schema.constant.value) report(issues, at, MESSAGES.constant);
 	if (schema.enumValues && !schema.enumValues.some((value) => value === at.value)) {
-		report(issues, at, "must be equal to one of the allowed values");
+		report(issues, at, MESSAGES.enum);
 	}
 }
 
@@ -124,7 +133,7 @@ function checkCombinators(schema: SubsetSchema, at: Location, issues: Validation
 		const start = issues.length;
 		// Stops at the first branch that passes; the failed branches' coercions stay.
 		if (schema.anyOf.some((branch) => passes(branch, at, issues))) issues.length = start;
-		else report(issues, at, "must match a schema in anyOf");
+		else report(issues, at, MESSAGES.anyOf);
 	}
 	if (schema.oneOf) {
 		const start = issues.length;
@@ -139,7 +148,7 @@ function checkCombinators(schema: SubsetSchema, at: Location, issues: Validation
 			if (branchValid) valid = true;
 		}
 		if (valid) issues.length = start;
-		else report(issues, at, "must match exactly one schema in oneOf");
+		else report(issues, at, MESSAGES.oneOf);
 	}
 	for (const branch of schema.allOf ?? []) check(branch, at, issues);
 }
@@ -185,7 +194,7 @@ function checkObject(
 	if (keywords.additional !== undefined) {
 		for (const key in value) {
 			if (keywords.declared.includes(key)) continue;
-			if (keywords.additional === false) report(issues, at, "must NOT have additional properties");
+			if (keywords.additional === false) report(issues, at, MESSAGES.additionalProperty);
 			else check(keywords.additional, locationIn(value, key, at), issues);
 		}
 	}

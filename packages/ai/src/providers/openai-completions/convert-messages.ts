@@ -131,7 +131,7 @@ interface CachedConversion {
 const conversions = new WeakMap<Message, CachedConversion>();
 
 // The system messages of the latest few prompts, so a conversation's first wire message is the same object on
-// every request (serialize-payload.ts keeps each conversation's JSON under it).
+// every request (serialized-payload.ts keeps each conversation's JSON under it).
 const systemMessages = new Map<string, WireSystemMessage>();
 const MAX_SYSTEM_MESSAGES = 8;
 

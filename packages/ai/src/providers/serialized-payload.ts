@@ -1,8 +1,17 @@
-// The request body as bytes, without serializing the whole history on every request: the JSON of the messages
+// A request body as bytes, without serializing the whole history on every request: the JSON of the `messages`
 // array is kept from the previous request and only the messages after the part both share are added. A
 // history is extended at its end, so a request costs its new messages plus one copy of the bytes, and no large
-// string is left on the heap per request.
-import type { CompletionsPayload, WireMessage } from "./wire-types.js";
+// string is left on the heap per request. Used by the adapters that keep each message's wire form between
+// requests (Chat Completions, Anthropic Messages): a wire message is the same object while its source message
+// and the settings shaping it are.
+
+/** A wire message: any JSON object the adapter built and will not change afterwards. */
+type WireMessage = object;
+
+/** A request payload with its history under `messages`. */
+export interface PayloadWithMessages {
+	messages: readonly WireMessage[];
+}
 
 const encoder = new TextEncoder();
 // Stands for the messages array in the JSON of the other fields; never a valid model id or field value.
@@ -52,8 +61,9 @@ class SerializedMessages {
 	}
 }
 
-// One history per first message (the system prompt's, which build-payload.ts also reuses), so two
-// conversations in one process (a session and its compaction summary, say) do not evict each other.
+// One history per first message (Chat Completions reuses its system message object, Anthropic its first user
+// message's), so two conversations in one process (a session and its compaction summary, say) do not evict
+// each other.
 const histories = new WeakMap<WireMessage, SerializedMessages>();
 const EMPTY = new SerializedMessages();
 
@@ -70,10 +80,10 @@ function serializedMessagesOf(messages: readonly WireMessage[]): SerializedMessa
 
 /**
  * `JSON.stringify(payload)` as UTF-8, byte for byte. The JSON of the messages is kept per wire message object,
- * so the payload's wire messages must not be changed once built (build-payload.ts shares them between requests
- * only when nothing outside sees the payload).
+ * so the payload's wire messages must not be changed once built (the adapters share them between requests
+ * only when nothing outside sees the payload: no `onPayload` hook).
  */
-export function serializeCompletionsPayload(payload: CompletionsPayload): Uint8Array {
+export function serializePayload(payload: PayloadWithMessages): Uint8Array {
 	const rest = JSON.stringify({ ...payload, messages: MESSAGES_MARKER });
 	const at = rest.indexOf(MARKER_JSON);
 	const head = encoder.encode(`${rest.slice(0, at)}"messages":[`);

@@ -8,15 +8,12 @@
 /** A wire message: any JSON object the adapter built and will not change afterwards. */
 type WireMessage = object;
 
-/** A request payload with its history under `messages`. */
-export interface PayloadWithMessages {
-	messages: readonly WireMessage[];
-}
+/** The field of a payload that holds its history: Chat Completions' and Anthropic's `messages`, Responses' `input`. */
+export type HistoryField = "messages" | "input";
 
 const encoder = new TextEncoder();
-// Stands for the messages array in the JSON of the other fields; never a valid model id or field value.
-const MESSAGES_MARKER = "\u0000messages\u0000";
-const MARKER_JSON = `"messages":${JSON.stringify(MESSAGES_MARKER)}`;
+// Stands for the history array in the JSON of the other fields; never a valid model id or field value.
+const HISTORY_MARKER = "\u0000history\u0000";
 const COMMA = 0x2c;
 
 /** The JSON of a messages array without its brackets (`m0,m1,…`), and which wire messages it holds. */
@@ -83,15 +80,48 @@ function serializedMessagesOf(messages: readonly WireMessage[]): SerializedMessa
  * so the payload's wire messages must not be changed once built (the adapters share them between requests
  * only when nothing outside sees the payload: no `onPayload` hook).
  */
-export function serializePayload(payload: PayloadWithMessages): Uint8Array {
-	const rest = JSON.stringify({ ...payload, messages: MESSAGES_MARKER });
-	const at = rest.indexOf(MARKER_JSON);
-	const head = encoder.encode(`${rest.slice(0, at)}"messages":[`);
-	const tail = encoder.encode(`]${rest.slice(at + MARKER_JSON.length)}`);
-	const messages = serializedMessagesOf(payload.messages).view();
+export function serializePayload<F extends HistoryField>(
+	payload: { [K in F]: readonly WireMessage[] },
+	field: F,
+): Uint8Array {
+	const markerJson = `${JSON.stringify(field)}:${JSON.stringify(HISTORY_MARKER)}`;
+	const rest = JSON.stringify({ ...payload, [field]: HISTORY_MARKER });
+	const at = rest.indexOf(markerJson);
+	const head = encoder.encode(`${rest.slice(0, at)}${JSON.stringify(field)}:[`);
+	const tail = encoder.encode(`]${rest.slice(at + markerJson.length)}`);
+	const messages = serializedMessagesOf(payload[field]).view();
 	const body = new Uint8Array(head.length + messages.length + tail.length);
 	body.set(head, 0);
 	body.set(messages, head.length);
 	body.set(tail, head.length + messages.length);
 	return body;
+}
+
+// What the SDKs send with a body they serialize themselves; a body given as bytes goes out without a type.
+const JSON_CONTENT_TYPE = { "content-type": "application/json" };
+
+/** SDK request options sending `payload` as `serializePayload` bytes, with the JSON content type. */
+export function serializedBody<F extends HistoryField>(
+	payload: { [K in F]: readonly WireMessage[] },
+	field: F,
+): { body: Uint8Array; headers: Record<string, string> } {
+	return { body: serializePayload(payload, field), headers: JSON_CONTENT_TYPE };
+}
+
+// The first wire messages of the latest few conversations, so that a history's first element (a system prompt
+// built for each request) is the same object on every request and its conversation's JSON is found again.
+const firstMessages = new Map<string, WireMessage>();
+const MAX_FIRST_MESSAGES = 8;
+
+/** The wire message `make()` builds for `key`, the same object as for the last requests with that key. */
+export function sharedFirstMessage<T extends WireMessage>(key: string, make: () => T): T {
+	let message = firstMessages.get(key) as T | undefined;
+	if (message) {
+		firstMessages.delete(key);
+	} else {
+		message = make();
+		if (firstMessages.size >= MAX_FIRST_MESSAGES) firstMessages.delete(firstMessages.keys().next().value as string);
+	}
+	firstMessages.set(key, message);
+	return message;
 }

@@ -11,7 +11,7 @@ import type {
 	SimpleStreamOptions,
 } from "../../types.js";
 import { runProviderStream } from "../run-stream.js";
-import { serializePayload } from "../serialized-payload.js";
+import { serializedBody } from "../serialized-payload.js";
 import { buildRequestParams } from "./build-request.js";
 import { fromClaudeCodeToolName } from "./claude-code.js";
 import { createAnthropicClient } from "./client.js";
@@ -21,8 +21,6 @@ import { AnthropicStreamParser } from "./parse-stream.js";
 import { toAnthropicOptions } from "./simple-options.js";
 
 const MESSAGES_PATH = "/v1/messages";
-// What the SDK sends with a body it serializes itself; a body given as bytes goes out without a type.
-const JSON_CONTENT_TYPE = { "content-type": "application/json" };
 
 /** Streams one reply from the Anthropic Messages API. Never throws; failures end the stream with `error`. */
 export function streamAnthropic(
@@ -62,7 +60,7 @@ export function streamAnthropic(
 					return createAnthropicClient(model, auth, headers, fetch).post<Stream<RawMessageStreamEvent>>(
 						MESSAGES_PATH,
 						reuseConversions
-							? { body: serializePayload(body), headers: JSON_CONTENT_TYPE, stream: true, signal }
+							? { ...serializedBody(body, "messages"), stream: true, signal }
 							: { body, stream: true, signal },
 					);
 				},

@@ -25,8 +25,8 @@ function fresh(model: Model<"anthropic-messages">, messages: Message[], apiKey =
 	return buildRequestParams(model, { systemPrompt: "sys", messages }, {}, resolveAuth(model, apiKey));
 }
 
-const decoded = (payload: Parameters<typeof serializePayload>[0]) =>
-	new TextDecoder().decode(serializePayload(payload));
+const decoded = (payload: { messages: readonly object[] }) =>
+	new TextDecoder().decode(serializePayload(payload, "messages"));
 
 function imageResult(id: string): ToolResultMessage {
 	return { ...toolResult(id), content: [png] };

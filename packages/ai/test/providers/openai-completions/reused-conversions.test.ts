@@ -37,7 +37,7 @@ function reusedPayload(
 	);
 }
 
-const decoded = (payload: CompletionsPayload) => new TextDecoder().decode(serializePayload(payload));
+const decoded = (payload: CompletionsPayload) => new TextDecoder().decode(serializePayload(payload, "messages"));
 
 describe("serialized body", () => {
 	it("is JSON.stringify of the payload byte for byte, also when a message is serialized a second time", () => {

@@ -2,6 +2,7 @@
 // errors) is answered here without loading anything else; the rest of startup is imported on demand.
 import { VERSION } from "../config.js";
 import { parseArgs } from "./args.js";
+import { enableCompileCache } from "./compile-cache.js";
 import { type CliIo, EXIT_FAILURE, EXIT_SUCCESS, formatHelp, formatUsageErrors } from "./help.js";
 
 /** Package-management sub-commands (docs/cli.md "Package commands"), recognised only as the first argument. */
@@ -20,14 +21,17 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
 
 	const subcommand = argv[0];
 	if (subcommand !== undefined && PACKAGE_COMMANDS.has(subcommand)) {
+		enableCompileCache();
 		const { runPackageCommand } = await import("./package-commands.js");
 		return runPackageCommand(argv, { cwd: process.cwd(), io });
 	}
 	if (subcommand === "login" || subcommand === "logout") {
+		enableCompileCache();
 		const { runLoginCommand } = await import("./login-command.js");
 		return runLoginCommand(subcommand, argv[1], { io });
 	}
 	if (subcommand === "config") {
+		enableCompileCache();
 		const { runConfigCommand } = await import("./config-command.js");
 		return runConfigCommand({ cwd: process.cwd(), io });
 	}
@@ -46,6 +50,8 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
 		return EXIT_FAILURE;
 	}
 
+	// Only now, so that what is answered above writes nothing (the cache is written at exit).
+	enableCompileCache();
 	const { runStartup } = await import("./startup.js");
 	return runStartup(argv, io);
 }

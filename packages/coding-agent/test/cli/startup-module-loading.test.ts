@@ -53,9 +53,12 @@ describe("what each start loads", () => {
 		expect(ours.sort()).toEqual([
 			"cli.js",
 			"cli/args.js",
+			// Imported, not run: --version writes no compile cache.
+			"cli/compile-cache.js",
 			"cli/help.js",
 			"cli/main.js",
 			"config.js",
+			"core/config/paths.js",
 			// The names of the permission modes (`--permission-mode`), nothing else of the permissions.
 			"core/permissions/modes.js",
 			"package-root.js",

@@ -31,17 +31,23 @@ export function isThinkingRequested(model: Model, options: AnthropicOptions | un
 	return !!options?.thinkingEnabled && model.reasoning;
 }
 
-/** The Messages API request body, before `onPayload`. */
+/**
+ * The Messages API request body, before `onPayload`. With `reuseConversions` its wire messages are shared with
+ * other requests (convert-messages.ts), so the caller must not change them: only without an `onPayload` hook.
+ */
 export function buildRequestParams(
 	model: Model,
 	context: Context,
 	options: AnthropicOptions | undefined,
 	auth: AnthropicAuth,
 	apiVersion?: string,
+	{ reuseConversions = false }: { reuseConversions?: boolean } = {},
 ): MessageCreateParamsStreaming {
 	const toWireToolName = wireToolNameFor(auth);
 	const cacheControl = cacheControlFor(resolveCacheRetention(options?.cacheRetention), model.baseUrl);
-	const messages = convertMessages(context.messages, model, toWireToolName);
+	// What shapes a message besides itself: whether images are sent, and Claude Code's tool names under OAuth.
+	const reuseKey = reuseConversions ? `${model.input.includes("image")}:${auth.mode === "oauth"}` : undefined;
+	const messages = convertMessages(context.messages, model, toWireToolName, { reuseKey });
 	if (cacheControl) markLastUserMessage(messages, cacheControl);
 
 	const params: MessageCreateParamsStreaming = {

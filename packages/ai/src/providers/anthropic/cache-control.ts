@@ -15,15 +15,16 @@ type CacheableBlock = ContentBlockParam & { cache_control?: CacheControlEphemera
 
 /**
  * Marks the last block of the last message when that message is the user's (a text, image or
- * tool_result block), so the whole history up to it is cached. A string content becomes one text block.
+ * tool_result block), so the whole history up to it is cached. A string content becomes one text block. The
+ * marked message and block are copies: the wire messages may be shared with other requests.
  */
 export function markLastUserMessage(messages: MessageParam[], cacheControl: CacheControlEphemeral): void {
 	const last = messages.at(-1);
 	if (last?.role !== "user") return;
-	if (typeof last.content === "string") {
-		last.content = [{ type: "text", text: last.content, cache_control: cacheControl }];
-		return;
-	}
-	const block = last.content.at(-1) as CacheableBlock | undefined;
-	if (block) block.cache_control = cacheControl;
+	const content: ContentBlockParam[] =
+		typeof last.content === "string" ? [{ type: "text", text: last.content }] : [...last.content];
+	const block = content.at(-1) as CacheableBlock | undefined;
+	if (!block) return;
+	content[content.length - 1] = { ...block, cache_control: cacheControl } as CacheableBlock;
+	messages[messages.length - 1] = { ...last, content };
 }

@@ -109,6 +109,34 @@ function toolResultBlock(result: ToolResultMessage, acceptsImages: boolean): Too
 	};
 }
 
+export interface ConvertAnthropicOptions {
+	/**
+	 * Reuse each message's wire form from an earlier request (and remember new ones). Names everything besides
+	 * the message that shapes it (images accepted, tool-name mapping). The wire messages are then shared between
+	 * requests, so only a caller that never changes them may ask for it.
+	 */
+	reuseKey?: string;
+}
+
+/** A message's wire form, remembered per message object for the next request while `key` is the same. */
+interface CachedConversion {
+	key: string;
+	param: MessageParam | undefined;
+}
+const conversions = new WeakMap<Message, CachedConversion>();
+
+/** A run of tool results (one user message), remembered under its first result with all its members. */
+interface CachedResults {
+	key: string;
+	members: ToolResultMessage[];
+	param: MessageParam;
+}
+const resultRuns = new WeakMap<ToolResultMessage, CachedResults>();
+
+function sameMembers(a: readonly ToolResultMessage[], b: readonly ToolResultMessage[]): boolean {
+	return a.length === b.length && a.every((message, index) => message === b[index]);
+}
+
 /**
  * Converts a history to Anthropic messages. The history is first adapted to the target
  * model (`transformMessages`, transform-messages.ts); consecutive tool results become one user message of `tool_result` blocks.
@@ -117,25 +145,48 @@ export function convertMessages(
 	messages: Message[],
 	model: Model,
 	toWireToolName: (name: string) => string = (name) => name,
+	{ reuseKey }: ConvertAnthropicOptions = {},
 ): MessageParam[] {
 	const acceptsImages = model.input.includes("image");
+	const convertOne = (message: UserMessage | AssistantMessage): MessageParam | undefined =>
+		message.role === "user" ? convertUser(message, acceptsImages) : convertAssistant(message, toWireToolName);
+	const convert = (message: UserMessage | AssistantMessage): MessageParam | undefined => {
+		if (reuseKey === undefined) return convertOne(message);
+		const cached = conversions.get(message);
+		if (cached?.key === reuseKey) return cached.param;
+		const param = convertOne(message);
+		conversions.set(message, { key: reuseKey, param });
+		return param;
+	};
+	const convertResults = (members: ToolResultMessage[]): MessageParam => {
+		const build = (): MessageParam => ({
+			role: "user",
+			content: members.map((result) => toolResultBlock(result, acceptsImages)),
+		});
+		if (reuseKey === undefined) return build();
+		const cached = resultRuns.get(members[0]);
+		if (cached?.key === reuseKey && sameMembers(cached.members, members)) return cached.param;
+		const param = build();
+		resultRuns.set(members[0], { key: reuseKey, members, param });
+		return param;
+	};
+
 	const adapted = transformMessages(messages, model, (id) => normalizeToolCallId(id));
 	const converted: MessageParam[] = [];
 	for (let i = 0; i < adapted.length; i++) {
 		const message = adapted[i];
 		if (message.role === "toolResult") {
-			const results: ToolResultBlockParam[] = [];
+			const results: ToolResultMessage[] = [];
 			for (; i < adapted.length; i++) {
 				const next = adapted[i];
 				if (next.role !== "toolResult") break;
-				results.push(toolResultBlock(next, acceptsImages));
+				results.push(next);
 			}
 			i--;
-			converted.push({ role: "user", content: results });
+			converted.push(convertResults(results));
 			continue;
 		}
-		const param =
-			message.role === "user" ? convertUser(message, acceptsImages) : convertAssistant(message, toWireToolName);
+		const param = convert(message);
 		if (param) converted.push(param);
 	}
 	return converted;

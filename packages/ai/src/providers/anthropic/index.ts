@@ -11,6 +11,7 @@ import type {
 	SimpleStreamOptions,
 } from "../../types.js";
 import { runProviderStream } from "../run-stream.js";
+import { serializedBody } from "../serialized-payload.js";
 import { buildRequestParams } from "./build-request.js";
 import { fromClaudeCodeToolName } from "./claude-code.js";
 import { createAnthropicClient } from "./client.js";
@@ -45,17 +46,24 @@ export function streamAnthropic(
 			const toolNames = (context.tools ?? []).map((tool) => tool.name);
 			const fromWireToolName =
 				auth.mode === "oauth" ? (name: string) => fromClaudeCodeToolName(name, toolNames) : undefined;
+			// An `onPayload` hook may change the payload in place, so only without one are the wire messages
+			// shared between requests and the body assembled from each message's JSON of an earlier request.
+			const reuseConversions = !options?.onPayload;
+			const apiVersion = headerValue(headers, "anthropic-version");
 			return {
-				payload: buildRequestParams(model, context, options, auth, headerValue(headers, "anthropic-version")),
-				send: (params, { fetch, signal }) =>
+				payload: buildRequestParams(model, context, options, auth, apiVersion, { reuseConversions }),
+				send: (params, { fetch, signal }) => {
+					const body = { ...params, stream: true as const };
 					// `client.post` is `messages.create` without its console warnings (it prints one for every
 					// request to a deprecated model, e.g. claude-sonnet-4-5, which would garble a terminal UI);
 					// status errors and SSE parsing are the SDK's own.
-					createAnthropicClient(model, auth, headers, fetch).post<Stream<RawMessageStreamEvent>>(MESSAGES_PATH, {
-						body: { ...params, stream: true },
-						stream: true,
-						signal,
-					}),
+					return createAnthropicClient(model, auth, headers, fetch).post<Stream<RawMessageStreamEvent>>(
+						MESSAGES_PATH,
+						reuseConversions
+							? { ...serializedBody(body, "messages"), stream: true, signal }
+							: { body, stream: true, signal },
+					);
+				},
 				createProcessor: (output, stream) => new AnthropicStreamParser(output, stream, model, fromWireToolName),
 			};
 		},

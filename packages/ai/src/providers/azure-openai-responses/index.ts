@@ -11,6 +11,7 @@ import { ResponsesStreamParser } from "../openai-responses/parse-stream.js";
 import { RESPONSES_ID_NORMALIZING_PROVIDERS } from "../openai-responses/tool-call-id.js";
 import { describeOpenAIError } from "../openai-shared/error-message.js";
 import { runProviderStream } from "../run-stream.js";
+import { serializedBody } from "../serialized-payload.js";
 import { buildBaseOptions, clampReasoning } from "../simple-options.js";
 import { createAzureClient } from "./client.js";
 import { AZURE_API_KEY_REQUIRED, resolveAzureEndpoint, resolveDeploymentName } from "./config.js";
@@ -31,8 +32,11 @@ export function streamAzureOpenAIResponses(
 			const apiKey = options?.apiKey || getEnvApiKey(model.provider) || process.env.AZURE_OPENAI_API_KEY;
 			if (!apiKey) throw new Error(AZURE_API_KEY_REQUIRED);
 			const endpoint = resolveAzureEndpoint(model, options);
+			// Without an `onPayload` hook each message's items are shared between requests (see openai-responses).
+			const reuseConversions = !options?.onPayload;
 			const payload = buildResponsesPayload(model, context, options, {
 				normalizeIdsFor: AZURE_ID_NORMALIZING_PROVIDERS,
+				reuseConversions,
 			});
 			payload.model = resolveDeploymentName(model, options);
 			return {
@@ -40,7 +44,7 @@ export function streamAzureOpenAIResponses(
 				send: (body, { fetch, signal }) =>
 					createAzureClient(endpoint, apiKey, { ...model.headers, ...options?.headers }, fetch).responses.create(
 						body,
-						{ signal },
+						reuseConversions ? { signal, ...serializedBody(body, "input") } : { signal },
 					),
 				createProcessor: (output, stream) => new ResponsesStreamParser(model, output, stream, options?.serviceTier),
 			};

@@ -25,6 +25,7 @@ export function buildCodexPayload(
 	model: Model,
 	context: Context,
 	options: OpenAICodexResponsesOptions | undefined,
+	{ reuseConversions = false }: { reuseConversions?: boolean } = {},
 ): ResponsesPayload {
 	const payload: ResponsesPayload = {
 		model: model.id,
@@ -34,6 +35,7 @@ export function buildCodexPayload(
 		input: convertResponsesInput(model, context, {
 			includeSystemPrompt: false,
 			normalizeIdsFor: RESPONSES_ID_NORMALIZING_PROVIDERS,
+			reuseConversions,
 		}),
 		text: { verbosity: options?.textVerbosity ?? "medium" },
 		include: ["reasoning.encrypted_content"],

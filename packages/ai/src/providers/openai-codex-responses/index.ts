@@ -14,6 +14,7 @@ import { createOpenAIClient } from "../openai-shared/client.js";
 import { describeOpenAIError } from "../openai-shared/error-message.js";
 import type { StreamEventProcessor } from "../run-stream.js";
 import { runProviderStream } from "../run-stream.js";
+import { serializedBody } from "../serialized-payload.js";
 import { buildBaseOptions } from "../simple-options.js";
 import { buildCodexPayload } from "./build-payload.js";
 
@@ -78,12 +79,14 @@ export function streamOpenAICodexResponses(
 				...options?.headers,
 			};
 			const clientModel = { ...model, baseUrl: codexClientBaseUrl(model.baseUrl) };
+			// Without an `onPayload` hook each message's items are shared between requests (see openai-responses).
+			const reuseConversions = !options?.onPayload;
 			return {
-				payload: buildCodexPayload(model, context, options),
+				payload: buildCodexPayload(model, context, options, { reuseConversions }),
 				send: (payload, { fetch, signal }) =>
 					createOpenAIClient({ model: clientModel, apiKey: token, context, headers, fetch }).responses.create(
 						payload,
-						{ signal },
+						reuseConversions ? { signal, ...serializedBody(payload, "input") } : { signal },
 					),
 				createProcessor: (output, stream) =>
 					new CodexStreamParser(new ResponsesStreamParser(model, output, stream)),

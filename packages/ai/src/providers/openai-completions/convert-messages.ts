@@ -11,6 +11,7 @@ import type {
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { sharedFirstMessage } from "../serialized-payload.js";
 import { transformMessages } from "../transform-messages.js";
 import type { ResolvedCompletionsCompat } from "./compat.js";
 import { toolCallIdNormalizerFor } from "./tool-call-id.js";
@@ -130,23 +131,13 @@ interface CachedConversion {
 }
 const conversions = new WeakMap<Message, CachedConversion>();
 
-// The system messages of the latest few prompts, so a conversation's first wire message is the same object on
-// every request (serialize-payload.ts keeps each conversation's JSON under it).
-const systemMessages = new Map<string, WireSystemMessage>();
-const MAX_SYSTEM_MESSAGES = 8;
-
+// The system message is built for each request; shared, it is the same object every time, so the conversation's
+// JSON is found again (serialized-payload.ts).
 function systemMessage(role: WireSystemMessage["role"], prompt: string): WireSystemMessage {
-	const key = `${role}\u0000${prompt}`;
-	let message = systemMessages.get(key);
-	if (message) {
-		systemMessages.delete(key);
-	} else {
-		message = { role, content: sanitizeSurrogates(prompt) };
-		if (systemMessages.size >= MAX_SYSTEM_MESSAGES)
-			systemMessages.delete(systemMessages.keys().next().value as string);
-	}
-	systemMessages.set(key, message);
-	return message;
+	return sharedFirstMessage(`completions\u0000${role}\u0000${prompt}`, () => ({
+		role,
+		content: sanitizeSurrogates(prompt),
+	}));
 }
 
 /** Everything besides the message itself that its wire form depends on. */

@@ -8,15 +8,12 @@ import { resolveOpenAIApiKey } from "../openai-shared/api-key.js";
 import { createOpenAIClient } from "../openai-shared/client.js";
 import { describeOpenAIError } from "../openai-shared/error-message.js";
 import { runProviderStream } from "../run-stream.js";
+import { serializedBody } from "../serialized-payload.js";
 import { buildBaseOptions, clampReasoning } from "../simple-options.js";
 import { buildCompletionsPayload } from "./build-payload.js";
 import { resolveCompletionsCompat } from "./compat.js";
 import { CompletionsStreamParser } from "./parse-stream.js";
-import { serializeCompletionsPayload } from "./serialize-payload.js";
 import type { CompletionsPayload, WireChunk } from "./wire-types.js";
-
-// What the SDK sends with a body it serializes itself; a body given as bytes goes out without a type.
-const JSON_CONTENT_TYPE = { "content-type": "application/json" };
 
 export function streamOpenAICompletions(
 	model: Model<"openai-completions">,
@@ -39,9 +36,7 @@ export function streamOpenAICompletions(
 					const client = createOpenAIClient({ model, apiKey, context, headers: options?.headers, fetch });
 					// The payload carries compatible servers' extra fields; the SDK sends the body as given.
 					const body = payload as unknown as ChatCompletionCreateParamsStreaming;
-					const request = reuseConversions
-						? { signal, body: serializeCompletionsPayload(payload), headers: JSON_CONTENT_TYPE }
-						: { signal };
+					const request = reuseConversions ? { signal, ...serializedBody(payload, "messages") } : { signal };
 					const stream = await client.chat.completions.create(body, request);
 					return stream as AsyncIterable<WireChunk>;
 				},

@@ -16,7 +16,10 @@ function isGpt5(model: Model): boolean {
 	return /^gpt-5/i.test(model.id) || /^gpt-5/i.test(model.name);
 }
 
-/** The Responses request body; shared by every Responses-based API. */
+/**
+ * The Responses request body; shared by every Responses-based API. With `inputOptions.reuseConversions` its
+ * input items are shared with other requests, so the caller must not change them (only without `onPayload`).
+ */
 export function buildResponsesPayload(
 	model: Model,
 	context: Context,

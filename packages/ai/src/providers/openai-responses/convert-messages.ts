@@ -8,6 +8,7 @@ import type {
 	AssistantMessage,
 	Context,
 	ImageContent,
+	Message,
 	Model,
 	TextContent,
 	ToolResultMessage,
@@ -15,6 +16,7 @@ import type {
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { shortHash } from "../../utils/short-hash.js";
+import { sharedFirstMessage } from "../serialized-payload.js";
 import { transformMessages } from "../transform-messages.js";
 import { decodeTextSignature } from "./text-signature.js";
 import { RESPONSES_ID_NORMALIZING_PROVIDERS, responsesToolCallIdNormalizer, splitToolCallId } from "./tool-call-id.js";
@@ -27,7 +29,19 @@ export interface ResponsesInputOptions {
 	includeSystemPrompt?: boolean;
 	/** Target providers whose tool-call ids are normalised (Azure adds its own provider). */
 	normalizeIdsFor?: readonly string[];
+	/**
+	 * Reuse each message's items from an earlier request (and remember new ones). The items are then shared
+	 * between requests, so only a caller that never changes them may ask for it.
+	 */
+	reuseConversions?: boolean;
 }
+
+/** A message's items, remembered per message object for the next request while `key` is the same. */
+interface CachedItems {
+	key: string;
+	items: ResponseInputItem[];
+}
+const conversions = new WeakMap<Message, CachedItems>();
 
 function supportsImages(model: Model): boolean {
 	return model.input.includes("image");
@@ -149,19 +163,39 @@ export function convertResponsesInput(
 ): ResponseInputItem[] {
 	const input: ResponseInputItem[] = [];
 	if (context.systemPrompt && options.includeSystemPrompt !== false) {
-		input.push({ role: model.reasoning ? "developer" : "system", content: sanitizeSurrogates(context.systemPrompt) });
+		const role = model.reasoning ? "developer" : "system";
+		const prompt = context.systemPrompt;
+		const make = (): ResponseInputItem => ({ role, content: sanitizeSurrogates(prompt) });
+		input.push(options.reuseConversions ? sharedFirstMessage(`responses\u0000${role}\u0000${prompt}`, make) : make());
 	}
-	const normalizer = responsesToolCallIdNormalizer(options.normalizeIdsFor ?? RESPONSES_ID_NORMALIZING_PROVIDERS);
+	const normalizeIdsFor = options.normalizeIdsFor ?? RESPONSES_ID_NORMALIZING_PROVIDERS;
+	const normalizer = responsesToolCallIdNormalizer(normalizeIdsFor);
 	const messages = transformMessages(context.messages, model, normalizer);
-	messages.forEach((message, index) => {
+	const convert = (message: Message, index: number): ResponseInputItem[] => {
 		if (message.role === "user") {
 			const item = convertUser(message, model);
-			if (item) input.push(item);
-		} else if (message.role === "assistant") {
-			input.push(...convertAssistant(message, model, index));
-		} else {
-			input.push(convertToolResult(message, model));
+			return item ? [item] : [];
 		}
+		if (message.role === "assistant") return convertAssistant(message, model, index);
+		return [convertToolResult(message, model)];
+	};
+	// What a message's items depend on besides the message: the target model (images, ids of the same API's
+	// other models), the id normalisation, and for an assistant its position (ids of unsigned texts).
+	const baseKey = options.reuseConversions
+		? [model.provider, model.api, model.id, supportsImages(model), normalizeIdsFor.join(",")].join("\u0000")
+		: undefined;
+	messages.forEach((message, index) => {
+		if (baseKey === undefined) {
+			input.push(...convert(message, index));
+			return;
+		}
+		const key = message.role === "assistant" ? `${baseKey}\u0000${index}` : baseKey;
+		let cached = conversions.get(message);
+		if (cached?.key !== key) {
+			cached = { key, items: convert(message, index) };
+			conversions.set(message, cached);
+		}
+		input.push(...cached.items);
 	});
 	return input;
 }

@@ -9,6 +9,7 @@ import { resolveOpenAIApiKey } from "../openai-shared/api-key.js";
 import { createOpenAIClient } from "../openai-shared/client.js";
 import { describeOpenAIError } from "../openai-shared/error-message.js";
 import { runProviderStream } from "../run-stream.js";
+import { serializedBody } from "../serialized-payload.js";
 import { buildBaseOptions, clampReasoning } from "../simple-options.js";
 import { buildResponsesPayload, type ResponsesPayload } from "./build-payload.js";
 import { ResponsesStreamParser } from "./parse-stream.js";
@@ -24,12 +25,15 @@ export function streamOpenAIResponses(
 		describeError: describeOpenAIError,
 		prepare: () => {
 			const apiKey = resolveOpenAIApiKey(model, options?.apiKey);
+			// Without an `onPayload` hook (which may change the payload in place) each message's items are shared
+			// between requests and the body is assembled from an earlier request's JSON.
+			const reuseConversions = !options?.onPayload;
 			return {
-				payload: buildResponsesPayload(model, context, options),
+				payload: buildResponsesPayload(model, context, options, { reuseConversions }),
 				send: (payload, { fetch, signal }) =>
 					createOpenAIClient({ model, apiKey, context, headers: options?.headers, fetch }).responses.create(
 						payload,
-						{ signal },
+						reuseConversions ? { signal, ...serializedBody(payload, "input") } : { signal },
 					),
 				createProcessor: (output, stream) => new ResponsesStreamParser(model, output, stream, options?.serviceTier),
 			};

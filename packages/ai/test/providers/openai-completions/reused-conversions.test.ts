@@ -8,8 +8,8 @@ import {
 	detectCompletionsCompat,
 	type ResolvedCompletionsCompat,
 } from "../../../src/providers/openai-completions/compat.js";
-import { serializeCompletionsPayload } from "../../../src/providers/openai-completions/serialize-payload.js";
 import type { CompletionsPayload, WireMessage } from "../../../src/providers/openai-completions/wire-types.js";
+import { serializePayload } from "../../../src/providers/serialized-payload.js";
 import type { Context, Message, Model } from "../../../src/types.js";
 import { assistant, toolCall, toolResult, user } from "../../helpers/messages.js";
 import { finish, textChunks } from "../../helpers/openai-completions-sse.js";
@@ -37,7 +37,7 @@ function reusedPayload(
 	);
 }
 
-const decoded = (payload: CompletionsPayload) => new TextDecoder().decode(serializeCompletionsPayload(payload));
+const decoded = (payload: CompletionsPayload) => new TextDecoder().decode(serializePayload(payload, "messages"));
 
 describe("serialized body", () => {
 	it("is JSON.stringify of the payload byte for byte, also when a message is serialized a second time", () => {

@@ -28,8 +28,10 @@ interface NoProxyEntry {
 }
 
 function envValue(env: ProxyEnv, name: string): string | undefined {
-	const value = env[name.toLowerCase()] ?? env[name.toUpperCase()];
-	return value === undefined || value.trim() === "" ? undefined : value.trim();
+	for (const value of [env[name.toLowerCase()], env[name.toUpperCase()]]) {
+		if (value !== undefined && value.trim() !== "") return value.trim();
+	}
+	return undefined;
 }
 
 /** Host names compare without the brackets of an IPv6 literal, a trailing dot or case. */

@@ -57,7 +57,13 @@ export interface HttpTransportOptions {
 	ca?: string | Buffer;
 }
 
-const KEEP_ALIVE: AgentOptions = { keepAlive: true, keepAliveMsecs: 1000 };
+/**
+ * Idle pooled sockets close after 4 s, or 1 s before the server's `Keep-Alive: timeout` if sooner (Node reads
+ * it), as undici's pool does: a server closing an idle connection while a request is sent on it would fail that
+ * request, and requests are never repeated here (the session's auto-retry decides). On a socket in use the
+ * timeout only emits an event nobody acts on.
+ */
+const KEEP_ALIVE: AgentOptions = { keepAlive: true, keepAliveMsecs: 1000, timeout: 4000 };
 
 /** An https agent whose connections go through a CONNECT tunnel of `proxy`, then TLS to the target. */
 class TunnelAgent extends HttpsAgent {
@@ -208,7 +214,7 @@ export class HttpTransport {
 		} catch (error) {
 			return Promise.reject(fetchFailed(error));
 		}
-		return this.await(client, url, request);
+		return this.await(client, request);
 	}
 
 	/** A fetch over this transport: the response is a standard `Response`. Redirects are returned, not followed. */
@@ -292,7 +298,7 @@ export class HttpTransport {
 		return agent;
 	}
 
-	private await(client: ClientRequest, url: URL, request: TransportRequest): Promise<TransportReply> {
+	private await(client: ClientRequest, request: TransportRequest): Promise<TransportReply> {
 		const { signal } = request;
 		return new Promise<TransportReply>((resolve, reject) => {
 			let body: Readable | null = null;
@@ -311,11 +317,6 @@ export class HttpTransport {
 				release();
 				if (!settled) {
 					settled = true;
-					// A pooled connection the server closed meanwhile: the request never reached it, so it is sent anew.
-					if (client.reusedSocket && (error as { code?: string }).code === "ECONNRESET") {
-						this.send(url, request).then(resolve, reject);
-						return;
-					}
 					reject(fetchFailed(error));
 				}
 			});

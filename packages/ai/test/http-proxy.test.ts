@@ -131,6 +131,18 @@ describe("requests through a proxy", () => {
 		expect(secure.requests.at(-1)?.remotePort).toBe(secure.requests.at(-2)?.remotePort);
 	});
 
+	it("the target's certificate is still checked through the tunnel", async () => {
+		const transport = new HttpTransport({ env: { HTTPS_PROXY: proxy.url } });
+		transports.push(transport);
+		const before = secure.requests.length;
+		const failure = await new ReplyGuard(limits, "sse", transport)
+			.fetch(`${secure.url}/x`, { method: "POST" })
+			.catch((error: Error) => error);
+		expect((failure as Error).message).toBe("fetch failed");
+		expect(((failure as Error).cause as { code?: string }).code).toBe("DEPTH_ZERO_SELF_SIGNED_CERT");
+		expect(secure.requests.length).toBe(before);
+	});
+
 	it("a proxy that refuses the tunnel fails the request with its status, naming it without credentials", async () => {
 		const guard = guardWith({ HTTPS_PROXY: withCredentials(refusing.url) });
 		const failure = await guard.fetch(`${secure.url}/v1/messages`, { method: "POST" }).catch((error: Error) => error);

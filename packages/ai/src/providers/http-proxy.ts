@@ -120,8 +120,8 @@ export function proxyRefusedMessage(proxy: ProxyServer, target: string, status: 
 	return `The proxy ${proxy.origin} refused to connect to ${target} (HTTP ${status})`;
 }
 
-/** How long the proxy may take to answer a CONNECT before the tunnel fails (the reply timer covers the rest). */
-const CONNECT_TIMEOUT_MS = 60_000;
+/** How long the proxy may take to answer a CONNECT (it connects to the target first) before the tunnel fails. */
+const CONNECT_TIMEOUT_MS = 30_000;
 
 /** Opens a CONNECT tunnel through `proxy` to `host:port`: the raw socket, for TLS to the target on top. */
 export function openTunnel(proxy: ProxyServer, host: string, port: number): Promise<Socket> {

@@ -21,7 +21,7 @@ import {
 	type OutgoingHttpHeaders,
 } from "node:http";
 import { Agent as HttpsAgent, type AgentOptions as HttpsAgentOptions, request as httpsRequest } from "node:https";
-import { isIP } from "node:net";
+import { isIP, type Socket } from "node:net";
 import { type Duplex, type Readable, Transform } from "node:stream";
 import { connect as tlsConnect } from "node:tls";
 import {
@@ -63,6 +63,9 @@ export interface HttpTransportOptions {
  * request, and requests are never repeated here (the session's auto-retry decides). On a socket in use the
  * timeout only emits an event nobody acts on.
  */
+/** Time allowed for a TCP connection to open. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 const KEEP_ALIVE: AgentOptions = { keepAlive: true, keepAliveMsecs: 1000, timeout: 4000 };
 
 /** An https agent whose connections go through a CONNECT tunnel of `proxy`, then TLS to the target. */
@@ -312,7 +315,8 @@ export class HttpTransport {
 			};
 			const release = () => signal.removeEventListener("abort", onAbort);
 			signal.addEventListener("abort", onAbort, { once: true });
-			client.once("error", (error) => {
+			// `on`, not `once`: a socket error after the response reaches the request too, and an unheard one would throw.
+			client.on("error", (error) => {
 				if (signal.aborted) return;
 				release();
 				if (!settled) {
@@ -345,9 +349,23 @@ export class HttpTransport {
 					body: streamed,
 				});
 			});
+			client.once("socket", (socket) => limitConnectTime(client, socket));
 			client.end(request.body);
 		});
 	}
+}
+
+/** A connection not made within CONNECT_TIMEOUT_MS fails the request (as undici's connect timeout does). */
+function limitConnectTime(client: ClientRequest, socket: Socket): void {
+	if (!socket.connecting) return;
+	const timer = setTimeout(() => {
+		client.destroy(
+			Object.assign(new Error(`connect timed out after ${CONNECT_TIMEOUT_MS / 1000} s`), { code: "ETIMEDOUT" }),
+		);
+	}, CONNECT_TIMEOUT_MS);
+	const stop = () => clearTimeout(timer);
+	socket.once("connect", stop);
+	socket.once("close", stop);
 }
 
 function decodedBody(response: IncomingMessage, method: string): Readable | null {
@@ -362,7 +380,7 @@ function decodedBody(response: IncomingMessage, method: string): Readable | null
 	for (const create of decoders) {
 		const decoder = create();
 		const source = stream;
-		source.once("error", (error) => decoder.destroy(error));
+		source.on("error", (error) => decoder.destroy(error));
 		decoder.once("close", () => source.destroy());
 		stream = source.pipe(decoder);
 	}

@@ -33,6 +33,11 @@ const MAX_REDIRECTS = 5;
 /** Body bytes kept for error messages (the first SNIPPET_CHARS characters fit in it). */
 const CAPTURE_BYTES = 1024;
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * The reason `close()` aborts with: an AbortError, as a plain `abort()` gives, made once. A fresh DOMException
+ * (its stack captured) was a twentieth of the CPU of a small streaming request.
+ */
+const CLOSED = new DOMException("The reply is over", "AbortError");
 
 /** A Node stream's chunks, as its async iterator yields them. */
 type NodeChunks = AsyncIterator<Buffer>;
@@ -130,7 +135,7 @@ export class ReplyGuard {
 	close(): void {
 		clearTimeout(this.timer);
 		this.unlinkSignal?.();
-		this.controller.abort();
+		this.controller.abort(CLOSED);
 	}
 
 	/** The final response and the start of its body, once a response arrived. */

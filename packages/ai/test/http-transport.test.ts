@@ -3,6 +3,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:
 import { afterAll, describe, expect, it } from "vitest";
 import { HttpTransport } from "../src/providers/http-transport.js";
 import { ReplyGuard } from "../src/providers/reply-guard.js";
+import type { FakeReply } from "./helpers/fake-server.js";
 import { useFakeServer } from "./helpers/provider-test-harness.js";
 
 const server = useFakeServer();
@@ -91,12 +92,19 @@ describe("requests and responses", () => {
 		expect(server.requests.length - before).toBe(1);
 	});
 
-	it("requests one after another share a kept-alive connection", async () => {
-		server.enqueue({ kind: "sse", chunks: [SSE] }, { kind: "sse", chunks: [SSE] });
-		for (let i = 0; i < 2; i++)
-			await (await transport.fetch(`${server.url}/x`, { method: "POST", body: "{}" })).text();
-		expect(server.requests.at(-1)?.remotePort).toBe(server.requests.at(-2)?.remotePort);
-	});
+	it.each([
+		["plain", { kind: "sse", chunks: [SSE] }],
+		["gzip", { kind: "raw", status: 200, body: gzipSync(SSE), headers: { "content-encoding": "gzip" } }],
+	] satisfies Array<[string, FakeReply]>)(
+		"requests one after another share a kept-alive connection (%s body)",
+		async (_kind, reply) => {
+			server.enqueue(reply, reply);
+			for (let i = 0; i < 2; i++) {
+				expect(await (await transport.fetch(`${server.url}/x`, { method: "POST", body: "{}" })).text()).toBe(SSE);
+			}
+			expect(server.requests.at(-1)?.remotePort).toBe(server.requests.at(-2)?.remotePort);
+		},
+	);
 });
 
 describe("failures, as fetch reports them", () => {

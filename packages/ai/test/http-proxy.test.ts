@@ -154,12 +154,14 @@ describe("requests through a proxy", () => {
 		expect(String(cause.message)).not.toContain("s3cret");
 	});
 
-	it("a proxy that is not there fails the request as a connection error naming the proxy", async () => {
-		const guard = guardWith({ HTTPS_PROXY: "http://127.0.0.1:1" });
-		const failure = await guard.fetch(`${secure.url}/x`).catch((error: Error) => error);
+	it.each(["https", "http"])("a proxy that is not there fails an %s request, naming the proxy", async (scheme) => {
+		const unreachable = "http://u:s3cret@127.0.0.1:1";
+		const guard = guardWith({ HTTPS_PROXY: unreachable, HTTP_PROXY: unreachable });
+		const target = scheme === "https" ? secure.url : plain.url;
+		const failure = await guard.fetch(`${target}/x`).catch((error: Error) => error);
 		expect((failure as Error).message).toBe("fetch failed");
 		expect(((failure as Error).cause as Error).message).toMatch(
-			/^Could not reach the proxy http:\/\/127\.0\.0\.1:1: /,
+			/^Could not reach the proxy http:\/\/127\.0\.0\.1:1: connect ECONNREFUSED/,
 		);
 	});
 

@@ -120,6 +120,10 @@ export function proxyRefusedMessage(proxy: ProxyServer, target: string, status: 
 	return `The proxy ${proxy.origin} refused to connect to ${target} (HTTP ${status})`;
 }
 
+export function proxyUnreachable(proxy: ProxyServer, error: Error): Error {
+	return new Error(`Could not reach the proxy ${proxy.origin}: ${error.message}`, { cause: error });
+}
+
 /** How long the proxy may take to answer a CONNECT (it connects to the target first) before the tunnel fails. */
 const CONNECT_TIMEOUT_MS = 30_000;
 
@@ -159,9 +163,7 @@ export function openTunnel(proxy: ProxyServer, host: string, port: number): Prom
 			reject(new Error(proxyRefusedMessage(proxy, target, response.statusCode ?? 0)));
 		});
 		request.once("timeout", () => request.destroy(new Error(`The proxy ${proxy.origin} did not answer in time`)));
-		request.once("error", (error) =>
-			reject(new Error(`Could not reach the proxy ${proxy.origin}: ${error.message}`, { cause: error })),
-		);
+		request.once("error", (error) => reject(proxyUnreachable(proxy, error)));
 		request.end();
 	});
 }

@@ -32,7 +32,7 @@ import {
 	type ZlibOptions,
 	constants as zlib,
 } from "node:zlib";
-import { openTunnel, type ProxyEnv, type ProxyServer, proxyFor } from "./http-proxy.js";
+import { openTunnel, type ProxyEnv, type ProxyServer, proxyFor, proxyUnreachable } from "./http-proxy.js";
 
 /** A request as the transport sends it; the body is sent as it is (strings as UTF-8). */
 export interface TransportRequest {
@@ -212,12 +212,15 @@ export class HttpTransport {
 			return Promise.reject(fetchFailed(new Error(`unsupported protocol ${url.protocol}`)));
 		}
 		let client: ClientRequest;
+		let proxy: ProxyServer | undefined;
 		try {
-			client = this.open(url, request);
+			proxy = proxyFor(url, this.options.env ?? process.env);
+			client = this.open(url, request, proxy);
 		} catch (error) {
 			return Promise.reject(fetchFailed(error));
 		}
-		return this.await(client, request);
+		// An https target's proxy is reached by the tunnel, which names it in its own errors.
+		return this.await(client, request, url.protocol === "http:" ? proxy : undefined);
 	}
 
 	/** A fetch over this transport: the response is a standard `Response`. Redirects are returned, not followed. */
@@ -245,8 +248,7 @@ export class HttpTransport {
 		this.tunnelAgents.clear();
 	}
 
-	private open(url: URL, request: TransportRequest): ClientRequest {
-		const proxy = proxyFor(url, this.options.env ?? process.env);
+	private open(url: URL, request: TransportRequest, proxy: ProxyServer | undefined): ClientRequest {
 		const headers: OutgoingHttpHeaders = {};
 		request.headers.forEach((value, name) => {
 			headers[name] = value;
@@ -301,7 +303,7 @@ export class HttpTransport {
 		return agent;
 	}
 
-	private await(client: ClientRequest, request: TransportRequest): Promise<TransportReply> {
+	private await(client: ClientRequest, request: TransportRequest, proxy?: ProxyServer): Promise<TransportReply> {
 		const { signal } = request;
 		return new Promise<TransportReply>((resolve, reject) => {
 			let body: Readable | null = null;
@@ -321,7 +323,9 @@ export class HttpTransport {
 				release();
 				if (!settled) {
 					settled = true;
-					reject(fetchFailed(error));
+					const code = (error as { code?: unknown }).code;
+					const unreachable = proxy && typeof code === "string" && PROXY_UNREACHABLE.has(code);
+					reject(fetchFailed(unreachable ? proxyUnreachable(proxy, error) : error));
 				}
 			});
 			client.once("response", (response) => {
@@ -354,6 +358,16 @@ export class HttpTransport {
 		});
 	}
 }
+
+/** Connection errors that, for a request sent to a proxy, mean the proxy could not be reached. */
+const PROXY_UNREACHABLE = new Set([
+	"ECONNREFUSED",
+	"ENOTFOUND",
+	"EAI_AGAIN",
+	"EHOSTUNREACH",
+	"ENETUNREACH",
+	"ETIMEDOUT",
+]);
 
 /** A connection not made within CONNECT_TIMEOUT_MS fails the request (as undici's connect timeout does). */
 function limitConnectTime(client: ClientRequest, socket: Socket): void {

@@ -1,7 +1,7 @@
 /**
  * The HTTP client under every provider request (reply-guard.ts) and the sign-in token requests: node:http and
- * node:https with keep-alive agents, in place of the global fetch. Node's fetch (undici plus web streams) cost
- * about three times the CPU per small streaming request; this one answers with a standard `Response` all the same,
+ * node:https with keep-alive agents, in place of the global fetch. Through the guard, Node's fetch (undici plus web
+ * streams) cost about twice the CPU per small streaming request; this one answers with a standard `Response`,
  * so the SDKs read it as they read fetch's, and it behaves as fetch does where they look:
  * - an abort rejects with the signal's reason (an `AbortError`), or errors the body once it is streaming;
  * - a failure before the response rejects with `TypeError("fetch failed")`, one during the body errors it with

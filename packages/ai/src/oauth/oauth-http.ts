@@ -1,3 +1,5 @@
+import { defaultHttpTransport } from "../providers/http-transport.js";
+
 // The few HTTP exchanges of a login or a token refresh. Token endpoints never redirect, so a redirect is refused
 // (a refresh token is never sent on to another server); replies are small, so they are bounded; and a server that
 // does not answer fails the step instead of hanging the login.
@@ -26,7 +28,7 @@ export interface OAuthRequest {
 	signal?: AbortSignal;
 }
 
-async function readBounded(response: Response): Promise<string> {
+async function readBounded(response: Response, url: string): Promise<string> {
 	const reader = response.body?.getReader();
 	if (!reader) return "";
 	const chunks: Uint8Array[] = [];
@@ -37,7 +39,7 @@ async function readBounded(response: Response): Promise<string> {
 		bytes += value.byteLength;
 		if (bytes > MAX_REPLY_BYTES) {
 			await reader.cancel().catch(() => undefined);
-			throw new Error(`The reply of ${new URL(response.url).origin} is larger than ${MAX_REPLY_BYTES} bytes`);
+			throw new Error(`The reply of ${new URL(url).origin} is larger than ${MAX_REPLY_BYTES} bytes`);
 		}
 		chunks.push(value);
 	}
@@ -62,11 +64,11 @@ export async function sendOAuthRequest(
 	const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
 	let response: Response;
 	try {
-		response = await fetch(url, {
+		// The provider requests' client: proxies from the environment, and redirects are never followed.
+		response = await defaultHttpTransport.fetch(url, {
 			method: request.method ?? (body === undefined ? "GET" : "POST"),
 			headers,
 			body,
-			redirect: "manual",
 			signal,
 		});
 	} catch (error) {
@@ -78,7 +80,7 @@ export async function sendOAuthRequest(
 		await response.body?.cancel().catch(() => undefined);
 		throw new Error(`${new URL(url).origin} answered with a redirect (${response.status}); it was not followed`);
 	}
-	const text = await readBounded(response);
+	const text = await readBounded(response, url);
 	return { status: response.status, ok: response.ok, text };
 }
 

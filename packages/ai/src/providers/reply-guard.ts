@@ -1,4 +1,12 @@
+import type { Readable } from "node:stream";
 import type { StreamOptions } from "../types.js";
+import {
+	defaultHttpTransport,
+	encodeBody,
+	type HttpTransport,
+	readBody,
+	type TransportReply,
+} from "./http-transport.js";
 import {
 	crossOriginRedirectMessage,
 	malformedEventStreamMessage,
@@ -25,6 +33,14 @@ const MAX_REDIRECTS = 5;
 /** Body bytes kept for error messages (the first SNIPPET_CHARS characters fit in it). */
 const CAPTURE_BYTES = 1024;
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * The reason `close()` aborts with: an AbortError, as a plain `abort()` gives, made once. A fresh DOMException
+ * (its stack captured) was a twentieth of the CPU of a small streaming request.
+ */
+const CLOSED = new DOMException("The reply is over", "AbortError");
+
+/** A Node stream's chunks, as its async iterator yields them. */
+type NodeChunks = AsyncIterator<Buffer>;
 
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -76,9 +92,10 @@ async function requestInit(request: Request): Promise<RequestInit> {
 }
 
 /**
- * The transport of one reply, shared by every adapter: each SDK is given `guard.fetch`, which
- * - never sends credentials or the conversation to another origin: redirects are taken in hand
- *   (`redirect: "manual"`); same-origin ones are followed (at most MAX_REDIRECTS), any other fails the reply;
+ * The transport of one reply, shared by every adapter: each SDK is given `guard.fetch`, which sends the request
+ * over our HTTP client (http-transport.ts: keep-alive agents, proxies from the environment) and
+ * - never sends credentials or the conversation to another origin: the client never follows redirects itself;
+ *   same-origin ones are followed (at most MAX_REDIRECTS), any other fails the reply;
  * - counts the raw body bytes, so a reply past `maxReplyBytes` is stopped even when it is one endless line
  *   that an SSE decoder would buffer forever, and stops the reply after `replyTimeoutMs`;
  * - checks that a successful response is an event stream of the API's framing (content type, then its first
@@ -101,6 +118,7 @@ export class ReplyGuard {
 	constructor(
 		private readonly limits: ReplyLimits,
 		wireFormat: WireFormat = "sse",
+		private readonly transport: HttpTransport = defaultHttpTransport,
 	) {
 		this.wire = WIRE_FORMATS[wireFormat];
 	}
@@ -117,7 +135,7 @@ export class ReplyGuard {
 	close(): void {
 		clearTimeout(this.timer);
 		this.unlinkSignal?.();
-		this.controller.abort();
+		this.controller.abort(CLOSED);
 	}
 
 	/** The final response and the start of its body, once a response arrived. */
@@ -138,33 +156,27 @@ export class ReplyGuard {
 		const origin = requestUrl(input);
 		let url = origin;
 		let method = (init.method ?? "GET").toUpperCase();
-		let body = init.body ?? undefined;
-		const headers = new Headers(init.headers);
+		const given = init.body ?? undefined;
+		let { body, headers } = await encodeBody(given, new Headers(init.headers));
 		for (let redirects = 0; ; redirects++) {
-			const response = await fetch(url, {
-				...init,
-				method,
-				headers,
-				body,
-				signal: this.controller.signal,
-				redirect: "manual",
-			});
-			const location = isRedirect(response.status) ? response.headers.get("location") : null;
-			if (location === null) return this.inspect(url, response);
-			await response.body?.cancel().catch(() => undefined);
+			const reply = await this.transport.send(url, { method, headers, body, signal: this.controller.signal });
+			const location = isRedirect(reply.status) ? reply.headers.get("location") : null;
+			if (location === null) return this.inspect(url, reply);
+			reply.body?.destroy();
 			const target = new URL(location, url);
 			if (target.origin !== origin.origin) {
-				throw this.fail(crossOriginRedirectMessage(origin.origin, displayUrl(target), response.status));
+				throw this.fail(crossOriginRedirectMessage(origin.origin, displayUrl(target), reply.status));
 			}
 			if (redirects >= MAX_REDIRECTS) throw this.fail(tooManyRedirectsMessage(origin.origin, MAX_REDIRECTS));
 			// What fetch itself does: 303, and 301/302 after a POST, continue as a GET without the body.
-			if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
+			if (reply.status === 303 || ((reply.status === 301 || reply.status === 302) && method === "POST")) {
 				method = "GET";
 				body = undefined;
+				headers = new Headers(headers);
 				headers.delete("content-type");
 				headers.delete("content-length");
-			} else if (body !== undefined && body !== null && !isReplayableBody(body)) {
-				throw this.fail(unreplayableRedirectMessage(origin.origin, response.status));
+			} else if (given !== undefined && body !== undefined && !isReplayableBody(given)) {
+				throw this.fail(unreplayableRedirectMessage(origin.origin, reply.status));
 			}
 			url = target;
 		}
@@ -185,31 +197,31 @@ export class ReplyGuard {
 		this.unlinkSignal = () => signal.removeEventListener("abort", abort);
 	}
 
-	private async inspect(url: URL, response: Response): Promise<Response> {
-		const contentType = response.headers.get("content-type");
-		this.response = { url: displayUrl(url), status: response.status, contentType: contentType ?? "no content type" };
-		const source = response.body;
-		if (!response.ok) {
+	private async inspect(url: URL, reply: TransportReply): Promise<Response> {
+		const contentType = reply.headers.get("content-type");
+		this.response = { url: displayUrl(url), status: reply.status, contentType: contentType ?? "no content type" };
+		const source = reply.body;
+		const isOk = reply.status >= 200 && reply.status < 300;
+		if (!isOk) {
 			// Error bodies are the SDK's to read (status and provider text); they are counted all the same.
-			return source ? this.rewrap(response, this.countedBody(source, false)) : response;
+			return this.respond(reply, source ? this.countedBody(source, false) : null);
 		}
 		if (!source) throw this.fail(notAnEventStreamMessage(this.requireSummary()));
 		// A declared type other than an event stream is refused at once; an absent one is judged by the body.
 		if (contentType !== null && !isDeclaredAs(contentType, this.wire)) {
-			const reader = source.getReader();
-			await this.readSnippet(reader);
-			await reader.cancel().catch(() => undefined);
+			const chunks = readBody(source, this.controller.signal);
+			await this.readSnippet(chunks);
+			source.destroy();
 			throw this.fail(notAnEventStreamMessage(this.requireSummary()));
 		}
 		// Without a declared type the SDK is told the one its reader expects (some SDKs check it); the body itself is
 		// still judged as it is read.
-		const headers = new Headers(response.headers);
-		if (contentType === null) headers.set("content-type", this.wire.contentType);
-		return this.rewrap(response, this.countedBody(source, true), headers);
+		if (contentType === null) reply.headers.set("content-type", this.wire.contentType);
+		return this.respond(reply, this.countedBody(source, true));
 	}
 
-	private rewrap(response: Response, body: ReadableStream<Uint8Array>, headers = response.headers): Response {
-		return new Response(body, { status: response.status, statusText: response.statusText, headers });
+	private respond(reply: TransportReply, body: ReadableStream<Uint8Array> | null): Response {
+		return new Response(body, { status: reply.status, statusText: reply.statusText, headers: reply.headers });
 	}
 
 	private requireSummary(): ResponseSummary {
@@ -219,11 +231,12 @@ export class ReplyGuard {
 	}
 
 	/**
-	 * The body as the SDK reads it: bytes counted against the cap as they arrive, the first ones kept for
-	 * messages, and (for a successful response) held back until they show an event stream.
+	 * The body as the SDK reads it, read straight from the Node stream (one web stream, no other layer): bytes
+	 * counted against the cap as they arrive, the first ones kept for messages, and (for a successful response)
+	 * held back until they show an event stream.
 	 */
-	private countedBody(source: ReadableStream<Uint8Array>, sniff: boolean): ReadableStream<Uint8Array> {
-		const reader = source.getReader();
+	private countedBody(source: Readable, sniff: boolean): ReadableStream<Uint8Array> {
+		const chunks = readBody(source, this.controller.signal);
 		let held: Uint8Array[] | undefined = sniff ? [] : undefined;
 		const monitor = sniff ? this.wire.createMonitor() : undefined;
 		const pass = (controller: ReadableStreamDefaultController<Uint8Array>, chunk: Uint8Array) => {
@@ -235,7 +248,7 @@ export class ReplyGuard {
 			{
 				pull: async (controller) => {
 					for (;;) {
-						const { done, value } = await reader.read();
+						const { done, value } = await chunks.next();
 						if (done) {
 							if (held && this.sniff(true) !== "event-stream") {
 								throw this.fail(notAnEventStreamMessage(this.requireSummary()));
@@ -254,7 +267,7 @@ export class ReplyGuard {
 						const verdict = this.sniff(false);
 						if (verdict === "undecided") continue;
 						if (verdict === "not-event-stream") {
-							await this.readSnippet(reader);
+							await this.readSnippet(chunks);
 							throw this.fail(notAnEventStreamMessage(this.requireSummary()));
 						}
 						for (const chunk of held) pass(controller, chunk);
@@ -262,7 +275,9 @@ export class ReplyGuard {
 						return;
 					}
 				},
-				cancel: (reason) => reader.cancel(reason),
+				cancel: () => {
+					source.destroy();
+				},
 			},
 			{ highWaterMark: 0 },
 		);
@@ -281,9 +296,9 @@ export class ReplyGuard {
 	}
 
 	/** Reads on until the snippet for a message is complete (or the body ends). */
-	private async readSnippet(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+	private async readSnippet(chunks: NodeChunks): Promise<void> {
 		while (this.capturedBytes < CAPTURE_BYTES && this.capturedText().length <= SNIPPET_CHARS) {
-			const { done, value } = await reader.read();
+			const { done, value } = await chunks.next();
 			if (done) return;
 			this.take(value);
 		}

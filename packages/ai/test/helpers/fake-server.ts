@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import { type AddressInfo, createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 
 /** A request as the fake server received it. `body` is parsed JSON when the body was JSON. */
@@ -13,6 +14,16 @@ export interface RecordedRequest {
 	closed: Promise<void>;
 	/** Body bytes written for this request's response so far. */
 	bytesWritten: number;
+	/** The client's port: the same for requests sent on one kept-alive connection. */
+	remotePort: number | undefined;
+	/** The server name the client sent in its TLS hello (servers made with `tls`). */
+	servername: string | undefined;
+}
+
+/** A certificate and key: the server speaks HTTPS with them. */
+export interface FakeServerTls {
+	cert: string;
+	key: string;
 }
 
 /**
@@ -109,7 +120,7 @@ export function formatSseChunk(chunk: SseChunk): string | Uint8Array {
 }
 
 /**
- * A local HTTP server on 127.0.0.1 that answers each request with the next queued reply and
+ * A local HTTP (or, given `tls`, HTTPS) server on 127.0.0.1 that answers each request with the next queued reply and
  * records every request. Real SDK clients talk to it through `model.baseUrl`. Test files get one with
  * `useFakeServer()` (provider-test-harness.ts).
  */
@@ -121,10 +132,11 @@ export class FakeServer {
 	private readonly server: Server;
 	private address: string | undefined;
 
-	constructor() {
-		this.server = createServer((req, res) => {
+	constructor(private readonly tls?: FakeServerTls) {
+		const handle = (req: IncomingMessage, res: ServerResponse) => {
 			void this.handle(req, res);
-		});
+		};
+		this.server = tls ? createTlsServer({ cert: tls.cert, key: tls.key }, handle) : createServer(handle);
 		this.server.on("connection", (socket) => {
 			this.sockets.add(socket);
 			socket.on("close", () => this.sockets.delete(socket));
@@ -135,7 +147,7 @@ export class FakeServer {
 	async listen(): Promise<void> {
 		await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
 		const { port } = this.server.address() as AddressInfo;
-		this.address = `http://127.0.0.1:${port}`;
+		this.address = `${this.tls ? "https" : "http"}://127.0.0.1:${port}`;
 	}
 
 	get url(): string {
@@ -187,6 +199,8 @@ export class FakeServer {
 			body,
 			closed: new Promise((resolve) => res.once("close", () => resolve())),
 			bytesWritten: 0,
+			remotePort: req.socket.remotePort,
+			servername: (req.socket as { servername?: string | false }).servername || undefined,
 		};
 		this.requests.push(request);
 

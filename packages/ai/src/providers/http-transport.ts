@@ -57,15 +57,15 @@ export interface HttpTransportOptions {
 	ca?: string | Buffer;
 }
 
+/** Time allowed for a TCP connection to open. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /**
  * Idle pooled sockets close after 4 s, or 1 s before the server's `Keep-Alive: timeout` if sooner (Node reads
  * it), as undici's pool does: a server closing an idle connection while a request is sent on it would fail that
  * request, and requests are never repeated here (the session's auto-retry decides). On a socket in use the
  * timeout only emits an event nobody acts on.
  */
-/** Time allowed for a TCP connection to open. */
-const CONNECT_TIMEOUT_MS = 10_000;
-
 const KEEP_ALIVE: AgentOptions = { keepAlive: true, keepAliveMsecs: 1000, timeout: 4000 };
 
 /** An https agent whose connections go through a CONNECT tunnel of `proxy`, then TLS to the target. */

@@ -1,6 +1,6 @@
 import { type AssistantMessage, FauxProvider, type Message, transformMessages } from "@agent/ai";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../scripts/fast-check.js";
 import { needsPairingRepair } from "../src/replay-check.js";
 
 const model = new FauxProvider().model();

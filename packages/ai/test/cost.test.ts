@@ -1,5 +1,5 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../scripts/fast-check.js";
 import { calculateCost, emptyUsage, getModel, type Usage } from "../src/index.js";
 
 const sonnetPrices = { cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } };

@@ -1,8 +1,9 @@
 // Replays histories produced by each provider to every other target model and checks the invariants
 // every provider relies on: no foreign reasoning or signatures, tool calls and results
 // paired exactly, normalized ids applied to calls and results alike.
-import fc from "fast-check";
+
 import { describe, expect, it } from "vitest";
+import fc from "../../../scripts/fast-check.js";
 import { getModel, type Model, transformMessages } from "../src/index.js";
 import type { AssistantMessage, Message, StopReason, ToolCall, ToolResultMessage } from "../src/types.js";
 import { assistant, testModel, toolResult, user } from "./helpers/messages.js";

@@ -1,5 +1,5 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../scripts/fast-check.js";
 import { parseStreamingJson } from "../src/index.js";
 
 describe("parseStreamingJson on complete input", () => {

@@ -1,5 +1,5 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../scripts/fast-check.js";
 import { createMistralToolCallIdNormalizer, transformMessages } from "../src/index.js";
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from "../src/types.js";
 import { assistant, testModel, toolCall, toolResult, user } from "./helpers/messages.js";

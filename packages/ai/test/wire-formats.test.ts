@@ -1,7 +1,8 @@
 // The reply guard's check of Bedrock's AWS event stream (src/providers/wire-formats.ts): frames are validated as
 // their bytes pass, however the body is cut into chunks.
-import fc from "fast-check";
+
 import { describe, expect, it } from "vitest";
+import fc from "../../../scripts/fast-check.js";
 import { MAX_FRAME_BYTES, WIRE_FORMATS } from "../src/providers/wire-formats.js";
 import { bedrockEvent, framePrelude, messageStart, textDelta } from "./helpers/bedrock-eventstream.js";
 

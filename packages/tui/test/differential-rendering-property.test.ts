@@ -1,6 +1,6 @@
 import { Container, Text } from "@agent/tui";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../scripts/fast-check.js";
 import { createTestUI } from "./helpers/test-ui.js";
 
 type Step =

@@ -1,6 +1,6 @@
 import { wrapTextWithAnsi } from "@agent/tui";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../scripts/fast-check.js";
 
 describe("plain ASCII wrapping", () => {
 	it("gives the same lines as the styled wrapping path", () => {

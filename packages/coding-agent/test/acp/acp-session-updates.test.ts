@@ -2,8 +2,8 @@
 // images (pure parts, with property tests for the invariants editors rely on).
 import type { AssistantMessage } from "@agent/ai";
 import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../../scripts/fast-check.js";
 import type { AgentSessionEvent } from "../../src/core/session-runtime/events.js";
 import { toPromptInput } from "../../src/modes/acp/prompt-content.js";
 import { SessionUpdateTranslator } from "../../src/modes/acp/session-updates.js";

@@ -1,6 +1,7 @@
 // The files of a point of the session tree, from its checkpoint entries, against a naive replay.
-import fc from "fast-check";
+
 import { describe, expect, it } from "vitest";
+import fc from "../../../../scripts/fast-check.js";
 import { readCheckpointHistory, statesAt } from "../../src/core/checkpoints/checkpoint-history.js";
 import type { FileCheckpointState, SessionEntry } from "../../src/core/session/entries.js";
 

@@ -1,5 +1,5 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../../scripts/fast-check.js";
 import { prepareCompaction } from "../../src/core/compaction/compaction.js";
 import { findCutPoint } from "../../src/core/compaction/cut-point.js";
 import { estimateTokens } from "../../src/core/compaction/token-estimation.js";

@@ -1,7 +1,7 @@
 // Reading the window out of a provider's overflow error, and the budget of the compaction that recovers from it.
 import { type AssistantMessage, isContextOverflow } from "@agent/ai";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../../scripts/fast-check.js";
 import {
 	compactionSettingsForWindow,
 	parseContextOverflowLimits,

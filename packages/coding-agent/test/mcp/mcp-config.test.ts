@@ -3,8 +3,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import fc from "../../../../scripts/fast-check.js";
 import { expandEnvVars, findProjectMcpServers, loadMcpConfig, parseMcpConfigText } from "../../src/core/mcp/config.js";
 import { mcpQualifiedName } from "../../src/core/mcp/tools.js";
 

@@ -1,8 +1,9 @@
 // A denied command never gets through: however it is composed (pipes, lists, subshells, substitutions, wrappers,
 // quoting, nested shells), the verdict is deny or ask, never allow — even when allow rules would cover everything
 // else. In print mode an ask is a refusal too, so the command never runs.
-import fc from "fast-check";
+
 import { afterAll, describe, expect, it } from "vitest";
+import fc from "../../../../scripts/fast-check.js";
 import type { PermissionMode } from "../../src/core/permissions/modes.js";
 import { evaluatePermission } from "../../src/core/permissions/policy.js";
 import { analyze, createPermissionProject, policyOf, subjectOf } from "../helpers/permission-fixtures.js";

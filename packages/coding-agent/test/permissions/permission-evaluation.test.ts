@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import fc from "../../../../scripts/fast-check.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../src/core/permissions/modes.js";
 import {
 	bashCommandMatters,

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../../scripts/fast-check.js";
 import { type SessionEntry, SessionManager } from "../../src/core/session/index.js";
 import { assistantMessage, toolResultMessage, userMessage, useTempDirs } from "../helpers/session-fixtures.js";
 import { referenceContext, referenceLabels, referencePath } from "../helpers/session-reference.js";

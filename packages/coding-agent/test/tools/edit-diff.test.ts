@@ -2,8 +2,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { computeEditDiff, generateDiffString } from "@agent/coding-agent";
 import { diffArrays } from "diff";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../../scripts/fast-check.js";
 import { useTempDir } from "../helpers/tools-fixtures.js";
 
 const tempDir = useTempDir("agent-diff-");

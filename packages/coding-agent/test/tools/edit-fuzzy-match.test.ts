@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createEditTool, fuzzyFindText, normalizeForFuzzyMatch, replaceUniqueText } from "@agent/coding-agent";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../../scripts/fast-check.js";
 import { errorOf, run, useTempDir } from "../helpers/tools-fixtures.js";
 
 const tempDir = useTempDir("agent-fuzzy-");

@@ -1,6 +1,6 @@
 import { createIgnoreLayer, type IgnoreLayer, isIgnoredByLayers } from "@agent/coding-agent";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../../scripts/fast-check.js";
 
 const base = "/repo";
 const withoutNameRules = (layer: IgnoreLayer): IgnoreLayer => ({ base: layer.base, rules: layer.rules });

@@ -1,8 +1,8 @@
 // The read tool pages a file from its bytes as they stream past (TextPageScanner) instead of decoding the
 // whole file; the page must be exactly what the whole-text computation (formatTextPage) gives.
 import { formatTextPage, truncateHead } from "@agent/coding-agent";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../../scripts/fast-check.js";
 import { renderTextPage } from "../../src/core/tools/read.js";
 import { TextPageScanner } from "../../src/core/tools/text-page-scanner.js";
 

@@ -1,6 +1,6 @@
 import { truncateHead, truncateTail } from "@agent/coding-agent";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../../scripts/fast-check.js";
 
 // Multi-byte characters and newlines mixed, so cuts land inside characters and lines.
 const text = fc

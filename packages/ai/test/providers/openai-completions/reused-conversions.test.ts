@@ -1,7 +1,8 @@
 // Each message is converted and serialized once and reused by later requests (no onPayload hook); these tests
 // fail if a later request sees an earlier request's conversion where something it depends on changed.
-import fc from "fast-check";
+
 import { describe, expect, it } from "vitest";
+import fc from "../../../../../scripts/fast-check.js";
 import { stream } from "../../../src/index.js";
 import { buildCompletionsPayload } from "../../../src/providers/openai-completions/build-payload.js";
 import {

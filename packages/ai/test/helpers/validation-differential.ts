@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 import { isDeepStrictEqual } from "node:util";
 import type { Ajv, ValidateFunction } from "ajv";
-import fc from "fast-check";
+import fc from "../../../../scripts/fast-check.js";
 import { validateToolArguments } from "../../src/index.js";
 import type { Tool } from "../../src/types.js";
 

@@ -6,8 +6,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type Tool, validateToolArguments } from "@agent/ai";
 import { createAllTools } from "@agent/coding-agent";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import fc from "../../../../scripts/fast-check.js";
 import { useTempDir } from "../helpers/tools-fixtures.js";
 
 const tempDir = useTempDir("agent-schema-");

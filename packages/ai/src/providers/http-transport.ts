@@ -271,23 +271,16 @@ export class HttpTransport {
 				agent: proxy ? this.tunnelAgent(proxy) : this.httpsAgent,
 			});
 		}
+		// Through a proxy, an http target is asked for by its absolute URI.
 		if (proxy) {
 			headers.host = url.host;
 			if (proxy.authorization) headers["proxy-authorization"] = proxy.authorization;
-			return httpRequest({
-				hostname: proxy.hostname,
-				port: proxy.port,
-				method: request.method,
-				path: `${url.origin}${path}`,
-				headers,
-				agent: this.httpAgent,
-			});
 		}
 		return httpRequest({
-			hostname,
-			port: url.port || 80,
+			hostname: proxy ? proxy.hostname : hostname,
+			port: proxy ? proxy.port : url.port || 80,
 			method: request.method,
-			path,
+			path: proxy ? `${url.origin}${path}` : path,
 			headers,
 			agent: this.httpAgent,
 		});

@@ -4,7 +4,9 @@ import {
 	type Context,
 	createAssistantOutput,
 	failStream,
+	httpFetch,
 	type Model,
+	messageWithCauses,
 	parseStreamingJson,
 	type TextContent,
 	type ThinkingContent,
@@ -208,7 +210,8 @@ async function run(
 	stream: AssistantMessageEventStream,
 ): Promise<void> {
 	const body: ProxyStreamRequest = { model, context, options: requestOptionsOf(options) };
-	const response = await fetch(`${options.proxyUrl.replace(/\/+$/, "")}${PROXY_STREAM_PATH}`, {
+	// The agent's HTTP client: proxy variables apply, and a redirect is an error (the token stays with the proxy).
+	const response = await httpFetch(`${options.proxyUrl.replace(/\/+$/, "")}${PROXY_STREAM_PATH}`, {
 		method: "POST",
 		headers: {
 			Authorization: `Bearer ${options.authToken}`,
@@ -246,7 +249,10 @@ export function streamProxy(model: Model, context: Context, options: ProxyStream
 	const stream = new AssistantMessageEventStream();
 	const output = createAssistantOutput(model);
 	run(model, context, options, output, stream).catch((error: unknown) => {
-		failStream(stream, output, error, options.signal);
+		// `fetch failed` alone says nothing: the causes name the server or proxy that could not be reached.
+		const described =
+			error instanceof Error && error.cause instanceof Error ? new Error(messageWithCauses(error)) : error;
+		failStream(stream, output, described, options.signal);
 	});
 	return stream;
 }

@@ -2,7 +2,7 @@
 // server's events, and how failures and aborts end the stream.
 import { Agent, type ProxyAssistantMessageEvent, streamProxy } from "@agent/agent-core";
 import { type AssistantMessageEvent, type Context, FauxProvider, type Model, Type } from "@agent/ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ProxyTestServer } from "./helpers/proxy-server.js";
 
 const server = new ProxyTestServer();
@@ -121,6 +121,31 @@ describe("a reply through the proxy", () => {
 		await agent.prompt("hello");
 		const last = agent.state.messages.at(-1);
 		expect(last).toMatchObject({ role: "assistant", content: [{ type: "text", text: "Hi from the proxy" }] });
+	});
+});
+
+describe("HTTP proxy variables", () => {
+	const names = ["HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy"] as const;
+	const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
+	afterEach(() => {
+		for (const name of names) {
+			if (saved[name] === undefined) delete process.env[name];
+			else process.env[name] = saved[name];
+		}
+	});
+
+	it("go through HTTP_PROXY, and straight to a host NO_PROXY lists", async () => {
+		// Nothing listens on port 9 (discard): a request that uses the proxy fails naming it.
+		process.env.HTTP_PROXY = process.env.http_proxy = "http://127.0.0.1:9";
+		delete process.env.NO_PROXY;
+		delete process.env.no_proxy;
+		const viaProxy = await streamProxy(model, context, options()).result();
+		expect(viaProxy).toMatchObject({ stopReason: "error" });
+		expect(viaProxy.errorMessage).toContain("Could not reach the proxy http://127.0.0.1:9");
+
+		process.env.NO_PROXY = process.env.no_proxy = "127.0.0.1";
+		server.enqueue({ kind: "events", events: [{ type: "start" }, { type: "done", reason: "stop", usage }] });
+		expect(await streamProxy(model, context, options()).result()).toMatchObject({ stopReason: "stop" });
 	});
 });
 

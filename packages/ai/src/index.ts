@@ -85,6 +85,7 @@ export {
 	failStream,
 	finishStream,
 } from "./providers/assistant-output.js";
+export { messageWithCauses } from "./providers/error-text.js";
 export {
 	createFauxProvider,
 	type FauxBlock,
@@ -99,6 +100,7 @@ export {
 } from "./providers/faux.js";
 export { buildRequest } from "./providers/google-gemini-cli/build-request.js";
 export { extractRetryDelay } from "./providers/google-gemini-cli/retry-delay.js";
+export { httpFetch } from "./providers/http-fetch.js";
 export { convertMessages } from "./providers/openai-completions/convert-messages.js";
 export {
 	type BedrockProviderModule,

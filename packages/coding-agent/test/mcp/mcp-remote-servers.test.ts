@@ -59,6 +59,33 @@ describe("remote transports", () => {
 		expect(host.requests.every((request) => request.endsWith("/mcp"))).toBe(true);
 	});
 
+	it("reaches a remote server through HTTP_PROXY, and straight when NO_PROXY lists it", async () => {
+		const host = await hostStreamableHttp(await everythingServerFactory());
+		hosts.push(host);
+		const names = ["HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy"] as const;
+		const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
+		try {
+			// Nothing listens on port 9 (discard): a connection that uses the proxy fails naming it.
+			process.env.HTTP_PROXY = process.env.http_proxy = "http://127.0.0.1:9";
+			delete process.env.NO_PROXY;
+			delete process.env.no_proxy;
+			const { manager: viaProxy, notices } = startManager([remoteServer("proxied", host.url, "http")]);
+			await waitForState(viaProxy, "proxied", "failed");
+			expect(JSON.stringify(notices)).toContain("Could not reach the proxy http://127.0.0.1:9");
+			expect(host.requests).toEqual([]);
+
+			process.env.NO_PROXY = process.env.no_proxy = "127.0.0.1";
+			const { manager } = startManager([remoteServer("direct", host.url, "http")]);
+			await waitForState(manager, "direct", "connected");
+			expect(await echo(manager, "direct", "no proxy")).toBe("Echo: no proxy");
+		} finally {
+			for (const name of names) {
+				if (saved[name] === undefined) delete process.env[name];
+				else process.env[name] = saved[name];
+			}
+		}
+	});
+
 	it("talks legacy SSE to the everything server", async () => {
 		const host = await hostSse(await everythingServerFactory());
 		hosts.push(host);

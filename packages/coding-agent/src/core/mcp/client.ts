@@ -1,6 +1,7 @@
 // The MCP SDK side of a connection (loaded on first use, only when a server is configured): a `Client` over
 // our stdio transport, streamable HTTP, or legacy SSE (a server without `type` gets streamable HTTP first and
 // SSE when that is refused), with the OAuth provider for remote servers.
+import { httpFetch } from "@agent/ai";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
@@ -139,7 +140,12 @@ async function connectRemote(config: McpRemoteServerConfig, hooks: McpConnectHoo
 			? undefined
 			: new McpOAuthProvider({ serverUrl: config.url, config: config.oauth, storage: hooks.authStorage });
 	await authProvider?.prepare();
-	const options = { requestInit: { headers: config.headers }, ...(authProvider ? { authProvider } : {}) };
+	// The agent's HTTP client, as for providers: HTTP(S)_PROXY and NO_PROXY apply to remote servers too.
+	const options = {
+		requestInit: { headers: config.headers },
+		fetch: httpFetch,
+		...(authProvider ? { authProvider } : {}),
+	};
 
 	const attempt = async (kind: "http" | "sse") => {
 		const transport =

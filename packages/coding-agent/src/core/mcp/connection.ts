@@ -2,6 +2,7 @@
 // failures reported once per incident and retried with exponential backoff (bounded attempts), OAuth
 // authorization waiting for the user, and calls with a timeout and abort. The SDK is loaded by `loadConnector`
 // on the first connection, never at start-up.
+import { messageWithCauses } from "@agent/ai";
 import type { AuthStorage } from "../config/auth-storage.js";
 import { OPERATION_ABORTED } from "../tools/abort.js";
 import {
@@ -36,7 +37,8 @@ function formatDuration(ms: number): string {
 }
 
 function errorText(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
+	// With its causes: a transport's `fetch failed` alone does not say which server or proxy could not be reached.
+	return error instanceof Error ? messageWithCauses(error) : String(error);
 }
 
 /** The SDK's request timeout error (McpError code -32001). */

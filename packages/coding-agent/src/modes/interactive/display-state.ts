@@ -1,6 +1,7 @@
 // What every transcript component reads when it renders: the theme, whether tool output and thinking are
 // expanded, key names for hints, and the working directory for shorter paths. The mode owns one instance and
 // invalidates the transcript when a field changes, so components re-render with the new value once.
+import { CachedComponent } from "@agent/tui";
 import type { MessageRenderer, ToolDefinition } from "../../core/extensions/types.js";
 import type { AppKeybindings } from "./keybindings.js";
 import type { Theme } from "./theme/theme.js";
@@ -84,21 +85,28 @@ export function toggleClickedBlock(path: readonly unknown[]): boolean {
 	return false;
 }
 
-/** Whether one block shows its full content: its own state once toggled, else the global Ctrl+O state. */
-export class BlockExpansion {
+/**
+ * A transcript block that expands and collapses: by the global Ctrl+O state, or by its own once toggled (a click
+ * on it). Subclasses read `isExpanded` when they render.
+ */
+export abstract class ExpandableComponent extends CachedComponent implements ExpandableBlock {
 	private override: boolean | undefined;
 
-	constructor(private readonly state: DisplayState) {}
-
-	get isExpanded(): boolean {
-		return this.override ?? this.state.toolsExpanded;
+	constructor(private readonly expansionState: DisplayState) {
+		super();
 	}
 
-	toggle(): void {
+	protected get isExpanded(): boolean {
+		return this.override ?? this.expansionState.toolsExpanded;
+	}
+
+	toggleExpanded(): void {
 		this.override = !this.isExpanded;
+		this.markChanged();
 	}
 
-	reset(): void {
+	resetExpanded(): void {
 		this.override = undefined;
+		this.markChanged();
 	}
 }

@@ -1,20 +1,19 @@
 // A command the user ran with `!` / `!!`: its output streamed between two rules in the bash colour, the last
 // lines while collapsed, then the exit status.
-import { CachedComponent, truncateToWidth } from "@agent/tui";
+import { truncateToWidth } from "@agent/tui";
 import { DEFAULT_BASH_MEMORY_BYTES } from "../../../core/config/settings-manager.js";
 import type { BashExecutionMessage } from "../../../core/messages.js";
-import { BlockExpansion, type DisplayState, type ExpandableBlock, keyHint } from "../display-state.js";
+import { type DisplayState, ExpandableComponent, keyHint } from "../display-state.js";
 import { textLines, wrapLines } from "./render-utils.js";
 import { trimTrailingEmpty } from "./tool-renderers/types.js";
 
 const COLLAPSED_LINES = 10;
 
-export class BashExecutionComponent extends CachedComponent implements ExpandableBlock {
+export class BashExecutionComponent extends ExpandableComponent {
 	/** While running: the newest output, at most `maxOutputChars` in all (oldest chunks dropped first). */
 	private chunks: string[] = [];
 	private chunkChars = 0;
 	private finished: Omit<BashExecutionMessage, "role" | "command" | "timestamp" | "output"> | undefined;
-	private readonly expansion: BlockExpansion;
 
 	constructor(
 		private readonly state: DisplayState,
@@ -23,18 +22,7 @@ export class BashExecutionComponent extends CachedComponent implements Expandabl
 		/** Settings `limits.bashMemoryBytes`: a command printing 400 MB must not be held whole for display. */
 		private readonly maxOutputChars: number = DEFAULT_BASH_MEMORY_BYTES,
 	) {
-		super();
-		this.expansion = new BlockExpansion(state);
-	}
-
-	toggleExpanded(): void {
-		this.expansion.toggle();
-		this.markChanged();
-	}
-
-	resetExpanded(): void {
-		this.expansion.reset();
-		this.markChanged();
+		super(state);
 	}
 
 	static fromMessage(state: DisplayState, message: BashExecutionMessage): BashExecutionComponent {
@@ -101,7 +89,7 @@ export class BashExecutionComponent extends CachedComponent implements Expandabl
 		const expandKey = keyHint(this.state, "expandTools");
 		// As the reference draws it: the command, a blank line, the output, a blank line, all indented by one.
 		if (outputLines.length > 0) lines.push("");
-		if (!this.expansion.isExpanded && outputLines.length > COLLAPSED_LINES) {
+		if (!this.isExpanded && outputLines.length > COLLAPSED_LINES) {
 			const hidden = outputLines.length - COLLAPSED_LINES;
 			lines.push(
 				theme.fg("muted", `... (${hidden} earlier line${hidden === 1 ? "" : "s"}, ${expandKey} to expand)`),

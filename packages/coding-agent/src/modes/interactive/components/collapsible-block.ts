@@ -1,8 +1,8 @@
 // A block on the custom-message background under a bold label (`[compaction]`, `[branch]`, `[skill]`): collapsed, one
 // line naming it and the key that expands it; expanded (Ctrl+O, or a click on it in the full-screen mode), its text
 // as markdown.
-import { CachedComponent, Markdown } from "@agent/tui";
-import { BlockExpansion, type DisplayState, type ExpandableBlock, keyHint } from "../display-state.js";
+import { Markdown } from "@agent/tui";
+import { type DisplayState, ExpandableComponent, keyHint } from "../display-state.js";
 import { boxLines, wrapLines } from "./render-utils.js";
 
 export interface CollapsibleBlockContent {
@@ -16,26 +16,14 @@ export interface CollapsibleBlockContent {
 	gapAfterLabel: boolean;
 }
 
-export class CollapsibleBlock extends CachedComponent implements ExpandableBlock {
+export class CollapsibleBlock extends ExpandableComponent {
 	private markdown: Markdown | undefined;
-	private readonly expansion: BlockExpansion;
 
 	constructor(
 		private readonly state: DisplayState,
 		private readonly content: CollapsibleBlockContent,
 	) {
-		super();
-		this.expansion = new BlockExpansion(state);
-	}
-
-	toggleExpanded(): void {
-		this.expansion.toggle();
-		this.markChanged();
-	}
-
-	resetExpanded(): void {
-		this.expansion.reset();
-		this.markChanged();
+		super(state);
 	}
 
 	override invalidate(): void {
@@ -51,7 +39,7 @@ export class CollapsibleBlock extends CachedComponent implements ExpandableBlock
 			"",
 			...boxLines(width, content, { paddingX: 1, paddingY: 1, background: theme.bgStyle("customMessageBg") }),
 		];
-		if (!this.expansion.isExpanded) {
+		if (!this.isExpanded) {
 			const line =
 				theme.fg("customMessageText", `${this.content.subject} (`) +
 				theme.fg("dim", keyHint(this.state, "expandTools")) +

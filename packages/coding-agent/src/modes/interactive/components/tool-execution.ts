@@ -2,8 +2,8 @@
 // a box whose background says pending / done / failed, drawn by the tool's renderer. Updates re-render only
 // this box.
 import type { AgentToolResult } from "@agent/agent-core";
-import { CachedComponent, type Component, detectImageProtocol, Image } from "@agent/tui";
-import { BlockExpansion, type DisplayState, type ExpandableBlock, keyHint } from "../display-state.js";
+import { type Component, detectImageProtocol, Image } from "@agent/tui";
+import { type DisplayState, ExpandableComponent, keyHint } from "../display-state.js";
 import type { Theme } from "../theme/theme.js";
 import { boxLines, wrapLines } from "./render-utils.js";
 import { getToolRenderer, type ToolView } from "./tool-renderers/index.js";
@@ -17,7 +17,7 @@ export type ToolStatus = "pending" | "running" | "done";
  */
 export const STREAMED_ARGS_REFRESH_MS = 100;
 
-export class ToolExecutionComponent extends CachedComponent implements ExpandableBlock {
+export class ToolExecutionComponent extends ExpandableComponent {
 	private args: Record<string, unknown>;
 	private argsComplete = false;
 	private result: AgentToolResult<unknown> | undefined;
@@ -29,7 +29,6 @@ export class ToolExecutionComponent extends CachedComponent implements Expandabl
 	private argsTimer: ReturnType<typeof setTimeout> | undefined;
 	/** Header and body of the last render; they do not depend on the width (a resize only wraps them again). */
 	private drawn: { expanded: boolean; header: string | Component; body: string[] | Component } | undefined;
-	private readonly expansion: BlockExpansion;
 	/** Highlighted code by language and text (collapsed and expanded forms), for `highlightedTheme`. */
 	private readonly highlighted = new Map<string, string[]>();
 	private highlightedTheme: Theme | undefined;
@@ -40,19 +39,8 @@ export class ToolExecutionComponent extends CachedComponent implements Expandabl
 		readonly toolName: string,
 		args: Record<string, unknown>,
 	) {
-		super();
+		super(state);
 		this.args = args;
-		this.expansion = new BlockExpansion(state);
-	}
-
-	toggleExpanded(): void {
-		this.expansion.toggle();
-		this.markChanged();
-	}
-
-	resetExpanded(): void {
-		this.expansion.reset();
-		this.markChanged();
 	}
 
 	get currentStatus(): ToolStatus {
@@ -159,7 +147,7 @@ export class ToolExecutionComponent extends CachedComponent implements Expandabl
 			...(this.result ? { result: this.result } : {}),
 			isError: this.isError,
 			isPartial: this.status !== "done",
-			expanded: this.expansion.isExpanded,
+			expanded: this.isExpanded,
 		};
 		if (this.drawn?.expanded !== view.expanded) {
 			const renderer = getToolRenderer(this.toolName);

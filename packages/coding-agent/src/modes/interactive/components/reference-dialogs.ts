@@ -18,6 +18,7 @@ import { editorCommand, editWithTuiStopped } from "../external-editor.js";
 import { choicePanel, EditorPanel, InputPanel, startCountdown } from "../selectors/dialogs.js";
 import type { SelectPanel } from "../selectors/select-panel.js";
 import { ownDisplayState } from "./reference-components.js";
+import { PanelComponent } from "./reference-selectors.js";
 import { SkillBlockComponent } from "./skill-invocation-message.js";
 
 export interface ExtensionDialogOptions {
@@ -47,9 +48,8 @@ class Countdown {
 }
 
 /** `ctx.ui.select()`'s list: `new ExtensionSelectorComponent(title, options, onSelect, onCancel, opts?)`. */
-export class ExtensionSelectorComponent implements Component {
-	private readonly panel: SelectPanel;
-	private readonly countdown = new Countdown();
+export class ExtensionSelectorComponent extends PanelComponent {
+	private readonly countdown: Countdown;
 
 	constructor(
 		title: string,
@@ -58,29 +58,21 @@ export class ExtensionSelectorComponent implements Component {
 		onCancel: () => void,
 		opts?: ExtensionDialogOptions,
 	) {
-		this.panel = choicePanel(ownDisplayState(), title, options, {
-			onSelect: (option) => {
-				this.countdown.stop();
-				onSelect(option);
-			},
-			onCancel: () => {
-				this.countdown.stop();
-				onCancel();
-			},
-		});
-		this.countdown.start(this.panel, opts, onCancel);
-	}
-
-	render(width: number): string[] {
-		return this.panel.render(width);
-	}
-
-	handleInput(data: string): void {
-		this.panel.handleInput(data);
-	}
-
-	invalidate(): void {
-		this.panel.invalidate();
+		const countdown = new Countdown();
+		super(
+			choicePanel(ownDisplayState(), title, options, {
+				onSelect: (option) => {
+					countdown.stop();
+					onSelect(option);
+				},
+				onCancel: () => {
+					countdown.stop();
+					onCancel();
+				},
+			}),
+		);
+		this.countdown = countdown;
+		countdown.start(this.panel, opts, onCancel);
 	}
 
 	dispose(): void {

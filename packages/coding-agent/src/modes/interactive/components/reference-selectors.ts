@@ -30,7 +30,7 @@ import { ThemeRegistry } from "../theme/theme-registry.js";
 import { ownDisplayState } from "./reference-components.js";
 
 /** A select panel shown as a component of its own (the reference's dialogs are containers around a list). */
-class PanelComponent implements Component {
+export class PanelComponent implements Component {
 	constructor(protected readonly panel: SelectPanel) {}
 
 	render(width: number): string[] {

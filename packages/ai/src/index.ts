@@ -101,6 +101,7 @@ export {
 export { buildRequest } from "./providers/google-gemini-cli/build-request.js";
 export { extractRetryDelay } from "./providers/google-gemini-cli/retry-delay.js";
 export { httpFetch } from "./providers/http-fetch.js";
+export { nodeHttp } from "./providers/node-http.js";
 export { convertMessages } from "./providers/openai-completions/convert-messages.js";
 export {
 	type BedrockProviderModule,

@@ -1,7 +1,13 @@
 // Importing @agent/ai must not load any provider SDK: they are imported on a provider's first use, so a
 // program that never talks to OpenAI never pays for loading its SDK.
 import { describe, expect, it } from "vitest";
-import { AI_SOURCE_ENTRY, loadedSdkPackages, PROVIDER_SDK_PACKAGES, traceModuleLoads } from "./helpers/module-trace.js";
+import {
+	AI_SOURCE_ENTRY,
+	loadedSdkPackages,
+	PROVIDER_SDK_PACKAGES,
+	traceModuleLoads,
+	traceScript,
+} from "./helpers/module-trace.js";
 
 describe("importing the package", () => {
 	it("loads none of the provider SDKs", async () => {
@@ -17,5 +23,19 @@ describe("the module trace", () => {
 	it("sees each SDK when it is imported, so an empty result above means something", { timeout: 120_000 }, async () => {
 		const loaded = await traceModuleLoads([AI_SOURCE_ENTRY, ...PROVIDER_SDK_PACKAGES]);
 		expect(loadedSdkPackages(loaded)).toEqual([...PROVIDER_SDK_PACKAGES]);
+	});
+});
+
+describe("the HTTP client", () => {
+	// On Node 22 an ES-module import of node:http reads its lazy WebSocket exports, which load undici (~30 ms of
+	// start-up). On Node 20 there is no such export and this holds either way.
+	it("loads without loading undici", async () => {
+		const transport = new URL("../src/providers/http-transport.ts", import.meta.url).href;
+		const callbackServer = new URL("../src/oauth/callback-server.ts", import.meta.url).href;
+		const { output } = await traceScript(
+			`await import(${JSON.stringify(transport)}); await import(${JSON.stringify(callbackServer)});` +
+				` console.log(process.moduleLoadList.filter((name) => name.includes("undici")).length);`,
+		);
+		expect(output.trim()).toBe("0");
 	});
 });

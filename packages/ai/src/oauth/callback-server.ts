@@ -1,7 +1,8 @@
 // The local end of an authorization-code flow: a server on 127.0.0.1 that receives the browser's redirect, and
 // the fallback for a browser on another machine, where the user pastes the redirect URL (or the code) instead.
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { nodeHttp } from "../providers/node-http.js";
 import { LOGIN_CANCELLED_MESSAGE, type OAuthLoginCallbacks } from "./types.js";
 
 export const STATE_MISMATCH_MESSAGE = "OAuth state mismatch: the authorization did not come from this login";
@@ -35,7 +36,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
 	const code = new Promise<string>((resolve) => {
 		deliver = resolve;
 	});
-	const server: Server = createServer((request, response) => {
+	const server: Server = nodeHttp.createServer((request, response) => {
 		const url = new URL(request.url ?? "/", "http://127.0.0.1");
 		if (url.pathname !== options.path) {
 			response.writeHead(404, { "Content-Type": "text/plain" }).end("Not found");

@@ -7,8 +7,8 @@
  *   `.example.com` and `*.example.com` all match example.com and its subdomains; an entry with a port
  *   (`host:8080`, `[::1]:8080`) matches that port only; IP literals match exactly. localhost is not implied.
  */
-import { request as httpRequest } from "node:http";
 import type { Socket } from "node:net";
+import { nodeHttp } from "./node-http.js";
 
 export type ProxyEnv = Readonly<Record<string, string | undefined>>;
 
@@ -133,7 +133,7 @@ export function openTunnel(proxy: ProxyServer, host: string, port: number): Prom
 	return new Promise((resolve, reject) => {
 		const headers: Record<string, string> = { host: target };
 		if (proxy.authorization) headers["proxy-authorization"] = proxy.authorization;
-		const request = httpRequest({
+		const request = nodeHttp.request({
 			hostname: proxy.hostname,
 			port: proxy.port,
 			method: "CONNECT",

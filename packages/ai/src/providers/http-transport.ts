@@ -11,15 +11,7 @@
  * Proxies come from the environment (http-proxy.ts): https targets through a CONNECT tunnel, http ones by
  * absolute URI. Idle pooled sockets are unref'd (Node's agents do it), so they never keep the process alive.
  */
-import {
-	type Agent,
-	type AgentOptions,
-	type ClientRequest,
-	Agent as HttpAgent,
-	request as httpRequest,
-	type IncomingMessage,
-	type OutgoingHttpHeaders,
-} from "node:http";
+import type { Agent, AgentOptions, ClientRequest, IncomingMessage, OutgoingHttpHeaders } from "node:http";
 import { Agent as HttpsAgent, type AgentOptions as HttpsAgentOptions, request as httpsRequest } from "node:https";
 import { isIP, type Socket } from "node:net";
 import { type Duplex, type Readable, Transform } from "node:stream";
@@ -33,6 +25,7 @@ import {
 	constants as zlib,
 } from "node:zlib";
 import { openTunnel, type ProxyEnv, type ProxyServer, proxyFor, proxyUnreachable } from "./http-proxy.js";
+import { nodeHttp } from "./node-http.js";
 
 /** A request as the transport sends it; the body is sent as it is (strings as UTF-8). */
 export interface TransportRequest {
@@ -193,7 +186,7 @@ function terminated(cause: unknown): TypeError {
 }
 
 export class HttpTransport {
-	private readonly httpAgent: Agent = new HttpAgent(KEEP_ALIVE);
+	private readonly httpAgent: Agent = new nodeHttp.Agent(KEEP_ALIVE);
 	private readonly httpsAgent: HttpsAgent;
 	private readonly tunnelAgents = new Map<string, TunnelAgent>();
 
@@ -276,7 +269,7 @@ export class HttpTransport {
 			headers.host = url.host;
 			if (proxy.authorization) headers["proxy-authorization"] = proxy.authorization;
 		}
-		return httpRequest({
+		return nodeHttp.request({
 			hostname: proxy ? proxy.hostname : hostname,
 			port: proxy ? proxy.port : url.port || 80,
 			method: request.method,

@@ -2,8 +2,9 @@
 // PKCE, token exchange, refresh on 401); this provider keeps its client registration and tokens in auth.json
 // (`mcp-oauth:<server url>`, 0600) and receives the browser's redirect on 127.0.0.1.
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { nodeHttp } from "@agent/ai";
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type {
 	OAuthClientInformationMixed,
@@ -37,7 +38,7 @@ export function mcpOAuthStorageKey(serverUrl: string): string {
 
 function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
-		const server = createServer();
+		const server = nodeHttp.createServer();
 		server.once("error", reject);
 		server.listen(0, "127.0.0.1", () => {
 			const { port } = server.address() as AddressInfo;
@@ -201,7 +202,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
 		});
 		// Nobody may be waiting yet; an unobserved rejection must not end the process.
 		this.code.catch(() => {});
-		const server = createServer((request, response) => {
+		const server = nodeHttp.createServer((request, response) => {
 			const url = new URL(request.url ?? "/", this.redirectUrl);
 			if (url.pathname !== CALLBACK_PATH) {
 				response.writeHead(404).end();

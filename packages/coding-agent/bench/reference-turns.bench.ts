@@ -239,6 +239,16 @@ describe("per-turn cost side by side with the references", () => {
 			bashTurnCpuMs: 0.5,
 			readTurnCpuMs: 0.5,
 		});
+		// The floor under any `--version`: this Node starting an empty ES module, measured the same way.
+		const emptyModule = join(sandbox.root, "empty.mjs");
+		writeFileSync(emptyModule, "");
+		const bareNode: Agent = { label: "node", node: node22, cliPath: emptyModule };
+		const starts: number[] = [];
+		for (let run = 0; run < 2 * BLOCKS; run++) starts.push((await runTimed(bareNode, [], sandbox, "")).wallMs);
+		reportBenchmark("reference-1.5.2 (node 22): the floor", [
+			{ name: "Node 22 starting an empty ES module (wall)", value: median(starts), unit: "ms", note: "median" },
+			{ name: "that floor / reference --version", value: median(starts) / result.ref.versionMs, unit: "×" },
+		]);
 	});
 
 	it(`a ${LONG_TURNS}-turn session stays flat`, async () => {

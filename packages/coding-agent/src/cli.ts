@@ -24,7 +24,8 @@ for (const [signal, code] of [
 	});
 }
 
-main(process.argv.slice(2)).then(exitAfterFlush, (error: unknown) => {
+// The bin is a bundle holding its own copy of this package: extensions get that copy, loaded when one asks.
+main(process.argv.slice(2), process, () => import("./index.js")).then(exitAfterFlush, (error: unknown) => {
 	// A bug, not a user error: show the stack so it can be reported.
 	process.stderr.write(`Error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 	exitAfterFlush(1);

@@ -1,5 +1,5 @@
 // Public API of @agent/coding-agent: re-exports only. No module it reaches imports it back; the CLI, which it does
-// not reach, hands it to extensions lazily (cli/own-package.ts, core/extensions/host-modules.ts).
+// not reach, hands it to extensions lazily (`cli.ts` gives `main` a loader for it; core/extensions/host-modules.ts).
 
 export {
 	InteractiveMode,

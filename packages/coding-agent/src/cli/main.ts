@@ -10,8 +10,16 @@ const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "update", "l
 
 const TRUTHY = new Set(["1", "true", "yes"]);
 
-/** Runs the command line; resolves with the exit code. Never throws for user errors. */
-export async function main(argv: readonly string[], io: CliIo = process): Promise<number> {
+/**
+ * Runs the command line; resolves with the exit code. Never throws for user errors. `ownPackage` loads this
+ * package's public entry for extensions; the bin gives it, as its bundle holds its own copy of the package.
+ * Without it extensions import the package by name, which is the copy a program calling `main` imported.
+ */
+export async function main(
+	argv: readonly string[],
+	io: CliIo = process,
+	ownPackage?: () => Promise<unknown>,
+): Promise<number> {
 	const args = parseArgs(argv);
 
 	if (args.offline || TRUTHY.has((process.env.AGENT_OFFLINE ?? "").toLowerCase())) {
@@ -22,6 +30,7 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
 	const subcommand = argv[0];
 	if (subcommand !== undefined && PACKAGE_COMMANDS.has(subcommand)) {
 		enableCompileCache();
+		await provideOwnPackage(ownPackage);
 		const { runPackageCommand } = await import("./package-commands.js");
 		return runPackageCommand(argv, { cwd: process.cwd(), io });
 	}
@@ -52,6 +61,14 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
 
 	// Only now, so that what is answered above writes nothing (the cache is written at exit).
 	enableCompileCache();
+	await provideOwnPackage(ownPackage);
 	const { runStartup } = await import("./startup.js");
 	return runStartup(argv, io);
+}
+
+/** Hands `load` to the extension loader; imported here so that `--version` and `--help` load none of it. */
+async function provideOwnPackage(load: (() => Promise<unknown>) | undefined): Promise<void> {
+	if (!load) return;
+	const hostModules = await import("../core/extensions/host-modules.js");
+	hostModules.provideOwnPackage(load);
 }

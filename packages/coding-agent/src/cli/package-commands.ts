@@ -11,7 +11,6 @@ import type { DefaultPackageManager } from "../core/packages/package-manager.js"
 import { type InstallScope, readScopePackages } from "../core/packages/package-settings.js";
 import { packageSourceString } from "../core/resources/package-sources.js";
 import { type CliIo, EXIT_FAILURE, EXIT_SUCCESS } from "./help.js";
-import { provideBundledPackage } from "./own-package.js";
 
 export const PACKAGE_COMMAND_NAMES = ["install", "remove", "uninstall", "update", "list"] as const;
 export type PackageCommandName = (typeof PACKAGE_COMMAND_NAMES)[number];
@@ -131,7 +130,6 @@ function untrustedProjectNote(cwd: string): string {
 
 /** Runs a package command; resolves with the exit code. */
 export async function runPackageCommand(argv: readonly string[], context: PackageCommandContext): Promise<number> {
-	provideBundledPackage();
 	const args = parsePackageCommandArgs(argv);
 	if (!args) return EXIT_FAILURE;
 	const { io } = context;

@@ -20,7 +20,6 @@ import { FileArgumentError } from "./file-arguments.js";
 import { type CliIo, EXIT_FAILURE, EXIT_SUCCESS, formatUsageErrors } from "./help.js";
 import { buildInitialInput, type InitialInput } from "./initial-input.js";
 import { formatModelList } from "./list-models.js";
-import { provideBundledPackage } from "./own-package.js";
 import { installStartupPackages } from "./package-startup.js";
 import { askYesNo } from "./prompt-question.js";
 import { type RunMode, runMode } from "./run-mode.js";
@@ -57,7 +56,6 @@ function fail(io: CliIo, message: string, warnings: readonly string[] = []): num
 }
 
 export async function runStartup(argv: readonly string[], io: CliIo): Promise<number> {
-	provideBundledPackage();
 	const cwd = process.cwd();
 	const agentDir = getAgentDir();
 	const terminals = { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true };

@@ -123,6 +123,23 @@ describe("print mode", () => {
 		);
 	});
 
+	it("gets the running copy of the package: the bundle's classes, not a second copy loaded by name", async () => {
+		newSandbox({
+			"identity.ts": `import { SessionManager } from "@mariozechner/pi-coding-agent";
+				import { SessionManager as Ours } from "@agent/coding-agent";
+				export default (pi: any) => {
+					pi.on("session_start", async (_event: any, ctx: any) => {
+						const same = ctx.sessionManager instanceof SessionManager && SessionManager === Ours;
+						process.stderr.write("SAME " + same + "\\n");
+					});
+				};`,
+		});
+		server.enqueue(textReply("ok"));
+		const result = await runCli(sandbox, ["-e", "identity.ts", ...MODEL_ARGS, "-p", "hi"]);
+		expect(result.stdout).toBe("ok\n");
+		expect(result.stderr).toContain("SAME true");
+	});
+
 	it("reports a handler failure with the extension's path and its stack on stderr, and carries on", async () => {
 		newSandbox({
 			"broken.ts": `function explode(): never { throw new Error("handler exploded"); }

@@ -7,7 +7,7 @@
 // package's own public entry is what extension authors import most; nothing inside the package imports its
 // index (that would close an import circle through everything the index re-exports), so it is reached by name
 // at run time, which gives an embedder's extensions the very copy the embedder imported, or provided by the
-// entry that holds another copy (the CLI's bundle: cli/own-package.ts).
+// entry that holds another copy (the CLI's bundle: `cli.ts` gives it to `main`).
 
 /** A host package by our name, with every module id it answers to. */
 export const HOST_PACKAGE_ALIASES = {

@@ -38,8 +38,11 @@ const bundles = [
 		entryPoints: { agent: "dist/cli.js" },
 		outdir: "dist",
 		external: ["sharp", "jiti", "highlight.js", "highlight.js/*"],
-		// Built from @agent/ai's tsc output, not from its bundle (one bundle inside another would repeat its banner).
-		alias: { "@agent/ai": join(root, "packages/ai/dist/index.js") },
+		// Built from @agent/ai's tsc output, not from its bundle (one bundle inside another would repeat its banner),
+		// and without the index's re-export of TypeBox's `Type`: the built-in tools build their schemas with
+		// `LeanType`, so a run no extension asks for never evaluates TypeBox (~135 kB). Extensions still get
+		// `Type` from @agent/ai (core/extensions/host-modules.ts adds it).
+		alias: { "@agent/ai": join(root, "packages/ai/dist/without-typebox.js") },
 		// Which source modules each output holds, so tests can tell what a start loaded.
 		metaFile: "dist/agent.meta.json",
 	},

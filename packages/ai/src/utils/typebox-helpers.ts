@@ -1,4 +1,5 @@
-import { type TUnsafe, Type } from "@sinclair/typebox";
+import type { TUnsafe } from "@sinclair/typebox";
+import { LeanType } from "./lean-type.js";
 
 /**
  * A string enum as `{type:"string", enum:[...]}`. Use it instead of unions of literals, which
@@ -8,7 +9,7 @@ export function StringEnum<const T extends readonly string[]>(
 	values: T,
 	options?: { description?: string; default?: T[number] },
 ): TUnsafe<T[number]> {
-	return Type.Unsafe<T[number]>({
+	return LeanType.Unsafe<T[number]>({
 		type: "string",
 		enum: [...values],
 		...(options?.description !== undefined ? { description: options.description } : {}),

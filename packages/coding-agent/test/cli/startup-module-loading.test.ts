@@ -83,6 +83,13 @@ describe("what each start loads", () => {
 		expect(modules.filter((url) => url.includes("/core/mcp/client.js"))).toEqual([]);
 	});
 
+	it("print mode loads no TypeBox: the built-in tools' schemas are built without it", async () => {
+		server.enqueue(textReply("ok"));
+		const modules = await tracedRun(["-p", "hi"]);
+		expect(modules.some((url) => url.includes("/core/tools/bash.js"))).toBe(true);
+		expect(modules.filter((url) => /@sinclair[+/]typebox/.test(url))).toEqual([]);
+	});
+
 	it("RPC mode loads no terminal UI", async () => {
 		const modules = await tracedRun(["--mode", "rpc"], '{"type":"get_state"}\n');
 		expect(modules.some((url) => url.includes("/modes/rpc/rpc-mode.js"))).toBe(true);

@@ -140,6 +140,24 @@ describe("print mode", () => {
 		expect(result.stderr).toContain("SAME true");
 	});
 
+	it("gets TypeBox's Type from the AI package under both names, though the bin's own start never loads TypeBox", async () => {
+		newSandbox({
+			"schema.ts": `import { Type } from "@mariozechner/pi-ai";
+				import { Type as Ours } from "@agent/ai";
+				import { Type as Direct } from "@sinclair/typebox";
+				export default (pi: any) => {
+					const schema = Type.Object({ name: Type.String() });
+					process.stderr.write("TYPE " + JSON.stringify(schema) + " " + (Type === Ours && Ours === Direct) + "\\n");
+				};`,
+		});
+		server.enqueue(textReply("ok"));
+		const result = await runCli(sandbox, ["-e", "schema.ts", ...MODEL_ARGS, "-p", "hi"]);
+		expect(result.stdout).toBe("ok\n");
+		expect(result.stderr).toContain(
+			'TYPE {"type":"object","required":["name"],"properties":{"name":{"type":"string"}}} true',
+		);
+	});
+
 	it("reports a handler failure with the extension's path and its stack on stderr, and carries on", async () => {
 		newSandbox({
 			"broken.ts": `function explode(): never { throw new Error("handler exploded"); }

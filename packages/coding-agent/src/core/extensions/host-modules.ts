@@ -43,7 +43,12 @@ export function provideOwnPackage(load: () => Promise<unknown>): void {
 const importers: Record<HostPackage, () => Promise<unknown>> = {
 	"@agent/coding-agent": () => loadOwnPackage(),
 	"@agent/agent-core": () => import("@agent/agent-core"),
-	"@agent/ai": () => import("@agent/ai"),
+	// With TypeBox's `Type` added: the `agent` bundle builds @agent/ai without it (scripts/bundle.mjs), so that a
+	// run no extension asks for never loads TypeBox. Elsewhere the package has it already; this changes nothing.
+	"@agent/ai": async () => {
+		const [ai, typebox] = await Promise.all([import("@agent/ai"), import("@sinclair/typebox")]);
+		return { ...ai, Type: typebox.Type };
+	},
 	"@agent/tui": () => import("@agent/tui"),
 	"@sinclair/typebox": () => import("@sinclair/typebox"),
 };

@@ -2,7 +2,7 @@
 // so that servers with many tools (on-demand) cost the prompt nothing until they are needed, and tools of a
 // server that is still starting can be reached as soon as it is up.
 import type { AgentToolResult, AgentToolUpdateCallback } from "@agent/agent-core";
-import { Type } from "@agent/ai";
+import { LeanType } from "@agent/ai";
 import type { ExtensionTool } from "../extensions/hooks.js";
 import type { McpToolDefinition } from "./client-handle.js";
 import type { McpToolMode } from "./config.js";
@@ -25,11 +25,15 @@ export function mcpToolDescriptionText(servers: readonly string[]): string {
 
 export const MCP_TOOL_PROMPT_SNIPPET = "Find and call tools of the connected MCP servers";
 
-const mcpToolSchema = Type.Object({
-	query: Type.Optional(Type.String({ description: "Words to search the MCP tools' names and descriptions for" })),
-	tool: Type.Optional(Type.String({ description: "The full name of the MCP tool to call (mcp__<server>__<tool>)" })),
-	arguments: Type.Optional(
-		Type.Record(Type.String(), Type.Unknown(), { description: "The arguments of the tool to call" }),
+const mcpToolSchema = LeanType.Object({
+	query: LeanType.Optional(
+		LeanType.String({ description: "Words to search the MCP tools' names and descriptions for" }),
+	),
+	tool: LeanType.Optional(
+		LeanType.String({ description: "The full name of the MCP tool to call (mcp__<server>__<tool>)" }),
+	),
+	arguments: LeanType.Optional(
+		LeanType.Record(LeanType.String(), LeanType.Unknown(), { description: "The arguments of the tool to call" }),
 	),
 });
 

@@ -1,5 +1,5 @@
 import type { AgentTool } from "@agent/agent-core";
-import { type Static, Type } from "@agent/ai";
+import { LeanType, type Static } from "@agent/ai";
 import { type BashOperations, createLocalBashOperations } from "./bash-executor.js";
 import { BashOutputCollector, type BashOutputFileOptions, type BashOutputSnapshot } from "./bash-output.js";
 import { fullOutputCappedNotice } from "./bash-output-files.js";
@@ -12,9 +12,9 @@ export { createLocalBashOperations, killProcessTree } from "./bash-executor.js";
 
 export const BASH_TOOL_DESCRIPTION = `Execute a bash command in the current working directory. Returns stdout and stderr. Output is truncated to last ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first). If truncated, full output is saved to a temp file. Optionally provide a timeout in seconds.`;
 
-export const bashSchema = Type.Object({
-	command: Type.String({ description: "Bash command to execute" }),
-	timeout: Type.Optional(Type.Number({ description: "Timeout in seconds (optional, no default timeout)" })),
+export const bashSchema = LeanType.Object({
+	command: LeanType.String({ description: "Bash command to execute" }),
+	timeout: LeanType.Optional(LeanType.Number({ description: "Timeout in seconds (optional, no default timeout)" })),
 });
 
 export type BashToolInput = Static<typeof bashSchema>;

@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { access as fsAccess } from "node:fs/promises";
 import type { AgentTool } from "@agent/agent-core";
-import { type Static, Type } from "@agent/ai";
+import { LeanType, type Static } from "@agent/ai";
 import { runAbortable, throwIfAborted } from "./abort.js";
 import { type FileWriteOptions, isFileChangedError, writeFileAtomic } from "./atomic-write.js";
 import { detectLineEnding, normalizeToLF, replaceUniqueText, restoreLineEndings, stripBom } from "./edit-diff.js";
@@ -15,10 +15,10 @@ import { assertInsideWorkspace } from "./workspace-confinement.js";
 export const EDIT_TOOL_DESCRIPTION =
 	"Edit a file by replacing exact text. The oldText must match exactly (including whitespace). Use this for precise, surgical edits.";
 
-export const editSchema = Type.Object({
-	path: Type.String({ description: "Path to the file to edit (relative or absolute)" }),
-	oldText: Type.String({ description: "Exact text to find and replace (must match exactly)" }),
-	newText: Type.String({ description: "New text to replace the old text with" }),
+export const editSchema = LeanType.Object({
+	path: LeanType.String({ description: "Path to the file to edit (relative or absolute)" }),
+	oldText: LeanType.String({ description: "Exact text to find and replace (must match exactly)" }),
+	newText: LeanType.String({ description: "New text to replace the old text with" }),
 });
 
 export type EditToolInput = Static<typeof editSchema>;

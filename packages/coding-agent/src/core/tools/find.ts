@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { relative, sep } from "node:path";
 import type { AgentTool } from "@agent/agent-core";
-import { type Static, Type } from "@agent/ai";
+import { LeanType, type Static } from "@agent/ai";
 import { runAbortable, throwIfAborted } from "./abort.js";
 import { type FindEngineChoice, runFindSearch } from "./find-search.js";
 import { resolveToCwd } from "./path-utils.js";
@@ -17,12 +17,12 @@ const CUSTOM_GLOB_IGNORE = ["**/node_modules/**", "**/.git/**"];
 
 export const FIND_TOOL_DESCRIPTION = `Search for files by glob pattern. Returns matching file paths relative to the search directory. Respects .gitignore. Output is truncated to ${DEFAULT_FIND_LIMIT} results or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first).`;
 
-export const findSchema = Type.Object({
-	pattern: Type.String({
+export const findSchema = LeanType.Object({
+	pattern: LeanType.String({
 		description: "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'",
 	}),
-	path: Type.Optional(Type.String({ description: "Directory to search in (default: current directory)" })),
-	limit: Type.Optional(Type.Number({ description: "Maximum number of results (default: 1000)" })),
+	path: LeanType.Optional(LeanType.String({ description: "Directory to search in (default: current directory)" })),
+	limit: LeanType.Optional(LeanType.Number({ description: "Maximum number of results (default: 1000)" })),
 });
 
 export type FindToolInput = Static<typeof findSchema>;

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { basename, relative, sep } from "node:path";
 import type { AgentTool } from "@agent/agent-core";
-import { type Static, Type } from "@agent/ai";
+import { LeanType, type Static } from "@agent/ai";
 import { throwIfAborted } from "./abort.js";
 import { findExternalTool } from "./external-tools.js";
 import { type FileLine, readLinesOfFile } from "./file-lines.js";
@@ -32,18 +32,22 @@ const DEFAULT_GREP_LIMIT = 100;
 
 export const GREP_TOOL_DESCRIPTION = `Search file contents for a pattern. Returns matching lines with file paths and line numbers. Respects .gitignore. Output is truncated to ${DEFAULT_GREP_LIMIT} matches or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first). Long lines are truncated to ${GREP_MAX_LINE_LENGTH} chars.`;
 
-export const grepSchema = Type.Object({
-	pattern: Type.String({ description: "Search pattern (regex or literal string)" }),
-	path: Type.Optional(Type.String({ description: "Directory or file to search (default: current directory)" })),
-	glob: Type.Optional(Type.String({ description: "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'" })),
-	ignoreCase: Type.Optional(Type.Boolean({ description: "Case-insensitive search (default: false)" })),
-	literal: Type.Optional(
-		Type.Boolean({ description: "Treat pattern as literal string instead of regex (default: false)" }),
+export const grepSchema = LeanType.Object({
+	pattern: LeanType.String({ description: "Search pattern (regex or literal string)" }),
+	path: LeanType.Optional(
+		LeanType.String({ description: "Directory or file to search (default: current directory)" }),
 	),
-	context: Type.Optional(
-		Type.Number({ description: "Number of lines to show before and after each match (default: 0)" }),
+	glob: LeanType.Optional(
+		LeanType.String({ description: "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'" }),
 	),
-	limit: Type.Optional(Type.Number({ description: "Maximum number of matches to return (default: 100)" })),
+	ignoreCase: LeanType.Optional(LeanType.Boolean({ description: "Case-insensitive search (default: false)" })),
+	literal: LeanType.Optional(
+		LeanType.Boolean({ description: "Treat pattern as literal string instead of regex (default: false)" }),
+	),
+	context: LeanType.Optional(
+		LeanType.Number({ description: "Number of lines to show before and after each match (default: 0)" }),
+	),
+	limit: LeanType.Optional(LeanType.Number({ description: "Maximum number of matches to return (default: 100)" })),
 });
 
 export type GrepToolInput = Static<typeof grepSchema>;

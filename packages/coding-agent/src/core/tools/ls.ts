@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import type { AgentTool } from "@agent/agent-core";
-import { type Static, Type } from "@agent/ai";
+import { LeanType, type Static } from "@agent/ai";
 import { runAbortable, throwIfAborted } from "./abort.js";
 import { resolveToCwd } from "./path-utils.js";
 import { optionalNumber, optionalString, toPositiveInteger } from "./tool-arguments.js";
@@ -11,9 +11,9 @@ const DEFAULT_LS_LIMIT = 500;
 
 export const LS_TOOL_DESCRIPTION = `List directory contents. Returns entries sorted alphabetically, with '/' suffix for directories. Includes dotfiles. Output is truncated to ${DEFAULT_LS_LIMIT} entries or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first).`;
 
-export const lsSchema = Type.Object({
-	path: Type.Optional(Type.String({ description: "Directory to list (default: current directory)" })),
-	limit: Type.Optional(Type.Number({ description: "Maximum number of entries to return (default: 500)" })),
+export const lsSchema = LeanType.Object({
+	path: LeanType.Optional(LeanType.String({ description: "Directory to list (default: current directory)" })),
+	limit: LeanType.Optional(LeanType.Number({ description: "Maximum number of entries to return (default: 500)" })),
 });
 
 export type LsToolInput = Static<typeof lsSchema>;

@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { access as fsAccess } from "node:fs/promises";
 import type { AgentTool } from "@agent/agent-core";
-import { type ImageContent, type Static, type TextContent, Type } from "@agent/ai";
+import { type ImageContent, LeanType, type Static, type TextContent } from "@agent/ai";
 import { runAbortable, throwIfAborted } from "./abort.js";
 import { detectImageMimeTypeFromFile, IMAGE_SNIFF_BYTES, sniffImageMimeType } from "./image-mime.js";
 import { formatDimensionNote, resizeImage } from "./image-resize.js";
@@ -14,10 +14,10 @@ import { assertInsideWorkspace } from "./workspace-confinement.js";
 
 export const READ_TOOL_DESCRIPTION = `Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.`;
 
-export const readSchema = Type.Object({
-	path: Type.String({ description: "Path to the file to read (relative or absolute)" }),
-	offset: Type.Optional(Type.Number({ description: "Line number to start reading from (1-indexed)" })),
-	limit: Type.Optional(Type.Number({ description: "Maximum number of lines to read" })),
+export const readSchema = LeanType.Object({
+	path: LeanType.String({ description: "Path to the file to read (relative or absolute)" }),
+	offset: LeanType.Optional(LeanType.Number({ description: "Line number to start reading from (1-indexed)" })),
+	limit: LeanType.Optional(LeanType.Number({ description: "Maximum number of lines to read" })),
 });
 
 export type ReadToolInput = Static<typeof readSchema>;

@@ -1,7 +1,7 @@
 import { mkdir as fsMkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { AgentTool } from "@agent/agent-core";
-import { type Static, Type } from "@agent/ai";
+import { LeanType, type Static } from "@agent/ai";
 import { throwIfAborted } from "./abort.js";
 import {
 	captureFileVersion,
@@ -19,9 +19,9 @@ import { assertInsideWorkspace } from "./workspace-confinement.js";
 export const WRITE_TOOL_DESCRIPTION =
 	"Write content to a file. Creates the file if it doesn't exist, overwrites if it does. Automatically creates parent directories.";
 
-export const writeSchema = Type.Object({
-	path: Type.String({ description: "Path to the file to write (relative or absolute)" }),
-	content: Type.String({ description: "Content to write to the file" }),
+export const writeSchema = LeanType.Object({
+	path: LeanType.String({ description: "Path to the file to write (relative or absolute)" }),
+	content: LeanType.String({ description: "Content to write to the file" }),
 });
 
 export type WriteToolInput = Static<typeof writeSchema>;

@@ -94,14 +94,26 @@ describe("what each start loads", () => {
 		expect(modules.filter((url) => url.includes("/core/mcp/client.js"))).toEqual([]);
 	});
 
-	it("a plain print run loads no glob matcher or ignore-file matcher", async () => {
+	it("a plain print run loads no YAML parser, glob matcher or ignore-file matcher", async () => {
 		server.enqueue(textReply("ok"));
 		// An ignore file of names only (the common kind) needs no ignore-file matcher either.
 		const modules = await tracedRun(["-p", "hi"], undefined, (box) =>
 			writeFiles(box.cwd, { ".gitignore": "node_modules\n*.log\ndist/\n", "README.md": "# hi\n" }),
 		);
+		expect(ofDependency(modules, "yaml")).toEqual([]);
 		expect(ofDependency(modules, "picomatch")).toEqual([]);
 		expect(ofDependency(modules, "ignore")).toEqual([]);
+	});
+
+	it("loads the YAML parser once a skill or prompt file is found, and the skill reaches the model", async () => {
+		server.enqueue(textReply("ok"));
+		const modules = await tracedRun(["-p", "hi"], undefined, (box) =>
+			writeFiles(box.agentDir, {
+				"skills/pdf-tools/SKILL.md": "---\nname: pdf-tools\ndescription: Fills PDF forms.\n---\nSteps.\n",
+			}),
+		);
+		expect(ofDependency(modules, "yaml")).not.toEqual([]);
+		expect(JSON.stringify(server.requests[0]?.body.messages[0])).toContain("Fills PDF forms.");
 	});
 
 	it("RPC mode loads no terminal UI", async () => {

@@ -33,7 +33,9 @@ const bundles = [
 		// The `agent` bin: dist/agent.js plus chunks; provider SDKs, the TUI and ACP are inlined into lazy chunks.
 		// sharp is native, jiti loads itself lazily, highlight.js loads languages by name: those stay external.
 		// AJV is inlined into the lazy chunk that prepareToolValidation() imports (one file instead of ~80); the
-		// first validation without it requires the package, so it stays a dependency.
+		// first validation without it requires the package, so it stays a dependency. picomatch and ignore are only
+		// ever required (on first use), so the bundle does not see them; they too stay dependencies. yaml is a lazy
+		// chunk that the resource loader imports before reading skills and prompts; a parse before that requires it.
 		packageDir: join(root, "packages/coding-agent"),
 		entryPoints: { agent: "dist/cli.js" },
 		outdir: "dist",

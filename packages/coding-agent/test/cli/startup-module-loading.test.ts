@@ -1,7 +1,7 @@
 // Startup loads only what the chosen mode needs (no terminal UI in print or RPC runs, nothing of the agent for
 // --version), checked by tracing every module the built binary loads.
-import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CliSandbox, createCliSandbox, runCli } from "../helpers/cli-sandbox.js";
@@ -32,8 +32,9 @@ afterEach(() => {
 	sandbox?.cleanup();
 });
 
-async function tracedRun(args: string[], stdin?: string): Promise<string[]> {
+async function tracedRun(args: string[], stdin?: string, prepare?: (sandbox: CliSandbox) => void): Promise<string[]> {
 	sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+	prepare?.(sandbox);
 	const traceFile = join(sandbox.root, "modules.txt");
 	const result = await runCli(sandbox, args, {
 		nodeArgs: ["--import", TRACE_HOOK],
@@ -45,6 +46,16 @@ async function tracedRun(args: string[], stdin?: string): Promise<string[]> {
 }
 
 const ofPackage = (modules: string[], dir: string) => modules.filter((url) => url.includes(`/packages/${dir}/`));
+/** Modules of the npm package `name` (bundled into a chunk, or required from node_modules). */
+const ofDependency = (modules: string[], name: string) =>
+	modules.filter((url) => url.includes(`/node_modules/${name}/`));
+
+function writeFiles(root: string, files: Record<string, string>): void {
+	for (const [path, content] of Object.entries(files)) {
+		mkdirSync(dirname(join(root, path)), { recursive: true });
+		writeFileSync(join(root, path), content);
+	}
+}
 
 describe("what each start loads", () => {
 	it("--version loads the command-line front only", async () => {
@@ -87,7 +98,29 @@ describe("what each start loads", () => {
 		server.enqueue(textReply("ok"));
 		const modules = await tracedRun(["-p", "hi"]);
 		expect(modules.some((url) => url.includes("/core/tools/bash.js"))).toBe(true);
-		expect(modules.filter((url) => /@sinclair[+/]typebox/.test(url))).toEqual([]);
+		expect(ofDependency(modules, "@sinclair/typebox")).toEqual([]);
+	});
+
+	it("a plain print run loads no YAML parser, glob matcher or ignore-file matcher", async () => {
+		server.enqueue(textReply("ok"));
+		// An ignore file of names only (the common kind) needs no ignore-file matcher either.
+		const modules = await tracedRun(["-p", "hi"], undefined, (box) =>
+			writeFiles(box.cwd, { ".gitignore": "node_modules\n*.log\ndist/\n", "README.md": "# hi\n" }),
+		);
+		expect(ofDependency(modules, "yaml")).toEqual([]);
+		expect(ofDependency(modules, "picomatch")).toEqual([]);
+		expect(ofDependency(modules, "ignore")).toEqual([]);
+	});
+
+	it("loads the YAML parser once a skill or prompt file is found, and the skill reaches the model", async () => {
+		server.enqueue(textReply("ok"));
+		const modules = await tracedRun(["-p", "hi"], undefined, (box) =>
+			writeFiles(box.agentDir, {
+				"skills/pdf-tools/SKILL.md": "---\nname: pdf-tools\ndescription: Fills PDF forms.\n---\nSteps.\n",
+			}),
+		);
+		expect(ofDependency(modules, "yaml")).not.toEqual([]);
+		expect(JSON.stringify(server.requests[0]?.body.messages[0])).toContain("Fills PDF forms.");
 	});
 
 	it("RPC mode loads no terminal UI", async () => {

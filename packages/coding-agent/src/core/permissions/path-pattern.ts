@@ -12,8 +12,8 @@
 // `resolveCallPath`), so `src/link-to-etc/passwd` is not under `src/` for an allow rule.
 
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import picomatch from "picomatch";
 import { expandPath } from "../tools/path-utils.js";
+import { loadPicomatch } from "../tools/pattern-libraries.js";
 import { realpathOfNearestExisting } from "../tools/workspace-confinement.js";
 
 export interface PathAnchors {
@@ -91,8 +91,8 @@ export function compilePathPattern(pattern: string, anchors: PathAnchors): PathP
 	const literal = firstGlobChar < 0;
 	// Plain regular expressions (picomatch's matcher functions cost several microseconds a call), tried only for
 	// paths under the pattern's literal directory part: most rules are skipped by a string comparison.
-	const whole = literal ? undefined : picomatch.makeRe(glob, { dot: true });
-	const descendant = literal ? undefined : picomatch.makeRe(`${glob}/**`, { dot: true });
+	const whole = literal ? undefined : loadPicomatch().makeRe(glob, { dot: true });
+	const descendant = literal ? undefined : loadPicomatch().makeRe(`${glob}/**`, { dot: true });
 	const head = literal ? glob : glob.slice(0, Math.max(0, glob.lastIndexOf("/", firstGlobChar)));
 	const isUnderHead = (rel: string) => head === "" || rel === head || rel.startsWith(`${head}/`);
 	const matchesRelative = (rel: string | undefined) => {

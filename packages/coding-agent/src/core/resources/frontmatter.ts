@@ -1,4 +1,37 @@
-import { parse as parseYaml, YAMLParseError } from "yaml";
+import { createRequire } from "node:module";
+import type { parse, YAMLParseError } from "yaml";
+
+// The YAML parser (yaml, a 270 kB bundle chunk) is loaded when a file first has a frontmatter block, not with this
+// module: most runs read no skill or prompt file. `prepareFrontmatterParsing()` imports it ahead of a load that
+// may parse (the resource loader awaits it), as one bundled chunk; without that, the first parse requires the
+// package synchronously, so it stays a dependency of this package.
+interface YamlParser {
+	parse: typeof parse;
+	YAMLParseError: typeof YAMLParseError;
+}
+
+let yamlParser: YamlParser | undefined;
+let preparing: Promise<void> | undefined;
+
+function loadYamlParser(): YamlParser {
+	yamlParser ??= createRequire(import.meta.url)("yaml") as YamlParser;
+	return yamlParser;
+}
+
+/** Loads the YAML parser ahead of the first frontmatter parse. Safe to call often; never rejects. */
+export function prepareFrontmatterParsing(): Promise<void> {
+	preparing ??= import("yaml").then(
+		(module: unknown) => {
+			// A CommonJS package: the bundle's namespace has only `default` (module.exports); Node's has both.
+			const exports = (module as { default?: YamlParser }).default ?? (module as YamlParser);
+			yamlParser ??= { parse: exports.parse, YAMLParseError: exports.YAMLParseError };
+		},
+		() => {
+			// The first parse requires it and reports what is wrong.
+		},
+	);
+	return preparing;
+}
 
 /** Where and why a frontmatter block failed to parse; `line` is 1-based within the whole file. */
 export interface FrontmatterError {
@@ -31,7 +64,7 @@ function locateFrontmatter(text: string): { yaml: string; rest: string } | undef
 	return { yaml: text.slice(4, Math.max(4, closing.index)), rest: text.slice(closing.index + closing[0].length) };
 }
 
-function describeYamlError(error: unknown): FrontmatterError {
+function describeYamlError(error: unknown, { YAMLParseError }: YamlParser): FrontmatterError {
 	if (error instanceof YAMLParseError) {
 		const firstLine = error.message.split("\n")[0] ?? error.message;
 		const reason = firstLine.replace(/ at line \d+, column \d+:?$/, "");
@@ -56,11 +89,12 @@ export function parseFrontmatter(content: string): ParsedFrontmatter {
 	const located = locateFrontmatter(text);
 	if (!located) return { frontmatter: {}, body: text, hasFrontmatter: false };
 	const body = located.rest.trim();
+	const yaml = loadYamlParser();
 	let parsed: unknown;
 	try {
-		parsed = parseYaml(located.yaml);
+		parsed = yaml.parse(located.yaml);
 	} catch (error) {
-		return { frontmatter: {}, body, hasFrontmatter: true, error: describeYamlError(error) };
+		return { frontmatter: {}, body, hasFrontmatter: true, error: describeYamlError(error, yaml) };
 	}
 	if (parsed === null || parsed === undefined) return { frontmatter: {}, body, hasFrontmatter: true };
 	if (!isPlainObject(parsed)) {
@@ -74,7 +108,9 @@ export function parseFrontmatter(content: string): ParsedFrontmatter {
 	return { frontmatter: parsed, body, hasFrontmatter: true };
 }
 
-/** The body of a Markdown file without its frontmatter block (whether or not the block parses). */
+/** The body of a Markdown file without its frontmatter block (whether or not the block parses; never parses it). */
 export function stripFrontmatter(content: string): string {
-	return parseFrontmatter(content).body;
+	const text = normalizeLineEndings(content);
+	const located = locateFrontmatter(text);
+	return located ? located.rest.trim() : text;
 }

@@ -1,5 +1,6 @@
 import { join, relative } from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
+import { loadIgnore } from "../tools/pattern-libraries.js";
 import { readSmallTextFileSync } from "../tools/regular-file.js";
 import { toPosixPath } from "./input-paths.js";
 
@@ -27,7 +28,8 @@ function rebasePattern(line: string, prefix: string): string | undefined {
 
 /** `.gitignore`, `.ignore` and `.fdignore` rules gathered while walking down from one root directory. */
 export class IgnoreRules {
-	private readonly matcher: Ignore = ignore();
+	/** Created with the first rule: most resource directories have no ignore file. */
+	private matcher: Ignore | undefined;
 
 	constructor(private readonly root: string) {}
 
@@ -46,11 +48,15 @@ export class IgnoreRules {
 				.split(/\r?\n/)
 				.map((line) => rebasePattern(line, prefix))
 				.filter((pattern): pattern is string => pattern !== undefined);
-			if (patterns.length > 0) this.matcher.add(patterns);
+			if (patterns.length > 0) {
+				this.matcher ??= loadIgnore()();
+				this.matcher.add(patterns);
+			}
 		}
 	}
 
 	isIgnored(path: string, isDirectory: boolean): boolean {
+		if (!this.matcher) return false;
 		const relativePath = toPosixPath(relative(this.root, path));
 		if (relativePath === "" || relativePath.startsWith("..")) return false;
 		return this.matcher.ignores(isDirectory ? `${relativePath}/` : relativePath);

@@ -7,6 +7,7 @@ import { ExtensionRuntime } from "../extensions/runtime.js";
 import type { EventBus, ExtensionFactory } from "../extensions/types.js";
 import { type ContextFile, loadContextFiles } from "./context-files.js";
 import type { ResourceDiagnostic } from "./diagnostics.js";
+import { prepareFrontmatterParsing } from "./frontmatter.js";
 import { createDefaultPackageLocator, type PackageLocator } from "./package-sources.js";
 import { realPathOf } from "./path-probes.js";
 import { type FileOutsideProject, ProjectBoundary } from "./project-boundary.js";
@@ -179,6 +180,9 @@ export class DefaultResourceLoader implements ResourceLoader {
 				themes: this.options.noThemes,
 			},
 		});
+		// Skill and prompt files may have YAML frontmatter: the parser loads as one chunk rather than on first parse.
+		// Awaited before any state changes, so the loader is never seen half reloaded.
+		if (gathered.files.skills.length > 0 || gathered.files.prompts.length > 0) await prepareFrontmatterParsing();
 		// An untrusted project's files are read only from inside it (project-boundary.ts).
 		const boundary = this.settingsManager.isProjectTrusted() ? undefined : new ProjectBoundary(this.cwd);
 		this.filesOutsideProject = [];

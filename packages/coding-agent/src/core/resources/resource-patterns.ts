@@ -1,5 +1,5 @@
 import { basename, dirname, relative } from "node:path";
-import picomatch from "picomatch";
+import { loadPicomatch } from "../tools/pattern-libraries.js";
 import { toPosixPath } from "./input-paths.js";
 
 // Entries of the settings resource arrays (and of package filters) are paths, or patterns:
@@ -30,7 +30,7 @@ function candidateNames(filePath: string, baseDir: string): string[] {
 
 function matchesGlob(filePath: string, globs: string[], baseDir: string): boolean {
 	if (globs.length === 0) return false;
-	const isMatch = picomatch(globs, { dot: true });
+	const isMatch = loadPicomatch()(globs, { dot: true });
 	return candidateNames(filePath, baseDir).some((name) => isMatch(name));
 }
 

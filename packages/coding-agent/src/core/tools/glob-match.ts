@@ -1,4 +1,4 @@
-import picomatch from "picomatch";
+import { loadPicomatch } from "./pattern-libraries.js";
 
 function basenameOf(relativePath: string): string {
 	const slash = relativePath.lastIndexOf("/");
@@ -17,7 +17,7 @@ export function createGrepGlobFilter(glob: string): (relativePath: string) => bo
 	if (pattern.endsWith("/")) return () => negated;
 	const anchored = pattern.includes("/");
 	if (pattern.startsWith("/")) pattern = pattern.slice(1);
-	const isMatch = picomatch(pattern, { dot: true });
+	const isMatch = loadPicomatch()(pattern, { dot: true });
 	return (relativePath) => isMatch(anchored ? relativePath : basenameOf(relativePath)) !== negated;
 }
 
@@ -42,6 +42,7 @@ export function parseFindPattern(pattern: string): { glob: string; matchesPath: 
 export function createFindMatcher(pattern: string): (relativePath: string) => boolean {
 	const { glob, matchesPath } = parseFindPattern(pattern);
 	const options = { dot: true, nocase: isSmartCaseInsensitive(pattern) };
+	const picomatch = loadPicomatch();
 	const isMatch = picomatch(glob, options);
 	// picomatch lets `dir/**` match `dir` itself; fd (and gitignore) match only what is inside.
 	const isBaseOfTrailingGlobstar = glob.endsWith("/**") ? picomatch(glob.slice(0, -3), options) : () => false;

@@ -1,5 +1,6 @@
 import { dirname, join, sep } from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
+import { loadIgnore } from "./pattern-libraries.js";
 import { readRegularFile, readRegularFileSync } from "./regular-file.js";
 
 /** Ignore files honoured in every directory; later files take precedence (as in ripgrep). */
@@ -57,10 +58,20 @@ function matchesNameRules(rules: NameRules, name: string, isDirectory: boolean):
 export function createIgnoreLayer(base: string, contents: (string | undefined)[]): IgnoreLayer | undefined {
 	const present = contents.filter((text): text is string => text !== undefined);
 	if (present.length === 0) return undefined;
-	// Git on Linux matches ignore patterns case-sensitively, and so do rg and fd.
-	const rules = ignore({ ignorecase: false });
-	for (const text of present) rules.add(text);
-	return { base, rules, nameRules: toNameRules(present) };
+	let rules: Ignore | undefined;
+	return {
+		base,
+		// Built when first used: layers of name-only rules never need node-ignore (nor load it).
+		get rules(): Ignore {
+			if (!rules) {
+				// Git on Linux matches ignore patterns case-sensitively, and so do rg and fd.
+				rules = loadIgnore()({ ignorecase: false });
+				for (const text of present) rules.add(text);
+			}
+			return rules;
+		},
+		nameRules: toNameRules(present),
+	};
 }
 
 /** Bytes read of one ignore file: a repository cannot make a walk read a huge (or endless) file. */

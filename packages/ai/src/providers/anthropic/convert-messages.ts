@@ -171,7 +171,7 @@ export function convertMessages(
 		return param;
 	};
 
-	const adapted = transformMessages(messages, model, (id) => normalizeToolCallId(id));
+	const adapted = transformMessages(messages, model, normalizeToolCallId);
 	const converted: MessageParam[] = [];
 	for (let i = 0; i < adapted.length; i++) {
 		const message = adapted[i];

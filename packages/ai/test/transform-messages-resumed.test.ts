@@ -8,6 +8,7 @@ import fc from "../../../scripts/fast-check.js";
 import { createMistralToolCallIdNormalizer, transformMessages } from "../src/index.js";
 import { MISSING_TOOL_RESULT_TEXT, type ToolCallIdNormalizer } from "../src/providers/transform-messages.js";
 import type { AssistantMessage, Message, StopReason, ToolResultMessage } from "../src/types.js";
+import { applyHistoryChange, historyChangeArb } from "./helpers/history-changes.js";
 import { assistant, testModel, toolCall, toolResult, user } from "./helpers/messages.js";
 
 const claude = testModel("anthropic", "anthropic-messages", "claude-sonnet-4-5");
@@ -75,17 +76,7 @@ const messageArb: fc.Arbitrary<Message> = fc.oneof(
 
 /** What happens to the history before a request, and the request's target and normalizer. */
 const stepArb = fc.record({
-	change: fc.oneof(
-		{
-			weight: 6,
-			arbitrary: fc.record({
-				kind: fc.constant("append" as const),
-				messages: fc.array(messageArb, { maxLength: 3 }),
-			}),
-		},
-		{ weight: 1, arbitrary: fc.record({ kind: fc.constant("replace" as const), at: fc.nat(), message: messageArb }) },
-		{ weight: 1, arbitrary: fc.record({ kind: fc.constant("truncate" as const), to: fc.nat() }) },
-	),
+	change: historyChangeArb(messageArb),
 	target: fc.nat(models.length - 1),
 	normalizer: fc.nat(normalizers.length - 1),
 });
@@ -97,9 +88,7 @@ describe("a conversation's requests, one after another", () => {
 				// Every case its own first message, so no case resumes another case's conversation.
 				const history: Message[] = [user("first"), ...start];
 				for (const { change, target, normalizer } of steps) {
-					if (change.kind === "append") history.push(...change.messages);
-					else if (change.kind === "replace") history[1 + (change.at % history.length)] = change.message;
-					else history.length = Math.max(1, change.to % (history.length + 1));
+					applyHistoryChange(history, change);
 					const before = structuredClone(history);
 					const output = transformMessages([...history], models[target], normalizers[normalizer]());
 					expect(output).toEqual(afresh(history, models[target], normalizers[normalizer]()));

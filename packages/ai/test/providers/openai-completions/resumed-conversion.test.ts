@@ -13,6 +13,7 @@ import { convertCompletionsMessages } from "../../../src/providers/openai-comple
 import type { CompletionsPayload } from "../../../src/providers/openai-completions/wire-types.js";
 import { serializePayload } from "../../../src/providers/serialized-payload.js";
 import type { ImageContent, Message, Model, StopReason, ToolResultMessage } from "../../../src/types.js";
+import { applyHistoryChange, historyChangeArb } from "../../helpers/history-changes.js";
 import { assistant, toolCall, toolResult, user } from "../../helpers/messages.js";
 import { openaiTestModel } from "../../helpers/provider-test-harness.js";
 
@@ -91,17 +92,7 @@ const switchesArb = fc.record({
 });
 
 const stepArb = fc.record({
-	change: fc.oneof(
-		{
-			weight: 6,
-			arbitrary: fc.record({
-				kind: fc.constant("append" as const),
-				messages: fc.array(messageArb, { maxLength: 3 }),
-			}),
-		},
-		{ weight: 1, arbitrary: fc.record({ kind: fc.constant("replace" as const), at: fc.nat(), message: messageArb }) },
-		{ weight: 1, arbitrary: fc.record({ kind: fc.constant("truncate" as const), to: fc.nat() }) },
-	),
+	change: historyChangeArb(messageArb),
 	model: fc.constantFrom(vision, textOnly),
 	switches: fc.oneof(fc.constant({}), switchesArb),
 });
@@ -112,9 +103,7 @@ describe("a conversation's requests with reused conversions", () => {
 			fc.property(fc.array(messageArb, { maxLength: 6 }), fc.array(stepArb, { maxLength: 10 }), (start, steps) => {
 				const history: Message[] = [user("first"), ...start];
 				for (const { change, model, switches } of steps) {
-					if (change.kind === "append") history.push(...change.messages);
-					else if (change.kind === "replace") history[1 + (change.at % history.length)] = change.message;
-					else history.length = Math.max(1, change.to % (history.length + 1));
+					applyHistoryChange(history, change);
 					const request = reused(model, history, switches);
 					expect(request).toEqual(afresh(model, history, switches));
 					expect(new TextDecoder().decode(serializePayload(request, "messages"))).toBe(JSON.stringify(request));

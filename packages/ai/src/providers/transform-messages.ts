@@ -9,10 +9,13 @@ import type {
 	ToolCall,
 	ToolResultMessage,
 } from "../types.js";
+import { ConversationRuns } from "./conversation-runs.js";
 
 /**
  * Maps a tool-call id from another model to one the target API accepts. `source` is the assistant
- * message the call came from. Return the id unchanged when it is already acceptable.
+ * message the call came from. Return the id unchanged when it is already acceptable. The result may depend on
+ * the id, the target's provider, API and model id, and the source message only: what it returned is reused by
+ * later calls given the same function (by identity) for the same target.
  */
 export type ToolCallIdNormalizer = (id: string, targetModel: Model, source: AssistantMessage) => string;
 
@@ -25,13 +28,25 @@ type AssistantBlock = AssistantMessage["content"][number];
  * Returns the history for `targetModel`: the input array itself when nothing needs to change, else a new
  * array. The input is never mutated: changed messages are new objects, unchanged messages (users, tool results, and assistant turns replayed to the model that wrote
  * them) are passed through as the same objects, so providers can cache their conversion by message identity.
+ *
+ * A request's history is the previous one's with new messages at the end, so the passes below resume where the
+ * previous call over the same conversation, target and normalizer stopped (`TransformRun`): a call costs its new
+ * messages plus one identity check per message. The normalizer is part of that key by identity: a function
+ * that numbers ids within one request (Mistral's) is a new function per request and starts over every time.
  */
 export function transformMessages(
 	messages: Message[],
 	targetModel: Model,
 	normalizeToolCallId?: ToolCallIdNormalizer,
 ): Message[] {
-	return repairToolCallPairing(adaptToTargetModel(messages, targetModel, normalizeToolCallId));
+	const targetKey = targetKeyOf(targetModel);
+	const run = runs.resume(
+		messages,
+		(candidate) => candidate.targetKey === targetKey && candidate.normalizeToolCallId === normalizeToolCallId,
+		() => new TransformRun(targetKey, normalizeToolCallId),
+	);
+	for (let index = run.inputs.length; index < messages.length; index++) run.take(messages[index], targetModel);
+	return run.result(messages);
 }
 
 function isSameModel(message: AssistantMessage, model: Model): boolean {
@@ -64,80 +79,6 @@ const renamedResults = new WeakMap<ToolResultMessage, ToolResultMessage>();
 
 function targetKeyOf(model: Model): string {
 	return `${model.provider}\u0000${model.api}\u0000${model.id}`;
-}
-
-// Pass 1: per-message rewrite of thinking, text signatures and tool-call ids.
-function adaptToTargetModel(
-	messages: Message[],
-	targetModel: Model,
-	normalizeToolCallId: ToolCallIdNormalizer | undefined,
-): Message[] {
-	// Renamed ids of the most recent replayable assistant turn: its results follow it. Scoped per turn so
-	// an id reused by a later same-model turn is not renamed by an earlier turn's mapping. Failed turns
-	// (removed in pass 2) do not open a new scope, so results after them still find the earlier mapping.
-	let renamedIds: ReadonlyMap<string, string> = NO_RENAMES;
-	let targetKey: string | undefined;
-	const output = new LazyCopy(messages);
-	for (let index = 0; index < messages.length; index++) {
-		const message = messages[index];
-		if (message.role === "user") {
-			output.put(index, message);
-		} else if (message.role === "toolResult") {
-			const renamed = renamedIds.get(message.toolCallId);
-			output.put(index, renamed === undefined ? message : renamedResult(message, renamed));
-		} else if (isSameModel(message, targetModel)) {
-			// The same model never renames ids, and replays everything but unsigned empty thinking.
-			output.put(index, hasDroppedThinking(message) ? adaptTurn(message, true) : message);
-			if (!isFailedTurn(message)) renamedIds = NO_RENAMES;
-		} else {
-			targetKey ??= targetKeyOf(targetModel);
-			const adapted = foreignTurn(message, targetModel, targetKey, normalizeToolCallId);
-			if (!isFailedTurn(message)) renamedIds = adapted.renamedIds;
-			else if (adapted.renamedIds.size > 0) renamedIds = new Map([...renamedIds, ...adapted.renamedIds]);
-			output.put(index, adapted.message);
-		}
-	}
-	return output.result();
-}
-
-/**
- * The output of a pass over `source` that mostly keeps each message as it is: the source array itself until
- * the output first differs (a message replaced, inserted or left out), a copy from then on.
- */
-class LazyCopy {
-	private copy: Message[] | undefined;
-	/** How many source messages the output has taken while it equals the source so far. */
-	private kept = 0;
-
-	constructor(private readonly source: readonly Message[]) {}
-
-	/** Appends the output for source message `index` (which the output has reached). */
-	put(index: number, message: Message): void {
-		if (!this.copy && message === this.source[index] && this.kept === index) {
-			this.kept++;
-			return;
-		}
-		this.detach(index).push(message);
-	}
-
-	/** Appends a message of the output's own before source message `index`. */
-	insert(index: number, message: Message): void {
-		this.detach(index).push(message);
-	}
-
-	/** Leaves source message `index` out. */
-	skip(index: number): void {
-		this.detach(index);
-	}
-
-	result(): Message[] {
-		return this.copy ?? (this.source as Message[]);
-	}
-
-	private detach(index: number): Message[] {
-		this.copy ??= this.source.slice(0, Math.min(index, this.kept));
-		return this.copy;
-	}
 }
 
 function renamedResult(message: ToolResultMessage, toolCallId: string): ToolResultMessage {
@@ -232,52 +173,115 @@ function adaptThinking(block: ThinkingContent, sameModel: boolean): ThinkingCont
 //   result, so such a list is never sent as is). Ours differs in one case: when the history ends with
 //   some of the turn's results but not all, the missing ones are filled in, since the request would
 //   otherwise be rejected.
-function repairToolCallPairing(messages: Message[]): Message[] {
-	const repaired = new LazyCopy(messages);
-	// The latest replayed assistant turn, whose calls are waiting for results, and the ids answered so far.
-	let pendingTurn: AssistantMessage | undefined;
-	// The ids answered so far are answeredIds[0, answeredCount): the array is reused, not emptied, because
-	// emptying it (`length = 0`) frees its storage and the next push allocates anew, once per turn of the history.
-	const answeredIds: string[] = [];
-	let answeredCount = 0;
-	const isAnswered = (id: string) => {
-		for (let i = 0; i < answeredCount; i++) if (answeredIds[i] === id) return true;
-		return false;
-	};
+// Runs remembered per conversation: a few targets, for a session that switches models back and forth.
+const runs = new ConversationRuns<TransformRun>(4);
 
-	// Synthetic results for the pending turn's unanswered calls, placed before source message `index`.
-	const fillMissingResults = (index: number) => {
-		if (pendingTurn) {
-			for (const block of pendingTurn.content) {
-				if (block.type === "toolCall" && !isAnswered(block.id)) repaired.insert(index, missingResult(block));
-			}
-		}
-		pendingTurn = undefined;
-		answeredCount = 0;
-	};
+/**
+ * Both passes over a history, message by message, as far as the history has been seen: pass 1 rewrites each
+ * message for the target (thinking, text signatures, tool-call ids), pass 2 repairs the pairing of calls and
+ * results. What they produce for a message depends only on the messages before it, except for the results
+ * filled in at the end of a history (`result`), so the output so far stays valid when messages are added.
+ */
+class TransformRun {
+	readonly inputs: Message[] = [];
+	private readonly outputs: Message[] = [];
+	/** Whether the output so far is the input, message for message. */
+	private unchanged = true;
 
-	for (let index = 0; index < messages.length; index++) {
-		const message = messages[index];
-		if (message.role === "assistant") {
-			if (isFailedTurn(message)) {
-				repaired.skip(index);
-				continue;
-			}
-			fillMissingResults(index);
-			pendingTurn = message;
-			repaired.put(index, message);
-		} else if (message.role === "user") {
-			fillMissingResults(index);
-			repaired.put(index, message);
-		} else if (!pendingTurn || !hasToolCall(pendingTurn, message.toolCallId) || isAnswered(message.toolCallId)) {
-			repaired.skip(index);
-		} else {
-			answeredIds[answeredCount++] = message.toolCallId;
-			repaired.put(index, message);
+	// Pass 1. Renamed ids of the most recent replayable assistant turn: its results follow it. Scoped per turn so
+	// an id reused by a later same-model turn is not renamed by an earlier turn's mapping. Failed turns
+	// (removed in pass 2) do not open a new scope, so results after them still find the earlier mapping.
+	private renamedIds: ReadonlyMap<string, string> = NO_RENAMES;
+
+	// Pass 2. The latest replayed assistant turn, whose calls are waiting for results, and the ids answered so
+	// far: answeredIds[0, answeredCount). The array is reused, not emptied, because emptying it (`length = 0`)
+	// frees its storage and the next push allocates anew, once per turn of the history.
+	private pendingTurn: AssistantMessage | undefined;
+	private readonly answeredIds: string[] = [];
+	private answeredCount = 0;
+
+	constructor(
+		readonly targetKey: string,
+		readonly normalizeToolCallId: ToolCallIdNormalizer | undefined,
+	) {}
+
+	/** Takes the next message of the history. */
+	take(message: Message, targetModel: Model): void {
+		this.inputs.push(message);
+		const produced = this.outputs.length;
+		this.repair(this.adapt(message, targetModel));
+		if (this.unchanged && (this.outputs.length !== produced + 1 || this.outputs[produced] !== message)) {
+			this.unchanged = false;
 		}
 	}
-	if (answeredCount > 0) fillMissingResults(messages.length);
-	return repaired.result();
+
+	/** The history for the target: `messages` (the inputs taken) itself when nothing changed, else a new array. */
+	result(messages: Message[]): Message[] {
+		// Reference quirk kept and ours differs, see above: the end of a history gets synthetic results only
+		// when it holds some of the pending turn's results but not all.
+		const missing = this.answeredCount > 0 ? this.missingResults() : [];
+		if (this.unchanged && missing.length === 0) return messages;
+		const output = this.outputs.slice();
+		for (const result of missing) output.push(result);
+		return output;
+	}
+
+	private adapt(message: Message, targetModel: Model): Message {
+		if (message.role === "user") return message;
+		if (message.role === "toolResult") {
+			const renamed = this.renamedIds.get(message.toolCallId);
+			return renamed === undefined ? message : renamedResult(message, renamed);
+		}
+		if (isSameModel(message, targetModel)) {
+			// The same model never renames ids, and replays everything but unsigned empty thinking.
+			if (!isFailedTurn(message)) this.renamedIds = NO_RENAMES;
+			return hasDroppedThinking(message) ? adaptTurn(message, true) : message;
+		}
+		const adapted = foreignTurn(message, targetModel, this.targetKey, this.normalizeToolCallId);
+		if (!isFailedTurn(message)) this.renamedIds = adapted.renamedIds;
+		else if (adapted.renamedIds.size > 0) this.renamedIds = new Map([...this.renamedIds, ...adapted.renamedIds]);
+		return adapted.message;
+	}
+
+	private repair(message: Message): void {
+		if (message.role === "assistant") {
+			if (isFailedTurn(message)) return;
+			this.fillMissingResults();
+			this.pendingTurn = message;
+			this.outputs.push(message);
+		} else if (message.role === "user") {
+			this.fillMissingResults();
+			this.outputs.push(message);
+		} else if (
+			this.pendingTurn &&
+			hasToolCall(this.pendingTurn, message.toolCallId) &&
+			!this.isAnswered(message.toolCallId)
+		) {
+			this.answeredIds[this.answeredCount++] = message.toolCallId;
+			this.outputs.push(message);
+		}
+	}
+
+	private isAnswered(id: string): boolean {
+		for (let i = 0; i < this.answeredCount; i++) if (this.answeredIds[i] === id) return true;
+		return false;
+	}
+
+	/** Synthetic results for the pending turn's unanswered calls, before the message being taken. */
+	private fillMissingResults(): void {
+		for (const result of this.missingResults()) this.outputs.push(result);
+		this.pendingTurn = undefined;
+		this.answeredCount = 0;
+	}
+
+	private missingResults(): ToolResultMessage[] {
+		const missing: ToolResultMessage[] = [];
+		if (!this.pendingTurn) return missing;
+		for (const block of this.pendingTurn.content) {
+			if (block.type === "toolCall" && !this.isAnswered(block.id)) missing.push(missingResult(block));
+		}
+		return missing;
+	}
 }
 
 function hasToolCall(message: AssistantMessage, id: string): boolean {

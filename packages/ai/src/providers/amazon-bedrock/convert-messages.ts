@@ -117,7 +117,7 @@ export function convertMessages(
 	cachePoint: CachePointBlock | undefined,
 ): BedrockMessage[] {
 	const acceptsImages = model.input.includes("image");
-	const adapted = transformMessages(messages, model, (id) => normalizeToolCallId(id));
+	const adapted = transformMessages(messages, model, normalizeToolCallId);
 	const result: BedrockMessage[] = [];
 	for (let i = 0; i < adapted.length; i++) {
 		const message = adapted[i];

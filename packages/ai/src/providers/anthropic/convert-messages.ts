@@ -15,6 +15,7 @@ import type {
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { ConversationRuns } from "../conversation-runs.js";
 import { transformMessages } from "../transform-messages.js";
 
 /** Text put before a tool result that has only images, so the result is never without text. */
@@ -123,12 +124,12 @@ interface CachedConversion {
 	key: string;
 	param: MessageParam | undefined;
 }
-const conversions = new WeakMap<Message, CachedConversion>();
+const convertedMessages = new WeakMap<Message, CachedConversion>();
 
 /** A run of tool results (one user message), remembered under its first result with all its members. */
 interface CachedResults {
 	key: string;
-	members: ToolResultMessage[];
+	members: readonly ToolResultMessage[];
 	param: MessageParam;
 }
 const resultRuns = new WeakMap<ToolResultMessage, CachedResults>();
@@ -148,46 +149,88 @@ export function convertMessages(
 	{ reuseKey }: ConvertAnthropicOptions = {},
 ): MessageParam[] {
 	const acceptsImages = model.input.includes("image");
-	const convertOne = (message: UserMessage | AssistantMessage): MessageParam | undefined =>
-		message.role === "user" ? convertUser(message, acceptsImages) : convertAssistant(message, toWireToolName);
-	const convert = (message: UserMessage | AssistantMessage): MessageParam | undefined => {
-		if (reuseKey === undefined) return convertOne(message);
-		const cached = conversions.get(message);
-		if (cached?.key === reuseKey) return cached.param;
-		const param = convertOne(message);
-		conversions.set(message, { key: reuseKey, param });
+	const adapted = transformMessages(messages, model, normalizeToolCallId);
+	// Reused wire messages are shared with other requests; without reuse, everything is converted afresh.
+	const conversion =
+		reuseKey === undefined
+			? new HistoryConversion(undefined)
+			: conversions.resume(
+					adapted,
+					(candidate) => candidate.key === reuseKey,
+					() => new HistoryConversion(reuseKey),
+				);
+	for (let index = conversion.inputs.length; index < adapted.length; index++) {
+		conversion.take(adapted[index], acceptsImages, toWireToolName);
+	}
+	return conversion.result(acceptsImages);
+}
+
+// Conversions remembered per conversation: a few settings, for a session that switches models back and forth.
+const conversions = new ConversationRuns<HistoryConversion>(4);
+
+/**
+ * The conversion of a history, message by message, as far as the history has been seen. A run of tool results
+ * becomes one message when the run ends; until then (a history ending with results, which the next request
+ * may continue) it is converted per request (`result`). The messages so far stay valid when messages are added:
+ * a request converts its new messages only.
+ */
+class HistoryConversion {
+	readonly inputs: Message[] = [];
+	private readonly params: MessageParam[] = [];
+	/** The run of tool results the history ends with so far. */
+	private results: ToolResultMessage[] = [];
+
+	/** `key`: the settings the wire messages are remembered for (`reuseKey`), or undefined not to reuse them. */
+	constructor(readonly key: string | undefined) {}
+
+	take(message: Message, acceptsImages: boolean, toWireToolName: (name: string) => string): void {
+		this.inputs.push(message);
+		if (message.role === "toolResult") {
+			this.results.push(message);
+			return;
+		}
+		if (this.results.length > 0) {
+			this.params.push(this.convertResults(this.results, acceptsImages));
+			this.results = [];
+		}
+		const param = this.convert(message, acceptsImages, toWireToolName);
+		if (param) this.params.push(param);
+	}
+
+	/** The history's wire messages; a new array. */
+	result(acceptsImages: boolean): MessageParam[] {
+		const params = this.params.slice();
+		// A copy: the run may grow with the next request, and the remembered members must not.
+		if (this.results.length > 0) params.push(this.convertResults(this.results.slice(), acceptsImages));
+		return params;
+	}
+
+	private convert(
+		message: UserMessage | AssistantMessage,
+		acceptsImages: boolean,
+		toWireToolName: (name: string) => string,
+	): MessageParam | undefined {
+		const convertOne = () =>
+			message.role === "user" ? convertUser(message, acceptsImages) : convertAssistant(message, toWireToolName);
+		if (this.key === undefined) return convertOne();
+		const cached = convertedMessages.get(message);
+		if (cached?.key === this.key) return cached.param;
+		const param = convertOne();
+		convertedMessages.set(message, { key: this.key, param });
 		return param;
-	};
-	const convertResults = (members: ToolResultMessage[]): MessageParam => {
+	}
+
+	/** One user message for a run of results; `members` is not changed afterwards. */
+	private convertResults(members: readonly ToolResultMessage[], acceptsImages: boolean): MessageParam {
 		const build = (): MessageParam => ({
 			role: "user",
 			content: members.map((result) => toolResultBlock(result, acceptsImages)),
 		});
-		if (reuseKey === undefined) return build();
+		if (this.key === undefined) return build();
 		const cached = resultRuns.get(members[0]);
-		if (cached?.key === reuseKey && sameMembers(cached.members, members)) return cached.param;
+		if (cached?.key === this.key && sameMembers(cached.members, members)) return cached.param;
 		const param = build();
-		resultRuns.set(members[0], { key: reuseKey, members, param });
+		resultRuns.set(members[0], { key: this.key, members, param });
 		return param;
-	};
-
-	const adapted = transformMessages(messages, model, (id) => normalizeToolCallId(id));
-	const converted: MessageParam[] = [];
-	for (let i = 0; i < adapted.length; i++) {
-		const message = adapted[i];
-		if (message.role === "toolResult") {
-			const results: ToolResultMessage[] = [];
-			for (; i < adapted.length; i++) {
-				const next = adapted[i];
-				if (next.role !== "toolResult") break;
-				results.push(next);
-			}
-			i--;
-			converted.push(convertResults(results));
-			continue;
-		}
-		const param = convert(message);
-		if (param) converted.push(param);
 	}
-	return converted;
 }

@@ -124,7 +124,7 @@ export function convertMessages(messages: Message[], model: Model): Content[] {
 	const acceptsImages = model.input.includes("image");
 	const withIds = requiresToolCallId(model);
 	const nestImages = isGemini3(model);
-	const adapted = transformMessages(messages, model, withIds ? (id) => normalizeToolCallId(id) : undefined);
+	const adapted = transformMessages(messages, model, withIds ? normalizeToolCallId : undefined);
 	const contents: Content[] = [];
 	for (let i = 0; i < adapted.length; i++) {
 		const message = adapted[i];

@@ -11,6 +11,7 @@ import type {
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { ConversationRuns } from "../conversation-runs.js";
 import { sharedFirstMessage } from "../serialized-payload.js";
 import { transformMessages } from "../transform-messages.js";
 import type { ResolvedCompletionsCompat } from "./compat.js";
@@ -129,7 +130,7 @@ interface CachedConversion {
 	key: string;
 	wire: WireMessage | undefined;
 }
-const conversions = new WeakMap<Message, CachedConversion>();
+const convertedMessages = new WeakMap<Message, CachedConversion>();
 
 // The system message is built for each request; shared, it is the same object every time, so the conversation's
 // JSON is found again (serialized-payload.ts).
@@ -187,55 +188,94 @@ export function convertCompletionsMessages(
 	}
 
 	const key = options.reuseConversions ? conversionKeyOf(model, compat) : undefined;
-	const convert = (message: Message): WireMessage | undefined => {
-		if (key === undefined) return convertMessage(message, model, compat);
-		const cached = conversions.get(message);
-		if (cached?.key === key) return cached.wire;
-		const converted = convertMessage(message, model, compat);
-		conversions.set(message, { key, wire: converted });
-		return converted;
-	};
-
 	const messages = transformMessages(context.messages, model, toolCallIdNormalizerFor(model));
-	let pendingImages: WireImagePart[] = [];
-	let afterToolResults = false;
-
-	const flushToolResultRun = () => {
-		if (pendingImages.length > 0) {
-			if (compat.requiresAssistantAfterToolResult) {
-				wire.push({ role: "assistant", content: TOOL_RESULTS_PROCESSED_TEXT });
-			}
-			wire.push({ role: "user", content: [{ type: "text", text: TOOL_RESULT_IMAGES_TEXT }, ...pendingImages] });
-			pendingImages = [];
-			afterToolResults = false;
-		}
-	};
-
-	for (const message of messages) {
-		if (message.role === "toolResult") {
-			wire.push(convert(message) as WireToolMessage);
-			if (supportsImages(model)) {
-				for (const block of message.content) if (block.type === "image") pendingImages.push(imagePart(block));
-			}
-			afterToolResults = true;
-			continue;
-		}
-		flushToolResultRun();
-		if (message.role === "user") {
-			const user = convert(message);
-			if (!user) continue;
-			if (afterToolResults && compat.requiresAssistantAfterToolResult) {
-				wire.push({ role: "assistant", content: TOOL_RESULTS_PROCESSED_TEXT });
-			}
-			wire.push(user);
-		} else {
-			const assistant = convert(message);
-			if (assistant) wire.push(assistant);
-		}
-		afterToolResults = false;
+	// Reused wire messages are shared with other requests; without reuse, everything is converted afresh.
+	const conversion =
+		key === undefined
+			? new HistoryConversion(undefined)
+			: conversions.resume(
+					messages,
+					(candidate) => candidate.key === key,
+					() => new HistoryConversion(key),
+				);
+	for (let index = conversion.inputs.length; index < messages.length; index++) {
+		conversion.take(messages[index], model, compat);
 	}
-	flushToolResultRun();
-	return wire;
+	return conversion.result(wire, model, compat);
+}
+
+// Conversions remembered per conversation: a few settings, for a session that switches models back and forth.
+const conversions = new ConversationRuns<HistoryConversion>(4);
+
+/**
+ * The conversion of a history, message by message, as far as the history has been seen. What it produced for a
+ * message depends only on the messages before it, except for the images of a run of tool results at the end of
+ * the history (`result`), so the wire messages so far stay valid when messages are added: a request converts
+ * its new messages only.
+ */
+class HistoryConversion {
+	readonly inputs: Message[] = [];
+	private readonly wire: WireMessage[] = [];
+	/** Images of the current run of tool results: tool messages cannot carry them, a user message after the run does. */
+	private pendingImages: WireImagePart[] = [];
+	private afterToolResults = false;
+
+	/** `key`: the settings the wire messages are remembered for (`conversionKeyOf`), or undefined not to reuse them. */
+	constructor(readonly key: string | undefined) {}
+
+	take(message: Message, model: Model, compat: ResolvedCompletionsCompat): void {
+		this.inputs.push(message);
+		if (message.role === "toolResult") {
+			this.wire.push(this.convert(message, model, compat) as WireToolMessage);
+			if (supportsImages(model)) {
+				for (const block of message.content) if (block.type === "image") this.pendingImages.push(imagePart(block));
+			}
+			this.afterToolResults = true;
+			return;
+		}
+		this.flushToolResultRun(this.wire, compat);
+		if (message.role === "user") {
+			const user = this.convert(message, model, compat);
+			if (!user) return;
+			if (this.afterToolResults && compat.requiresAssistantAfterToolResult) {
+				this.wire.push({ role: "assistant", content: TOOL_RESULTS_PROCESSED_TEXT });
+			}
+			this.wire.push(user);
+		} else {
+			const assistant = this.convert(message, model, compat);
+			if (assistant) this.wire.push(assistant);
+		}
+		this.afterToolResults = false;
+	}
+
+	/** `head` (the system message, if any) followed by the history's wire messages; a new array. */
+	result(head: WireMessage[], model: Model, compat: ResolvedCompletionsCompat): WireMessage[] {
+		const wire = head.length === 0 ? this.wire.slice() : head.concat(this.wire);
+		if (this.pendingImages.length > 0) this.imagesAfterRun(wire, this.pendingImages, compat);
+		return wire;
+	}
+
+	private flushToolResultRun(wire: WireMessage[], compat: ResolvedCompletionsCompat): void {
+		if (this.pendingImages.length === 0) return;
+		this.imagesAfterRun(wire, this.pendingImages, compat);
+		this.pendingImages = [];
+		this.afterToolResults = false;
+	}
+
+	private imagesAfterRun(wire: WireMessage[], images: WireImagePart[], compat: ResolvedCompletionsCompat): void {
+		if (compat.requiresAssistantAfterToolResult)
+			wire.push({ role: "assistant", content: TOOL_RESULTS_PROCESSED_TEXT });
+		wire.push({ role: "user", content: [{ type: "text", text: TOOL_RESULT_IMAGES_TEXT }, ...images] });
+	}
+
+	private convert(message: Message, model: Model, compat: ResolvedCompletionsCompat): WireMessage | undefined {
+		if (this.key === undefined) return convertMessage(message, model, compat);
+		const cached = convertedMessages.get(message);
+		if (cached?.key === this.key) return cached.wire;
+		const converted = convertMessage(message, model, compat);
+		convertedMessages.set(message, { key: this.key, wire: converted });
+		return converted;
+	}
 }
 
 /**

@@ -16,6 +16,7 @@ import type {
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { shortHash } from "../../utils/short-hash.js";
+import { ConversationRuns } from "../conversation-runs.js";
 import { sharedFirstMessage } from "../serialized-payload.js";
 import { transformMessages } from "../transform-messages.js";
 import { decodeTextSignature } from "./text-signature.js";
@@ -171,31 +172,69 @@ export function convertResponsesInput(
 	const normalizeIdsFor = options.normalizeIdsFor ?? RESPONSES_ID_NORMALIZING_PROVIDERS;
 	const normalizer = responsesToolCallIdNormalizer(normalizeIdsFor);
 	const messages = transformMessages(context.messages, model, normalizer);
-	const convert = (message: Message, index: number): ResponseInputItem[] => {
-		if (message.role === "user") {
-			const item = convertUser(message, model);
-			return item ? [item] : [];
-		}
-		if (message.role === "assistant") return convertAssistant(message, model, index);
-		return [convertToolResult(message, model)];
-	};
 	// What a message's items depend on besides the message: the target model (images, ids of the same API's
-	// other models), the id normalisation, and for an assistant its position (ids of unsigned texts).
-	const baseKey = options.reuseConversions
+	// other models), the id normalisation, and for an assistant its position (ids of unsigned texts), which a
+	// resumed conversion keeps. Without reuse, everything is converted afresh.
+	const key = options.reuseConversions
 		? [model.provider, model.api, model.id, supportsImages(model), normalizeIdsFor.join(",")].join("\u0000")
 		: undefined;
-	messages.forEach((message, index) => {
-		if (baseKey === undefined) {
-			input.push(...convert(message, index));
-			return;
-		}
-		const key = message.role === "assistant" ? `${baseKey}\u0000${index}` : baseKey;
+	const conversion =
+		key === undefined
+			? new InputConversion(undefined)
+			: inputConversions.resume(
+					messages,
+					(candidate) => candidate.key === key,
+					() => new InputConversion(key),
+				);
+	for (let index = conversion.inputs.length; index < messages.length; index++) {
+		conversion.take(messages[index], model);
+	}
+	return conversion.result(input);
+}
+
+// Conversions remembered per conversation: a few settings, for a session that switches models back and forth.
+const inputConversions = new ConversationRuns<InputConversion>(4);
+
+/**
+ * The items of a history, message by message, as far as the history has been seen. A message's items depend
+ * only on it and its position, so the items so far stay valid when messages are added: a request converts its
+ * new messages only.
+ */
+class InputConversion {
+	readonly inputs: Message[] = [];
+	private readonly items: ResponseInputItem[] = [];
+
+	/** `key`: the settings the items are remembered for, or undefined not to reuse them. */
+	constructor(readonly key: string | undefined) {}
+
+	take(message: Message, model: Model): void {
+		const index = this.inputs.length;
+		this.inputs.push(message);
+		for (const item of this.convert(message, model, index)) this.items.push(item);
+	}
+
+	/** `head` (the system prompt's item, if any) followed by the history's items; a new array. */
+	result(head: ResponseInputItem[]): ResponseInputItem[] {
+		return head.length === 0 ? this.items.slice() : head.concat(this.items);
+	}
+
+	private convert(message: Message, model: Model, index: number): ResponseInputItem[] {
+		if (this.key === undefined) return convertMessage(message, model, index);
+		const key = message.role === "assistant" ? `${this.key}\u0000${index}` : this.key;
 		let cached = conversions.get(message);
 		if (cached?.key !== key) {
-			cached = { key, items: convert(message, index) };
+			cached = { key, items: convertMessage(message, model, index) };
 			conversions.set(message, cached);
 		}
-		input.push(...cached.items);
-	});
-	return input;
+		return cached.items;
+	}
+}
+
+function convertMessage(message: Message, model: Model, index: number): ResponseInputItem[] {
+	if (message.role === "user") {
+		const item = convertUser(message, model);
+		return item ? [item] : [];
+	}
+	if (message.role === "assistant") return convertAssistant(message, model, index);
+	return [convertToolResult(message, model)];
 }

@@ -28,10 +28,21 @@ export function normalizeResponsesToolCallId(id: string): string {
 	return `${cleanPart(callId)}|${cleanPart(prefixedItem)}`;
 }
 
+// One normalizer per provider list: transformMessages reuses what it adapted for a normalizer only while it is
+// the same function, so a new closure per request would convert another model's turns afresh every time.
+const normalizers = new Map<string, ToolCallIdNormalizer>();
+
 /** The normalizer handed to transformMessages: active only when the target provider checks ids. */
 export function responsesToolCallIdNormalizer(
 	providers: readonly string[] = RESPONSES_ID_NORMALIZING_PROVIDERS,
 ): ToolCallIdNormalizer {
-	return (id: string, targetModel: Model) =>
-		providers.includes(targetModel.provider) ? normalizeResponsesToolCallId(id) : id;
+	const key = providers.join("\u0000");
+	let normalizer = normalizers.get(key);
+	if (!normalizer) {
+		const checked = [...providers];
+		normalizer = (id: string, targetModel: Model) =>
+			checked.includes(targetModel.provider) ? normalizeResponsesToolCallId(id) : id;
+		normalizers.set(key, normalizer);
+	}
+	return normalizer;
 }

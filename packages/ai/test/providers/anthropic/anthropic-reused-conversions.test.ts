@@ -60,6 +60,22 @@ describe("Anthropic conversions reused across requests", () => {
 		expect(after).toEqual(fresh(model, history));
 	});
 
+	it("convert another model's turns once, sharing them with the next request", () => {
+		const model = claudeSonnet4("http://127.0.0.1:1");
+		const gpt = { provider: "openai", api: "openai-responses", id: "gpt-5.4" } as const;
+		const history: Message[] = [
+			user("q"),
+			assistant(gpt, [{ type: "thinking", thinking: "plan", thinkingSignature: "{}" }, toolCall("call_1|fc_1")]),
+			toolResult("call_1|fc_1"),
+		];
+		const before = reused(model, history);
+		history.push(user("next"));
+		const after = reused(model, history);
+		expect(after.messages[1]).toBe(before.messages[1]);
+		expect(after.messages[1]).toMatchObject({ content: [{ type: "text", text: "plan" }, { id: "call_1_fc_1" }] });
+		expect(after).toEqual(fresh(model, history));
+	});
+
 	it("follow a switch to a model without images and back", () => {
 		const vision = claudeSonnet4("http://127.0.0.1:1");
 		const textOnly = claudeSonnet4("http://127.0.0.1:1", { input: ["text"] });

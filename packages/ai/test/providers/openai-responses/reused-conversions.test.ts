@@ -37,6 +37,21 @@ describe("Responses conversions reused across requests", () => {
 		}
 	});
 
+	it("convert another model's turns once, sharing their items with the next request", () => {
+		const model = openaiTestModel("openai-responses", "http://127.0.0.1:1/v1");
+		const claude = { provider: "anthropic", api: "anthropic-messages", id: "claude-sonnet-4-5" } as const;
+		const history: Message[] = [
+			user("q"),
+			assistant(claude, [{ type: "thinking", thinking: "plan", thinkingSignature: "sig" }, toolCall("toolu_1")]),
+			toolResult("toolu_1"),
+		];
+		const before = reused(model, history);
+		history.push(user("next"));
+		const after = reused(model, history);
+		for (let index = 1; index < before.input.length; index++) expect(after.input[index]).toBe(before.input[index]);
+		expect(after).toEqual(fresh(model, history));
+	});
+
 	it("rebuild an assistant's items when it moves (a compacted history), since their ids follow its position", () => {
 		const model = openaiTestModel("openai-responses", "http://127.0.0.1:1/v1");
 		const answer = assistant(model, [{ type: "text", text: "unsigned" }]);

@@ -52,3 +52,32 @@ export class ConversationRuns<P extends ResumablePass> {
 		return pass;
 	}
 }
+
+/** A pass remembered by the key of the settings it was made for. */
+export interface KeyedPass extends ResumablePass {
+	/** undefined: a pass for one request, never remembered (nothing it makes is shared with other requests). */
+	readonly key: string | undefined;
+}
+
+/**
+ * A pass for the settings `key` that has taken all of `list`: the one `runs` remembers for `key` when `list`
+ * extends what it took, continued with the new messages; else a new one from `create`, given them all.
+ */
+export function passByKey<P extends KeyedPass, M extends object>(
+	runs: ConversationRuns<P>,
+	list: readonly M[],
+	key: string | undefined,
+	create: (key: string | undefined) => P,
+	take: (pass: P, message: M) => void,
+): P {
+	const pass =
+		key === undefined
+			? create(undefined)
+			: runs.resume(
+					list,
+					(candidate) => candidate.key === key,
+					() => create(key),
+				);
+	for (let index = pass.inputs.length; index < list.length; index++) take(pass, list[index]);
+	return pass;
+}

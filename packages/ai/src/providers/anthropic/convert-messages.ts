@@ -15,7 +15,7 @@ import type {
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
-import { ConversationRuns } from "../conversation-runs.js";
+import { ConversationRuns, passByKey } from "../conversation-runs.js";
 import { transformMessages } from "../transform-messages.js";
 
 /** Text put before a tool result that has only images, so the result is never without text. */
@@ -151,17 +151,13 @@ export function convertMessages(
 	const acceptsImages = model.input.includes("image");
 	const adapted = transformMessages(messages, model, normalizeToolCallId);
 	// Reused wire messages are shared with other requests; without reuse, everything is converted afresh.
-	const conversion =
-		reuseKey === undefined
-			? new HistoryConversion(undefined)
-			: conversions.resume(
-					adapted,
-					(candidate) => candidate.key === reuseKey,
-					() => new HistoryConversion(reuseKey),
-				);
-	for (let index = conversion.inputs.length; index < adapted.length; index++) {
-		conversion.take(adapted[index], acceptsImages, toWireToolName);
-	}
+	const conversion = passByKey(
+		conversions,
+		adapted,
+		reuseKey,
+		(key) => new HistoryConversion(key),
+		(pass, message) => pass.take(message, acceptsImages, toWireToolName),
+	);
 	return conversion.result(acceptsImages);
 }
 

@@ -11,7 +11,7 @@ import type {
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
-import { ConversationRuns } from "../conversation-runs.js";
+import { ConversationRuns, passByKey } from "../conversation-runs.js";
 import { sharedFirstMessage } from "../serialized-payload.js";
 import { transformMessages } from "../transform-messages.js";
 import type { ResolvedCompletionsCompat } from "./compat.js";
@@ -190,17 +190,13 @@ export function convertCompletionsMessages(
 	const key = options.reuseConversions ? conversionKeyOf(model, compat) : undefined;
 	const messages = transformMessages(context.messages, model, toolCallIdNormalizerFor(model));
 	// Reused wire messages are shared with other requests; without reuse, everything is converted afresh.
-	const conversion =
-		key === undefined
-			? new HistoryConversion(undefined)
-			: conversions.resume(
-					messages,
-					(candidate) => candidate.key === key,
-					() => new HistoryConversion(key),
-				);
-	for (let index = conversion.inputs.length; index < messages.length; index++) {
-		conversion.take(messages[index], model, compat);
-	}
+	const conversion = passByKey(
+		conversions,
+		messages,
+		key,
+		(passKey) => new HistoryConversion(passKey),
+		(pass, message) => pass.take(message, model, compat),
+	);
 	return conversion.result(wire, model, compat);
 }
 

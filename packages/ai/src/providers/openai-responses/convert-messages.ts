@@ -16,7 +16,7 @@ import type {
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { shortHash } from "../../utils/short-hash.js";
-import { ConversationRuns } from "../conversation-runs.js";
+import { ConversationRuns, passByKey } from "../conversation-runs.js";
 import { sharedFirstMessage } from "../serialized-payload.js";
 import { transformMessages } from "../transform-messages.js";
 import { decodeTextSignature } from "./text-signature.js";
@@ -178,17 +178,13 @@ export function convertResponsesInput(
 	const key = options.reuseConversions
 		? [model.provider, model.api, model.id, supportsImages(model), normalizeIdsFor.join(",")].join("\u0000")
 		: undefined;
-	const conversion =
-		key === undefined
-			? new InputConversion(undefined)
-			: inputConversions.resume(
-					messages,
-					(candidate) => candidate.key === key,
-					() => new InputConversion(key),
-				);
-	for (let index = conversion.inputs.length; index < messages.length; index++) {
-		conversion.take(messages[index], model);
-	}
+	const conversion = passByKey(
+		inputConversions,
+		messages,
+		key,
+		(passKey) => new InputConversion(passKey),
+		(pass, message) => pass.take(message, model),
+	);
 	return conversion.result(input);
 }
 

@@ -1,21 +1,25 @@
 import { MODELS } from "./models.generated.js";
 import type { Model, Provider, Usage, UsageCost } from "./types.js";
 
-const catalog = new Map<string, Map<string, Model>>(
-	Object.entries(MODELS).map(([provider, models]) => [provider, new Map(Object.entries(models))]),
-);
+// Read straight from MODELS (no index of Maps built at start-up): own properties only, so a name like
+// "constructor" or "__proto__" is unknown rather than something of Object.prototype.
+function catalogOf(provider: Provider): Readonly<Record<string, Model>> | undefined {
+	return Object.hasOwn(MODELS, provider) ? MODELS[provider as keyof typeof MODELS] : undefined;
+}
 
 /** A model of the built-in catalog, or undefined when unknown. */
 export function getModel(provider: Provider, id: string): Model | undefined {
-	return catalog.get(provider)?.get(id);
+	const models = catalogOf(provider);
+	return models && Object.hasOwn(models, id) ? models[id] : undefined;
 }
 
 export function getProviders(): Provider[] {
-	return [...catalog.keys()];
+	return Object.keys(MODELS);
 }
 
 export function getModels(provider: Provider): Model[] {
-	return [...(catalog.get(provider)?.values() ?? [])];
+	const models = catalogOf(provider);
+	return models ? Object.values(models) : [];
 }
 
 /** Fills `usage.cost` from the model's per-million prices and returns it. */

@@ -86,6 +86,27 @@ describe("catalog providers", () => {
 		expect(getModel("anthropic", "claude-nonexistent")).toBeUndefined();
 		expect(getModel("nobody", "gpt-5.4")).toBeUndefined();
 	});
+
+	it("knows no model or provider named after what every object inherits", () => {
+		for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+			expect(getModel("anthropic", name)).toBeUndefined();
+			expect(getModel(name, "constructor")).toBeUndefined();
+			expect(getModels(name)).toEqual([]);
+		}
+	});
+
+	it("lists providers and each provider's models in catalog order, each model its catalog object", () => {
+		expect(getProviders()).toEqual(Object.keys(MODELS));
+		for (const [provider, models] of Object.entries(MODELS)) {
+			const listed = getModels(provider);
+			expect(listed).toHaveLength(Object.keys(models).length);
+			for (const [index, [id, model]] of Object.entries(models).entries()) {
+				expect(listed[index]).toBe(model);
+				expect(getModel(provider, id)).toBe(model);
+			}
+			expect(getModels(provider)).not.toBe(listed);
+		}
+	});
 });
 
 describe.each(Object.keys(PROVIDER_ENDPOINTS))("catalog entries of %s", (provider) => {

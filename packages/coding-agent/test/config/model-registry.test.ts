@@ -301,3 +301,93 @@ describe("secrets never reach session files", () => {
 		expect(readFileSync(session.getSessionFile() as string, "utf8")).not.toContain("SECRET");
 	});
 });
+
+describe("models the registry hands out are its own copies", () => {
+	const tempDir = useTempDirs("agent-registry-");
+
+	it("a model equals the catalog's but is another object, the same one on every later lookup", () => {
+		const builtIn = firstBuiltIn();
+		const registry = new ModelRegistry(AuthStorage.inMemory({}, {}), undefined, {});
+		const found = registry.find(builtIn.provider, builtIn.id) as Model;
+		expect(found).toEqual(builtIn);
+		expect(found).not.toBe(builtIn);
+		expect(registry.find(builtIn.provider, builtIn.id)).toBe(found);
+		expect(registry.getAll()).toContain(found);
+		const all = registry.getAll();
+		expect(all.every((model, index) => model === registry.getAll()[index])).toBe(true);
+		expect(all.some((model) => getModels(model.provider).includes(model))).toBe(false);
+	});
+
+	it("getAvailable hands out the same copies as find and getAll", () => {
+		const anthropic = getModels("anthropic");
+		const registry = new ModelRegistry(
+			AuthStorage.inMemory({ anthropic: { type: "api_key", key: "k" } }, {}),
+			undefined,
+			{},
+		);
+		const available = registry.getAvailable();
+		expect(available).toEqual(anthropic);
+		for (const model of anthropic) expect(available).not.toContain(model);
+		const [first] = available as [Model];
+		expect(registry.find(first.provider, first.id)).toBe(first);
+		expect(registry.getAll()).toContain(first);
+	});
+
+	it("changing a model it handed out changes neither the catalog nor the model after a refresh", () => {
+		const builtIn = firstBuiltIn();
+		const before = structuredClone(builtIn);
+		const registry = new ModelRegistry(AuthStorage.inMemory({}, {}), undefined, {});
+		const found = registry.find(builtIn.provider, builtIn.id) as Model;
+		found.baseUrl = "http://changed";
+		found.input.push("image");
+		found.cost.input = 1234;
+		expect(builtIn).toEqual(before);
+		registry.refresh();
+		expect(registry.find(builtIn.provider, builtIn.id)).toEqual(before);
+	});
+
+	it("a sign-in that changes its models in place changes copies, never the catalog", () => {
+		const copilot = getModels("github-copilot");
+		const before = structuredClone(copilot);
+		const auth = AuthStorage.inMemory(
+			{ "github-copilot": { type: "oauth", refresh: "r", access: "a", expires: 0 } },
+			{},
+		);
+		auth.registerOAuthProvider({
+			id: "github-copilot",
+			name: "GitHub Copilot",
+			login: async () => ({ refresh: "r", access: "a", expires: 0 }),
+			refreshToken: async (credentials) => credentials,
+			getApiKey: (credentials) => credentials.access,
+			modifyModels: (models) => {
+				for (const model of models) if (model.provider === "github-copilot") model.baseUrl = "https://in.place";
+				return models;
+			},
+		});
+		const registry = new ModelRegistry(auth, undefined, {});
+		const modified = registry.getAll().filter((model) => model.provider === "github-copilot");
+		expect(modified.map((model) => model.baseUrl)).toEqual(copilot.map(() => "https://in.place"));
+		expect(copilot).toEqual(before);
+	});
+
+	it("models.json's provider settings and overrides apply to copies, never the catalog", () => {
+		const builtIn = firstBuiltIn();
+		const before = structuredClone(builtIn);
+		const path = join(tempDir(), "models.json");
+		writeFileSync(
+			path,
+			JSON.stringify({
+				providers: {
+					[builtIn.provider]: { baseUrl: "http://proxy", modelOverrides: { [builtIn.id]: { name: "Renamed" } } },
+				},
+			}),
+		);
+		const registry = new ModelRegistry(AuthStorage.inMemory({}, {}), path, {});
+		expect(registry.find(builtIn.provider, builtIn.id)).toEqual({
+			...before,
+			baseUrl: "http://proxy",
+			name: "Renamed",
+		});
+		expect(builtIn).toEqual(before);
+	});
+});

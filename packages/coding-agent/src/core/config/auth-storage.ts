@@ -258,6 +258,13 @@ export class AuthStorage {
 		return this.refreshErrors.get(provider);
 	}
 
+	/** Whether `modifyModels` has anything to run: a stored sign-in whose provider adjusts its models. */
+	modifiesModels(): boolean {
+		return this.listOAuth().some(
+			(providerId) => !!this.getOAuthProvider(providerId)?.modifyModels && this.get(providerId)?.type === "oauth",
+		);
+	}
+
 	/** The provider's models as its stored sign-in makes them (e.g. Copilot's per-account endpoint). */
 	modifyModels<TModel extends Parameters<NonNullable<OAuthKeyProvider["modifyModels"]>>[0][number]>(
 		models: TModel[],

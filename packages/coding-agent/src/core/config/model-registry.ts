@@ -145,6 +145,11 @@ function upsert(models: Model[], model: Model): void {
  */
 export class ModelRegistry {
 	private models: Model[] = [];
+	/**
+	 * The built-in models the list still shares with @agent/ai's catalog. Each is cloned, in place in the list, when
+	 * a caller first gets it (`getAll`, `getAvailable`, `find`), so a start that looks up one model copies one.
+	 */
+	private shared = new Set<Model>();
 	private error: string | undefined;
 	private readonly fallbackKeys = new Map<string, string>();
 	private readonly registrations = new Map<string, ProviderRegistration>();
@@ -165,10 +170,13 @@ export class ModelRegistry {
 		this.error = undefined;
 		this.fallbackKeys.clear();
 		this.credentialValues.clear();
-		const models: Model[] = [];
-		for (const provider of getProviders()) for (const model of getModels(provider)) models.push(cloneModel(model));
-		// Before models.json, so a base URL configured there wins over the one a sign-in implies.
-		models.splice(0, models.length, ...this.authStorage.modifyModels(models));
+		const catalog = getProviders().flatMap((provider) => getModels(provider));
+		// Before models.json, so a base URL configured there wins over the one a sign-in implies. A sign-in's
+		// adjustment may change the models it is given, so it gets copies of all of them.
+		const modified = this.authStorage.modifiesModels();
+		const models = modified ? [...this.authStorage.modifyModels(catalog.map(cloneModel))] : catalog;
+		// models.json and registrations below replace a model they change with a copy; they never change one in place.
+		this.shared = new Set(modified ? [] : catalog);
 
 		if (this.modelsJsonPath) {
 			const loaded = loadModelsJson(this.modelsJsonPath);
@@ -185,24 +193,27 @@ export class ModelRegistry {
 	}
 
 	getAll(): Model[] {
-		return [...this.models];
+		return this.models.map((_, index) => this.modelAt(index));
 	}
 
 	/** Models whose provider has any credential configured (no token refresh). */
 	getAvailable(): Model[] {
 		const withAuth = new Map<string, boolean>();
-		return this.models.filter((model) => {
+		const available: Model[] = [];
+		for (const [index, model] of this.models.entries()) {
 			let has = withAuth.get(model.provider);
 			if (has === undefined) {
 				has = this.authStorage.hasAuth(model.provider);
 				withAuth.set(model.provider, has);
 			}
-			return has;
-		});
+			if (has) available.push(this.modelAt(index));
+		}
+		return available;
 	}
 
 	find(provider: string, modelId: string): Model | undefined {
-		return this.models.find((model) => model.provider === provider && model.id === modelId);
+		const index = this.models.findIndex((model) => model.provider === provider && model.id === modelId);
+		return index < 0 ? undefined : this.modelAt(index);
 	}
 
 	/** Every provider that has at least one model, in catalog order. */
@@ -256,6 +267,15 @@ export class ModelRegistry {
 			if (credential?.type === "api_key") values.push(credential.key);
 		}
 		return [...new Set(values)].filter((value) => ENV_NAME.test(value));
+	}
+
+	/** The list's model at `index`, which is the registry's own copy from now on if it was still the catalog's. */
+	private modelAt(index: number): Model {
+		const model = this.models[index] as Model;
+		if (!this.shared.delete(model)) return model;
+		const copy = cloneModel(model);
+		this.models[index] = copy;
+		return copy;
 	}
 
 	private applyModelsJson(models: Model[], config: ModelsJsonConfig): void {

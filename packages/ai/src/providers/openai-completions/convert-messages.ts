@@ -197,7 +197,7 @@ export function convertCompletionsMessages(
 		(passKey) => new HistoryConversion(passKey),
 		(pass, message) => pass.take(message, model, compat),
 	);
-	return conversion.result(wire, model, compat);
+	return conversion.result(wire, compat);
 }
 
 // Conversions remembered per conversation: a few settings, for a session that switches models back and forth.
@@ -245,7 +245,7 @@ class HistoryConversion {
 	}
 
 	/** `head` (the system message, if any) followed by the history's wire messages; a new array. */
-	result(head: WireMessage[], model: Model, compat: ResolvedCompletionsCompat): WireMessage[] {
+	result(head: WireMessage[], compat: ResolvedCompletionsCompat): WireMessage[] {
 		const wire = head.length === 0 ? this.wire.slice() : head.concat(this.wire);
 		if (this.pendingImages.length > 0) this.imagesAfterRun(wire, this.pendingImages, compat);
 		return wire;

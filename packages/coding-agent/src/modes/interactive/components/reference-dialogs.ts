@@ -16,7 +16,6 @@ import type { ParsedSkillBlock } from "../../../core/resources/skill-prompt.js";
 import type { DisplayState } from "../display-state.js";
 import { editorCommand, editWithTuiStopped } from "../external-editor.js";
 import { choicePanel, EditorPanel, InputPanel, startCountdown } from "../selectors/dialogs.js";
-import type { SelectPanel } from "../selectors/select-panel.js";
 import { ownDisplayState } from "./reference-components.js";
 import { PanelComponent } from "./reference-selectors.js";
 import { SkillBlockComponent } from "./skill-invocation-message.js";

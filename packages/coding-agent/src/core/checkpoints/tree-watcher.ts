@@ -4,7 +4,7 @@
 // the changes happened and libuv delivers them in that order, so every change the command made has been
 // reported before the barrier's own event; no timer is involved. Where watching is not available (another
 // platform, the inotify watch limit) the caller falls back to scanning.
-import { closeSync, type FSWatcher, openSync, unlinkSync, watch } from "node:fs";
+import { type FSWatcher, rmSync, watch, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { makeTempDir, removeTempPath } from "../temp-paths.js";
 
@@ -148,13 +148,12 @@ export class TreeWatcher {
 					resolve();
 				}, BARRIER_FAILURE_MS);
 				timer.unref();
-				// Created empty: an open and a close, the cheapest change the watch reports (once per command).
-				closeSync(openSync(join(this.barrierDir as string, name), "w"));
+				writeFileSync(join(this.barrierDir as string, name), "");
 			});
 		} finally {
 			if (timer) clearTimeout(timer);
 			watcher.unref();
-			if (this.barrierDir) removeBarrierFile(join(this.barrierDir, name));
+			if (this.barrierDir) rmSync(join(this.barrierDir, name), { force: true });
 		}
 	}
 
@@ -163,13 +162,5 @@ export class TreeWatcher {
 		this.broken = true;
 		this.dispose();
 		this.onBroken(reason);
-	}
-}
-
-function removeBarrierFile(path: string): void {
-	try {
-		unlinkSync(path);
-	} catch {
-		// Never created (the open failed) or already gone with its directory.
 	}
 }

@@ -12,10 +12,9 @@
  * absolute URI. Idle pooled sockets are unref'd (Node's agents do it), so they never keep the process alive.
  */
 import type { Agent, AgentOptions, ClientRequest, IncomingMessage, OutgoingHttpHeaders } from "node:http";
-import { Agent as HttpsAgent, type AgentOptions as HttpsAgentOptions, request as httpsRequest } from "node:https";
+import type { Agent as HttpsAgent, AgentOptions as HttpsAgentOptions } from "node:https";
 import { isIP, type Socket } from "node:net";
 import { type Duplex, type Readable, Transform } from "node:stream";
-import { connect as tlsConnect } from "node:tls";
 import {
 	createBrotliDecompress,
 	createGunzip,
@@ -25,7 +24,7 @@ import {
 	constants as zlib,
 } from "node:zlib";
 import { openTunnel, type ProxyEnv, type ProxyServer, proxyFor, proxyUnreachable } from "./http-proxy.js";
-import { nodeHttp } from "./node-http.js";
+import { nodeHttp, nodeHttps, nodeTls } from "./node-http.js";
 
 /** A request as the transport sends it; the body is sent as it is (strings as UTF-8). */
 export interface TransportRequest {
@@ -61,32 +60,41 @@ const CONNECT_TIMEOUT_MS = 10_000;
  */
 const KEEP_ALIVE: AgentOptions = { keepAlive: true, keepAliveMsecs: 1000, timeout: 4000 };
 
-/** An https agent whose connections go through a CONNECT tunnel of `proxy`, then TLS to the target. */
-class TunnelAgent extends HttpsAgent {
-	constructor(
-		private readonly proxy: ProxyServer,
-		options: HttpsAgentOptions,
-	) {
-		super(options);
-	}
+type TunnelAgentConstructor = new (proxy: ProxyServer, options: HttpsAgentOptions) => HttpsAgent;
+let TunnelAgent: TunnelAgentConstructor | undefined;
 
-	override createConnection(
-		options: Parameters<HttpsAgent["createConnection"]>[0],
-		callback?: (error: Error | null, stream: Duplex) => void,
-	): Duplex | null | undefined {
-		const host = String(options.host ?? options.hostname ?? "localhost").replace(/^\[(.*)\]$/, "$1");
-		const port = Number(options.port ?? 443);
-		openTunnel(this.proxy, host, port).then(
-			(socket) => {
-				const { path: _path, ...tlsOptions } = options as typeof options & { path?: string };
-				const servername = isIP(host) === 0 ? host : undefined;
-				const tls = tlsConnect({ ...(tlsOptions as object), socket, host, servername });
-				callback?.(null, tls);
-			},
-			(error: Error) => callback?.(error, undefined as unknown as Duplex),
-		);
-		return undefined;
-	}
+/**
+ * An https agent whose connections go through a CONNECT tunnel of `proxy`, then TLS to the target. The class is
+ * defined on first use: it extends node:https's Agent, which loads only then.
+ */
+function tunnelAgentConstructor(): TunnelAgentConstructor {
+	TunnelAgent ??= class extends nodeHttps().Agent {
+		constructor(
+			private readonly proxy: ProxyServer,
+			options: HttpsAgentOptions,
+		) {
+			super(options);
+		}
+
+		override createConnection(
+			options: Parameters<HttpsAgent["createConnection"]>[0],
+			callback?: (error: Error | null, stream: Duplex) => void,
+		): Duplex | null | undefined {
+			const host = String(options.host ?? options.hostname ?? "localhost").replace(/^\[(.*)\]$/, "$1");
+			const port = Number(options.port ?? 443);
+			openTunnel(this.proxy, host, port).then(
+				(socket) => {
+					const { path: _path, ...tlsOptions } = options as typeof options & { path?: string };
+					const servername = isIP(host) === 0 ? host : undefined;
+					const tls = nodeTls().connect({ ...(tlsOptions as object), socket, host, servername });
+					callback?.(null, tls);
+				},
+				(error: Error) => callback?.(error, undefined as unknown as Duplex),
+			);
+			return undefined;
+		}
+	};
+	return TunnelAgent;
 }
 
 /** The decoders of a `content-encoding` list, in the order they apply; undefined when one is not known. */
@@ -187,11 +195,15 @@ function terminated(cause: unknown): TypeError {
 
 export class HttpTransport {
 	private readonly httpAgent: Agent = new nodeHttp.Agent(KEEP_ALIVE);
-	private readonly httpsAgent: HttpsAgent;
-	private readonly tunnelAgents = new Map<string, TunnelAgent>();
+	/** Made with the first https request (node:https and TLS load then). */
+	private httpsAgentOrUndefined: HttpsAgent | undefined;
+	private readonly tunnelAgents = new Map<string, HttpsAgent>();
 
-	constructor(private readonly options: HttpTransportOptions = {}) {
-		this.httpsAgent = new HttpsAgent({ ...KEEP_ALIVE, ca: options.ca });
+	constructor(private readonly options: HttpTransportOptions = {}) {}
+
+	private get httpsAgent(): HttpsAgent {
+		this.httpsAgentOrUndefined ??= new (nodeHttps().Agent)({ ...KEEP_ALIVE, ca: this.options.ca });
+		return this.httpsAgentOrUndefined;
 	}
 
 	/** Sends one request; resolves once the response head arrived, rejects as fetch does (see the module note). */
@@ -236,7 +248,7 @@ export class HttpTransport {
 	/** Closes every pooled connection (tests). */
 	close(): void {
 		this.httpAgent.destroy();
-		this.httpsAgent.destroy();
+		this.httpsAgentOrUndefined?.destroy();
 		for (const agent of this.tunnelAgents.values()) agent.destroy();
 		this.tunnelAgents.clear();
 	}
@@ -255,7 +267,7 @@ export class HttpTransport {
 		const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
 		const path = `${url.pathname}${url.search}`;
 		if (url.protocol === "https:") {
-			return httpsRequest({
+			return nodeHttps().request({
 				hostname,
 				port: url.port || 443,
 				method: request.method,
@@ -279,11 +291,11 @@ export class HttpTransport {
 		});
 	}
 
-	private tunnelAgent(proxy: ProxyServer): TunnelAgent {
+	private tunnelAgent(proxy: ProxyServer): HttpsAgent {
 		const key = `${proxy.origin} ${proxy.authorization ?? ""}`;
 		let agent = this.tunnelAgents.get(key);
 		if (!agent) {
-			agent = new TunnelAgent(proxy, { ...KEEP_ALIVE, ca: this.options.ca });
+			agent = new (tunnelAgentConstructor())(proxy, { ...KEEP_ALIVE, ca: this.options.ca });
 			this.tunnelAgents.set(key, agent);
 		}
 		return agent;

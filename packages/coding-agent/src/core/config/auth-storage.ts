@@ -37,6 +37,9 @@ export type AuthData = Record<string, AuthCredential>;
  */
 export type OAuthKeyProvider = OAuthProviderInterface;
 
+/** The models a sign-in's `modifyModels` adjusts. */
+type AdjustableModels = Parameters<NonNullable<OAuthKeyProvider["modifyModels"]>>[0];
+
 /** Claude Pro/Max sign-in is left out on purpose: Anthropic does not allow third-party clients to use it. */
 export const CLAUDE_SUBSCRIPTION_UNSUPPORTED_TEXT =
 	"Claude Pro/Max subscriptions cannot be used: Anthropic does not allow third-party clients to use them. Use an Anthropic API key (ANTHROPIC_API_KEY) instead.";
@@ -260,27 +263,31 @@ export class AuthStorage {
 
 	/** Whether `modifyModels` has anything to run: a stored sign-in whose provider adjusts its models. */
 	modifiesModels(): boolean {
-		return this.listOAuth().some(
-			(providerId) => !!this.getOAuthProvider(providerId)?.modifyModels && this.get(providerId)?.type === "oauth",
-		);
+		return this.modelAdjustments().length > 0;
 	}
 
 	/** The provider's models as its stored sign-in makes them (e.g. Copilot's per-account endpoint). */
-	modifyModels<TModel extends Parameters<NonNullable<OAuthKeyProvider["modifyModels"]>>[0][number]>(
-		models: TModel[],
-	): TModel[] {
+	modifyModels<TModel extends AdjustableModels[number]>(models: TModel[]): TModel[] {
 		let result = models;
-		for (const providerId of this.listOAuth()) {
-			const provider = this.getOAuthProvider(providerId);
-			const credential = this.get(providerId);
-			if (!provider?.modifyModels || credential?.type !== "oauth") continue;
+		for (const adjust of this.modelAdjustments()) {
 			try {
-				result = provider.modifyModels(result, toCredentials(credential)) as TModel[];
+				result = adjust(result) as TModel[];
 			} catch {
 				// A provider's adjustment failing leaves its models as they are.
 			}
 		}
 		return result;
+	}
+
+	/** Each stored sign-in's model adjustment, for the providers that have one. */
+	private modelAdjustments(): Array<(models: AdjustableModels) => unknown[]> {
+		return this.listOAuth().flatMap((providerId) => {
+			const provider = this.getOAuthProvider(providerId);
+			const credential = this.get(providerId);
+			if (!provider?.modifyModels || credential?.type !== "oauth") return [];
+			const modify = provider.modifyModels.bind(provider);
+			return [(models: AdjustableModels) => modify(models, toCredentials(credential))];
+		});
 	}
 
 	/**

@@ -1,25 +1,13 @@
 import { APIConnectionError, APIError } from "openai";
 import { describeError } from "../assistant-output.js";
-import { retryAfterSeconds, retryAfterSuffix } from "../error-text.js";
+import { messageWithCauses, retryAfterSeconds, retryAfterSuffix } from "../error-text.js";
 
-const MAX_CAUSE_DEPTH = 5;
 /** Gateways answer some failures with whole HTML pages; the start says what happened, the rest is noise. */
 const MAX_ERROR_BODY_CHARS = 4000;
 
 function truncate(text: string): string {
 	if (text.length <= MAX_ERROR_BODY_CHARS) return text;
 	return `${text.slice(0, MAX_ERROR_BODY_CHARS)}... [truncated ${text.length - MAX_ERROR_BODY_CHARS} chars]`;
-}
-
-function withCauses(error: Error): string {
-	const parts = [error.message];
-	let cause: unknown = error.cause;
-	for (let depth = 0; cause instanceof Error && depth < MAX_CAUSE_DEPTH; depth++) {
-		if (cause.message && !parts.includes(cause.message)) parts.push(cause.message);
-		cause = cause.cause;
-	}
-	if (parts.length === 1) return parts[0];
-	return parts.map((part, i) => (i < parts.length - 1 ? part.replace(/\.$/, "") : part)).join(": ");
 }
 
 function errorBody(error: APIError): Record<string, unknown> | undefined {
@@ -40,10 +28,10 @@ function openRouterRaw(body: Record<string, unknown> | undefined): string | unde
  * The error text for a failed OpenAI-family call. It keeps what callers need to decide what to do next:
  * the HTTP status and the server's own message (retryable 429/5xx/overloaded vs fatal 400/401/403 vs
  * context overflow, see isContextOverflow), and for dropped connections the underlying cause
- * ("terminated: other side closed"), which the coding agent's auto-retry recognises.
+ * ("terminated (other side closed)"), which the coding agent's auto-retry recognises.
  */
 export function describeOpenAIError(error: unknown): string {
-	if (error instanceof APIConnectionError) return withCauses(error);
+	if (error instanceof APIConnectionError) return messageWithCauses(error);
 	if (error instanceof APIError) {
 		const body = errorBody(error);
 		let message = error.message;
@@ -55,6 +43,6 @@ export function describeOpenAIError(error: unknown): string {
 		const raw = openRouterRaw(body);
 		return `${truncate(raw ? `${message}\n${raw}` : message)}${retryAfterSuffix(retryAfterSeconds(error.headers))}`;
 	}
-	if (error instanceof Error) return withCauses(error);
+	if (error instanceof Error) return messageWithCauses(error);
 	return describeError(error);
 }

@@ -1,15 +1,17 @@
 // Which paths of the working tree changed, without scanning it: one file-system watch per tracked directory
-// (inotify on Linux). A command's changes are complete once a barrier arrives: a file written in a private
-// directory watched on the same inotify queue after the command ended. The kernel queues events in the order
-// the changes happened and libuv delivers them in that order, so every change the command made has been
-// reported before the barrier's own event; no timer is involved. Where watching is not available (another
+// (inotify on Linux). A command's changes are complete once a barrier arrives: an attribute change of a file in a
+// private directory watched on the same inotify queue, made after the command ended. The kernel queues events in
+// the order the changes happened and libuv delivers them in that order, so every change the command made has
+// been reported before the barrier's own event; no timer is involved. Where watching is not available (another
 // platform, the inotify watch limit) the caller falls back to scanning.
-import { type FSWatcher, rmSync, watch, writeFileSync } from "node:fs";
+import { type FSWatcher, utimesSync, watch, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { makeTempDir, removeTempPath } from "../temp-paths.js";
 
 /** How long a barrier may take before watching is declared broken (a safety net, not a synchronisation). */
 const BARRIER_FAILURE_MS = 5000;
+/** The files whose attribute changes are the barriers. */
+const BARRIER_FILES = ["a", "b"] as const;
 /** More events than this between two barriers: the kernel queue may have overflowed; rescan instead. */
 export const MAX_EVENTS_BETWEEN_BARRIERS = 20_000;
 
@@ -33,7 +35,8 @@ export class TreeWatcher {
 	private barrierDir: string | undefined;
 	private barrierWatcher: FSWatcher | undefined;
 	private barrierCount = 0;
-	private readonly waiting = new Map<string, () => void>();
+	/** Barriers waiting for their file's event, oldest first, per file. */
+	private readonly waiting = new Map<string, (() => void)[]>();
 	private broken = false;
 
 	constructor(
@@ -100,7 +103,7 @@ export class TreeWatcher {
 		this.barrierWatcher = undefined;
 		if (this.barrierDir) removeTempPath(this.barrierDir);
 		this.barrierDir = undefined;
-		for (const resolve of this.waiting.values()) resolve();
+		for (const queue of this.waiting.values()) for (const resolve of queue) resolve();
 		this.waiting.clear();
 	}
 
@@ -122,38 +125,44 @@ export class TreeWatcher {
 		if (!this.barrierWatcher) {
 			try {
 				this.barrierDir = makeTempDir("agent-checkpoint-barrier-");
+				for (const name of BARRIER_FILES) writeFileSync(join(this.barrierDir, name), "");
 				this.barrierWatcher = watch(this.barrierDir, { persistent: false }, (_event, name) => {
 					const key = typeof name === "string" ? name : name ? String(name) : "";
-					const resolve = this.waiting.get(key);
-					if (!resolve) return;
-					this.waiting.delete(key);
-					resolve();
+					this.waiting.get(key)?.shift()?.();
 				});
 			} catch (error) {
 				this.breakDown(`the barrier directory could not be watched (${String(error)})`);
 				return;
 			}
 		}
-		const name = String(++this.barrierCount);
+		// Touching a file costs a few microseconds where creating and removing one costs ~0.1 ms. Successive barriers
+		// use the two files in turn: the kernel merges an event into an identical one still unread before it.
+		const name = BARRIER_FILES[++this.barrierCount % BARRIER_FILES.length];
 		const watcher = this.barrierWatcher;
 		// The watch must keep the process alive while it is awaited.
 		watcher.ref();
 		let timer: ReturnType<typeof setTimeout> | undefined;
 		try {
 			await new Promise<void>((resolve) => {
-				this.waiting.set(name, resolve);
+				let queue = this.waiting.get(name);
+				if (!queue) this.waiting.set(name, (queue = []));
+				queue.push(resolve);
 				timer = setTimeout(() => {
-					this.waiting.delete(name);
 					this.breakDown("file-system events stopped arriving");
 					resolve();
 				}, BARRIER_FAILURE_MS);
 				timer.unref();
-				writeFileSync(join(this.barrierDir as string, name), "");
+				try {
+					const now = new Date();
+					utimesSync(join(this.barrierDir as string, name), now, now);
+				} catch (error) {
+					// E.g. a temp cleaner removed the directory during a long session.
+					this.breakDown(`the barrier could not be written (${String(error)})`);
+				}
 			});
 		} finally {
 			if (timer) clearTimeout(timer);
 			watcher.unref();
-			if (this.barrierDir) rmSync(join(this.barrierDir, name), { force: true });
 		}
 	}
 

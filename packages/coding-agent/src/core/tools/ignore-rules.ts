@@ -6,6 +6,16 @@ import { readRegularFile, readRegularFileSync } from "./regular-file.js";
 /** Ignore files honoured in every directory; later files take precedence (as in ripgrep). */
 export const IGNORE_FILE_NAMES = [".gitignore", ".ignore"] as const;
 
+/** Which ignore files a walk reads in each directory, and how their patterns match names. */
+export interface IgnoreFileOptions {
+	/** Later files take precedence. */
+	names: readonly string[];
+	ignoreCase: boolean;
+}
+
+/** The tools' rules: ripgrep's ignore files, and case-sensitive, as git on Linux and rg and fd match. */
+export const TOOL_IGNORE_FILES: IgnoreFileOptions = { names: IGNORE_FILE_NAMES, ignoreCase: false };
+
 /**
  * Name-only rules: every pattern is a plain name (`node_modules`, `.env`) or `*` plus a suffix (`*.log`),
  * optionally directory-only (`dist/`), and none negates. Such a pattern matches an entry's own name at any
@@ -55,7 +65,11 @@ function matchesNameRules(rules: NameRules, name: string, isDirectory: boolean):
 }
 
 /** The layer for ignore-file texts found in `base` (undefined when there are none). */
-export function createIgnoreLayer(base: string, contents: (string | undefined)[]): IgnoreLayer | undefined {
+export function createIgnoreLayer(
+	base: string,
+	contents: (string | undefined)[],
+	{ ignoreCase = false }: { ignoreCase?: boolean } = {},
+): IgnoreLayer | undefined {
 	const present = contents.filter((text): text is string => text !== undefined);
 	if (present.length === 0) return undefined;
 	let rules: Ignore | undefined;
@@ -64,13 +78,14 @@ export function createIgnoreLayer(base: string, contents: (string | undefined)[]
 		// Built when first used: layers of name-only rules never need node-ignore (nor load it).
 		get rules(): Ignore {
 			if (!rules) {
-				// Git on Linux matches ignore patterns case-sensitively, and so do rg and fd.
-				rules = loadIgnore()({ ignorecase: false });
+				rules = loadIgnore()({ ignorecase: ignoreCase });
 				for (const text of present) rules.add(text);
 			}
 			return rules;
 		},
-		nameRules: toNameRules(present),
+		// Name rules compare names exactly; folding case like node-ignore's regular expressions do is not worth
+		// the risk of answering differently, so case-insensitive layers always use the general matcher.
+		nameRules: ignoreCase ? undefined : toNameRules(present),
 	};
 }
 
@@ -79,29 +94,32 @@ const IGNORE_FILE_MAX_BYTES = 1024 * 1024;
 
 export async function loadIgnoreLayer(
 	dir: string,
-	names: readonly string[] = IGNORE_FILE_NAMES,
+	files: IgnoreFileOptions = TOOL_IGNORE_FILES,
 ): Promise<IgnoreLayer | undefined> {
 	const contents = await Promise.all(
-		names.map((name) =>
+		files.names.map((name) =>
 			readRegularFile(join(dir, name), IGNORE_FILE_MAX_BYTES).then(
 				(bytes) => bytes.toString("utf8"),
 				() => undefined,
 			),
 		),
 	);
-	return createIgnoreLayer(dir, contents);
+	return createIgnoreLayer(dir, contents, files);
 }
 
 /** Ignore files that are not regular files (a FIFO named .gitignore) are skipped, never opened blocking. */
-export function loadIgnoreLayerSync(dir: string): IgnoreLayer | undefined {
-	const contents = IGNORE_FILE_NAMES.map((name) => {
+export function loadIgnoreLayerSync(
+	dir: string,
+	files: IgnoreFileOptions = TOOL_IGNORE_FILES,
+): IgnoreLayer | undefined {
+	const contents = files.names.map((name) => {
 		try {
 			return readRegularFileSync(join(dir, name), IGNORE_FILE_MAX_BYTES).bytes.toString("utf8");
 		} catch {
 			return undefined;
 		}
 	});
-	return createIgnoreLayer(dir, contents);
+	return createIgnoreLayer(dir, contents, files);
 }
 
 /** The directories above `dir`, outermost first. */

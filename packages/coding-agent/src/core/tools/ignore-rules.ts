@@ -1,5 +1,5 @@
 import { dirname, join, sep } from "node:path";
-import type { Ignore } from "ignore";
+import type { Ignore, TestResult } from "ignore";
 import { loadIgnore } from "./pattern-libraries.js";
 import { readRegularFile, readRegularFileSync } from "./regular-file.js";
 
@@ -158,6 +158,55 @@ function relativeTo(base: string, absolutePath: string): string | undefined {
  * shallower one, and `!pattern` re-includes). `layers` are outermost first.
  */
 export function isIgnoredByLayers(layers: readonly IgnoreLayer[], absolutePath: string, isDirectory: boolean): boolean {
+	return decideByLayers(layers, absolutePath, isDirectory, testWithDirectoriesAbove);
+}
+
+const testWithDirectoriesAbove = (layer: IgnoreLayer, path: string): TestResult => layer.rules.test(path);
+
+/** Per layer, matchers that re-include every directory shallower than a depth (index 0 is depth 2). */
+const withShallowerDirectoriesIncluded = new WeakMap<Ignore, Ignore[]>();
+
+/**
+ * The layer's verdict from its rules that match the path itself. node-ignore's answer also ignores anything in
+ * a directory the layer ignores, so when it says ignored the path is tested again by a copy of the layer whose
+ * last rules re-include every directory above the path's depth, one anchored negation of stars per level:
+ * patterns of depth, not of names, so nothing needs escaping.
+ */
+function testPathItself(layer: IgnoreLayer, path: string): TestResult {
+	const result = layer.rules.test(path);
+	const depth = path.replace(/\/$/, "").split("/").length;
+	if (!result.ignored || depth === 1) return result;
+	let matchers = withShallowerDirectoriesIncluded.get(layer.rules);
+	if (!matchers) {
+		matchers = [];
+		withShallowerDirectoriesIncluded.set(layer.rules, matchers);
+	}
+	let matcher = matchers[depth - 2];
+	if (!matcher) {
+		// The layer's rules keep the case sensitivity they were compiled with.
+		matcher = loadIgnore()().add(layer.rules);
+		for (let shallower = 1; shallower < depth; shallower++) matcher.add(`!/${"*/".repeat(shallower)}`);
+		matchers[depth - 2] = matcher;
+	}
+	return matcher.test(path);
+}
+
+/**
+ * `isIgnoredByLayers` for a walk that never enters an ignored directory, as git decides: the innermost layer
+ * with a rule matching the path itself. An outer layer's verdict on the directory the path is in is not
+ * consulted again: a directory a shallower file ignores and a deeper one re-includes (`!drafts/`) keeps its
+ * contents.
+ */
+export function isIgnoredInWalk(layers: readonly IgnoreLayer[], absolutePath: string, isDirectory: boolean): boolean {
+	return decideByLayers(layers, absolutePath, isDirectory, testPathItself);
+}
+
+function decideByLayers(
+	layers: readonly IgnoreLayer[],
+	absolutePath: string,
+	isDirectory: boolean,
+	test: (layer: IgnoreLayer, relativePath: string) => TestResult,
+): boolean {
 	for (let i = layers.length - 1; i >= 0; i--) {
 		const { nameRules } = layers[i];
 		if (nameRules) {
@@ -172,7 +221,7 @@ export function isIgnoredByLayers(layers: readonly IgnoreLayer[], absolutePath: 
 		}
 		const relative = relativeTo(layers[i].base, absolutePath);
 		if (!relative) continue;
-		const result = layers[i].rules.test(isDirectory ? `${relative}/` : relative);
+		const result = test(layers[i], isDirectory ? `${relative}/` : relative);
 		if (result.ignored) return true;
 		if (result.unignored) return false;
 	}

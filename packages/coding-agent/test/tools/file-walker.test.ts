@@ -57,6 +57,11 @@ describe("walkDirectory", () => {
 		expect(await listing()).toEqual([".gitignore", "Build/", "Build/x"]);
 	});
 
+	it("does not read .fdignore files, which only resource discovery honours", async () => {
+		writeTree(tempDir(), { ".fdignore": "draft.md\n", "draft.md": "" });
+		expect(await listing()).toEqual([".fdignore", "draft.md"]);
+	});
+
 	it("lists symlinks without following them", async () => {
 		writeTree(tempDir(), { "real/file.txt": "" });
 		symlinkSync(join(tempDir(), "real"), join(tempDir(), "loop"));

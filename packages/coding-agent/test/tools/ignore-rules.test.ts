@@ -1,6 +1,7 @@
 import { createIgnoreLayer, type IgnoreLayer, isIgnoredByLayers } from "@agent/coding-agent";
 import { describe, expect, it } from "vitest";
 import fc from "../../../../scripts/fast-check.js";
+import { isIgnoredInWalk } from "../../src/core/tools/ignore-rules.js";
 
 const base = "/repo";
 const withoutNameRules = (layer: IgnoreLayer): IgnoreLayer => ({ base: layer.base, rules: layer.rules });
@@ -44,5 +45,52 @@ describe("ignore rules", () => {
 		expect(isIgnoredByLayers([outer, inner], `${base}/keep/important.log`, false)).toBe(false);
 		expect(isIgnoredByLayers([outer, inner], `${base}/keep/other.log`, false)).toBe(true);
 		expect(isIgnoredByLayers([outer], `${base}x/other.log`, false)).toBe(false);
+	});
+
+	it("matches regardless of case on request, without the case-sensitive name-only fast path", () => {
+		const layer = createIgnoreLayer(base, ["BUILD/\n"], { ignoreCase: true })!;
+		expect(layer.nameRules).toBeUndefined();
+		expect(isIgnoredByLayers([layer], `${base}/build`, true)).toBe(true);
+		expect(isIgnoredByLayers([createIgnoreLayer(base, ["BUILD/\n"])!], `${base}/build`, true)).toBe(false);
+	});
+
+	it("in a walk, keeps what an inner layer re-includes and an outer layer's rules for the path itself", () => {
+		const outer = createIgnoreLayer(base, ["drafts/\n*.tmp\n"], { ignoreCase: true })!;
+		const inner = createIgnoreLayer(`${base}/team`, ["!drafts/\n"], { ignoreCase: true })!;
+		const layers = [outer, inner];
+		expect(isIgnoredInWalk(layers, `${base}/team/drafts`, true)).toBe(false);
+		expect(isIgnoredInWalk(layers, `${base}/team/drafts/plan.md`, false)).toBe(false);
+		expect(isIgnoredInWalk(layers, `${base}/team/drafts/deep/x.TMP`, false)).toBe(true);
+		// Without the walk's knowledge, the outer layer's verdict on the directory carries over to its contents.
+		expect(isIgnoredByLayers(layers, `${base}/team/drafts/plan.md`, false)).toBe(true);
+	});
+
+	it("in a walk, agrees with isIgnoredByLayers wherever no parent directory is ignored (property)", () => {
+		const segment = fc.constantFrom("a", "b", "B", "x.md");
+		const rule = fc
+			.tuple(
+				fc.boolean(),
+				fc.constantFrom("", "/"),
+				fc.array(fc.constantFrom("a", "b", "*", "**", "x.md"), { minLength: 1, maxLength: 2 }),
+				fc.boolean(),
+			)
+			.map(([negated, anchor, parts, dir]) => `${negated ? "!" : ""}${anchor}${parts.join("/")}${dir ? "/" : ""}`);
+		fc.assert(
+			fc.property(
+				fc.array(rule, { maxLength: 5 }),
+				fc.array(segment, { minLength: 1, maxLength: 4 }),
+				fc.boolean(),
+				(rules, segments, isDirectory) => {
+					const layer = createIgnoreLayer(base, [rules.join("\n")], { ignoreCase: true });
+					fc.pre(layer !== undefined);
+					const parents = segments.slice(0, -1).map((_, i) => `${base}/${segments.slice(0, i + 1).join("/")}`);
+					fc.pre(parents.every((parent) => !isIgnoredByLayers([layer!], parent, true)));
+					const path = `${base}/${segments.join("/")}`;
+					expect(isIgnoredInWalk([layer!], path, isDirectory)).toBe(
+						isIgnoredByLayers([layer!], path, isDirectory),
+					);
+				},
+			),
+		);
 	});
 });

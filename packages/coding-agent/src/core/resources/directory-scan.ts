@@ -1,7 +1,21 @@
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
+import {
+	type IgnoreFileOptions,
+	type IgnoreLayer,
+	isIgnoredInWalk,
+	loadIgnoreLayerSync,
+} from "../tools/ignore-rules.js";
 import { describeError, type ResourceDiagnostic } from "./diagnostics.js";
-import { IgnoreRules } from "./ignore-rules.js";
+
+/** Unlike the tools, resource discovery honours fd's ignore file and matches regardless of case (as the reference). */
+const RESOURCE_IGNORE_FILES: IgnoreFileOptions = { names: [".gitignore", ".ignore", ".fdignore"], ignoreCase: true };
+
+/** `inherited` (the layers of the directories above, outermost first) plus the layer of `dir`'s own ignore files. */
+export function withIgnoreFilesOf(dir: string, inherited: readonly IgnoreLayer[] = []): readonly IgnoreLayer[] {
+	const own = loadIgnoreLayerSync(dir, RESOURCE_IGNORE_FILES);
+	return own ? [...inherited, own] : inherited;
+}
 
 export interface ScannedEntry {
 	name: string;
@@ -11,14 +25,14 @@ export interface ScannedEntry {
 
 /**
  * The entries of `dir` that resource discovery considers: names starting with `.` and `node_modules` are
- * skipped, symbolic links are followed (a broken one is reported), entries matched by `ignoreRules` are left
- * out. Sorted by name so that discovery order — and so which of two colliding resources wins — does not
+ * skipped, symbolic links are followed (a broken one is reported), entries the ignore-file layers ignore are
+ * left out. Sorted by name so that discovery order — and so which of two colliding resources wins — does not
  * depend on the file system.
  */
 export function listVisibleEntries(
 	dir: string,
 	diagnostics: ResourceDiagnostic[],
-	ignoreRules?: IgnoreRules,
+	ignoreLayers: readonly IgnoreLayer[] = [],
 ): ScannedEntry[] {
 	let dirents: Dirent[];
 	try {
@@ -44,7 +58,7 @@ export function listVisibleEntries(
 			kind = dirent.isDirectory() ? "directory" : dirent.isFile() ? "file" : undefined;
 		}
 		if (!kind) continue;
-		if (ignoreRules?.isIgnored(path, kind === "directory")) continue;
+		if (isIgnoredInWalk(ignoreLayers, path, kind === "directory")) continue;
 		entries.push({ name: dirent.name, path, kind });
 	}
 	return entries;
@@ -61,10 +75,10 @@ export type SkillScanMode = "resource" | "explicit";
 
 export function collectSkillFiles(root: string, mode: SkillScanMode, diagnostics: ResourceDiagnostic[]): string[] {
 	const files: string[] = [];
-	const ignoreRules = new IgnoreRules(root);
 	const visitedDirectories = new Set<string>();
 
-	const walk = (dir: string, isRoot: boolean): void => {
+	// An ignored directory is not entered, so nothing below it can be re-included by a deeper ignore file.
+	const walk = (dir: string, isRoot: boolean, inheritedLayers: readonly IgnoreLayer[]): void => {
 		// Symbolic links may point back up the tree; visit every real directory once.
 		let realDir: string;
 		try {
@@ -75,8 +89,8 @@ export function collectSkillFiles(root: string, mode: SkillScanMode, diagnostics
 		if (visitedDirectories.has(realDir)) return;
 		visitedDirectories.add(realDir);
 
-		ignoreRules.addDirectory(dir);
-		const entries = listVisibleEntries(dir, diagnostics, ignoreRules);
+		const ignoreLayers = withIgnoreFilesOf(dir, inheritedLayers);
+		const entries = listVisibleEntries(dir, diagnostics, ignoreLayers);
 		if (mode === "explicit") {
 			const skillFile = entries.find((entry) => entry.kind === "file" && entry.name === "SKILL.md");
 			if (skillFile) {
@@ -86,22 +100,20 @@ export function collectSkillFiles(root: string, mode: SkillScanMode, diagnostics
 		}
 		for (const entry of entries) {
 			if (entry.kind === "directory") {
-				walk(entry.path, false);
+				walk(entry.path, false, ignoreLayers);
 			} else if (isRoot ? entry.name.endsWith(".md") : entry.name === "SKILL.md") {
 				files.push(entry.path);
 			}
 		}
 	};
 
-	walk(root, true);
+	walk(root, true, []);
 	return files;
 }
 
 /** The direct `*<extension>` files of a directory (prompt templates, themes): no recursion. */
 export function collectDirectFiles(dir: string, extension: string, diagnostics: ResourceDiagnostic[]): string[] {
-	const ignoreRules = new IgnoreRules(dir);
-	ignoreRules.addDirectory(dir);
-	return listVisibleEntries(dir, diagnostics, ignoreRules)
+	return listVisibleEntries(dir, diagnostics, withIgnoreFilesOf(dir))
 		.filter((entry) => entry.kind === "file" && entry.name.endsWith(extension))
 		.map((entry) => entry.path);
 }

@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ResourceDiagnostic } from "./diagnostics.js";
-import { listVisibleEntries } from "./directory-scan.js";
-import { IgnoreRules } from "./ignore-rules.js";
+import { listVisibleEntries, withIgnoreFilesOf } from "./directory-scan.js";
 import { readPackageManifest } from "./package-manifest.js";
 
 const INDEX_FILE_NAMES = ["index.ts", "index.js"];
@@ -42,10 +41,8 @@ export function collectExtensionEntries(dir: string, diagnostics: ResourceDiagno
 	if (!existsSync(dir)) return [];
 	const own = resolveExtensionDirectoryEntries(dir, diagnostics);
 	if (own) return own;
-	const ignoreRules = new IgnoreRules(dir);
-	ignoreRules.addDirectory(dir);
 	const entries: string[] = [];
-	for (const entry of listVisibleEntries(dir, diagnostics, ignoreRules)) {
+	for (const entry of listVisibleEntries(dir, diagnostics, withIgnoreFilesOf(dir))) {
 		if (entry.kind === "file") {
 			if (isExtensionModuleFile(entry.name)) entries.push(entry.path);
 			continue;

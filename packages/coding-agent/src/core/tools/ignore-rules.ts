@@ -1,10 +1,20 @@
 import { dirname, join, sep } from "node:path";
-import type { Ignore } from "ignore";
+import type { Ignore, TestResult } from "ignore";
 import { loadIgnore } from "./pattern-libraries.js";
 import { readRegularFile, readRegularFileSync } from "./regular-file.js";
 
 /** Ignore files honoured in every directory; later files take precedence (as in ripgrep). */
 export const IGNORE_FILE_NAMES = [".gitignore", ".ignore"] as const;
+
+/** Which ignore files a walk reads in each directory, and how their patterns match names. */
+export interface IgnoreFileOptions {
+	/** Later files take precedence. */
+	names: readonly string[];
+	ignoreCase: boolean;
+}
+
+/** The tools' rules: ripgrep's ignore files, and case-sensitive, as git on Linux and rg and fd match. */
+export const TOOL_IGNORE_FILES: IgnoreFileOptions = { names: IGNORE_FILE_NAMES, ignoreCase: false };
 
 /**
  * Name-only rules: every pattern is a plain name (`node_modules`, `.env`) or `*` plus a suffix (`*.log`),
@@ -55,7 +65,11 @@ function matchesNameRules(rules: NameRules, name: string, isDirectory: boolean):
 }
 
 /** The layer for ignore-file texts found in `base` (undefined when there are none). */
-export function createIgnoreLayer(base: string, contents: (string | undefined)[]): IgnoreLayer | undefined {
+export function createIgnoreLayer(
+	base: string,
+	contents: (string | undefined)[],
+	{ ignoreCase = false }: { ignoreCase?: boolean } = {},
+): IgnoreLayer | undefined {
 	const present = contents.filter((text): text is string => text !== undefined);
 	if (present.length === 0) return undefined;
 	let rules: Ignore | undefined;
@@ -64,13 +78,14 @@ export function createIgnoreLayer(base: string, contents: (string | undefined)[]
 		// Built when first used: layers of name-only rules never need node-ignore (nor load it).
 		get rules(): Ignore {
 			if (!rules) {
-				// Git on Linux matches ignore patterns case-sensitively, and so do rg and fd.
-				rules = loadIgnore()({ ignorecase: false });
+				rules = loadIgnore()({ ignorecase: ignoreCase });
 				for (const text of present) rules.add(text);
 			}
 			return rules;
 		},
-		nameRules: toNameRules(present),
+		// Name rules compare names exactly; folding case like node-ignore's regular expressions do is not worth
+		// the risk of answering differently, so case-insensitive layers always use the general matcher.
+		nameRules: ignoreCase ? undefined : toNameRules(present),
 	};
 }
 
@@ -79,29 +94,32 @@ const IGNORE_FILE_MAX_BYTES = 1024 * 1024;
 
 export async function loadIgnoreLayer(
 	dir: string,
-	names: readonly string[] = IGNORE_FILE_NAMES,
+	files: IgnoreFileOptions = TOOL_IGNORE_FILES,
 ): Promise<IgnoreLayer | undefined> {
 	const contents = await Promise.all(
-		names.map((name) =>
+		files.names.map((name) =>
 			readRegularFile(join(dir, name), IGNORE_FILE_MAX_BYTES).then(
 				(bytes) => bytes.toString("utf8"),
 				() => undefined,
 			),
 		),
 	);
-	return createIgnoreLayer(dir, contents);
+	return createIgnoreLayer(dir, contents, files);
 }
 
 /** Ignore files that are not regular files (a FIFO named .gitignore) are skipped, never opened blocking. */
-export function loadIgnoreLayerSync(dir: string): IgnoreLayer | undefined {
-	const contents = IGNORE_FILE_NAMES.map((name) => {
+export function loadIgnoreLayerSync(
+	dir: string,
+	files: IgnoreFileOptions = TOOL_IGNORE_FILES,
+): IgnoreLayer | undefined {
+	const contents = files.names.map((name) => {
 		try {
 			return readRegularFileSync(join(dir, name), IGNORE_FILE_MAX_BYTES).bytes.toString("utf8");
 		} catch {
 			return undefined;
 		}
 	});
-	return createIgnoreLayer(dir, contents);
+	return createIgnoreLayer(dir, contents, files);
 }
 
 /** The directories above `dir`, outermost first. */
@@ -140,6 +158,55 @@ function relativeTo(base: string, absolutePath: string): string | undefined {
  * shallower one, and `!pattern` re-includes). `layers` are outermost first.
  */
 export function isIgnoredByLayers(layers: readonly IgnoreLayer[], absolutePath: string, isDirectory: boolean): boolean {
+	return decideByLayers(layers, absolutePath, isDirectory, testWithDirectoriesAbove);
+}
+
+const testWithDirectoriesAbove = (layer: IgnoreLayer, path: string): TestResult => layer.rules.test(path);
+
+/** Per layer, matchers that re-include every directory shallower than a depth (index 0 is depth 2). */
+const withShallowerDirectoriesIncluded = new WeakMap<Ignore, Ignore[]>();
+
+/**
+ * The layer's verdict from its rules that match the path itself. node-ignore's answer also ignores anything in
+ * a directory the layer ignores, so when it says ignored the path is tested again by a copy of the layer whose
+ * last rules re-include every directory above the path's depth, one anchored negation of stars per level:
+ * patterns of depth, not of names, so nothing needs escaping.
+ */
+function testPathItself(layer: IgnoreLayer, path: string): TestResult {
+	const result = layer.rules.test(path);
+	const depth = path.replace(/\/$/, "").split("/").length;
+	if (!result.ignored || depth === 1) return result;
+	let matchers = withShallowerDirectoriesIncluded.get(layer.rules);
+	if (!matchers) {
+		matchers = [];
+		withShallowerDirectoriesIncluded.set(layer.rules, matchers);
+	}
+	let matcher = matchers[depth - 2];
+	if (!matcher) {
+		// The layer's rules keep the case sensitivity they were compiled with.
+		matcher = loadIgnore()().add(layer.rules);
+		for (let shallower = 1; shallower < depth; shallower++) matcher.add(`!/${"*/".repeat(shallower)}`);
+		matchers[depth - 2] = matcher;
+	}
+	return matcher.test(path);
+}
+
+/**
+ * `isIgnoredByLayers` for a walk that never enters an ignored directory, as git decides: the innermost layer
+ * with a rule matching the path itself. An outer layer's verdict on the directory the path is in is not
+ * consulted again: a directory a shallower file ignores and a deeper one re-includes (`!drafts/`) keeps its
+ * contents.
+ */
+export function isIgnoredInWalk(layers: readonly IgnoreLayer[], absolutePath: string, isDirectory: boolean): boolean {
+	return decideByLayers(layers, absolutePath, isDirectory, testPathItself);
+}
+
+function decideByLayers(
+	layers: readonly IgnoreLayer[],
+	absolutePath: string,
+	isDirectory: boolean,
+	test: (layer: IgnoreLayer, relativePath: string) => TestResult,
+): boolean {
 	for (let i = layers.length - 1; i >= 0; i--) {
 		const { nameRules } = layers[i];
 		if (nameRules) {
@@ -154,7 +221,7 @@ export function isIgnoredByLayers(layers: readonly IgnoreLayer[], absolutePath: 
 		}
 		const relative = relativeTo(layers[i].base, absolutePath);
 		if (!relative) continue;
-		const result = layers[i].rules.test(isDirectory ? `${relative}/` : relative);
+		const result = test(layers[i], isDirectory ? `${relative}/` : relative);
 		if (result.ignored) return true;
 		if (result.unignored) return false;
 	}

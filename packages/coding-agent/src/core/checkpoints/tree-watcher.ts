@@ -144,8 +144,8 @@ export class TreeWatcher {
 		let timer: ReturnType<typeof setTimeout> | undefined;
 		try {
 			await new Promise<void>((resolve) => {
-				let queue = this.waiting.get(name);
-				if (!queue) this.waiting.set(name, (queue = []));
+				const queue = this.waiting.get(name) ?? [];
+				this.waiting.set(name, queue);
 				queue.push(resolve);
 				timer = setTimeout(() => {
 					this.breakDown("file-system events stopped arriving");

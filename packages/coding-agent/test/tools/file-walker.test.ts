@@ -52,6 +52,20 @@ describe("walkDirectory", () => {
 		expect(await listing()).toEqual([".gitignore"]);
 	});
 
+	it("keeps the contents of a directory a deeper ignore file re-includes, whichever matcher the rules take", async () => {
+		// `a` alone takes the name-only fast path; `/x` beside it needs node-ignore, which on its own would also
+		// ignore everything inside an ignored `a`. Either way the walk answers as git and rg do.
+		for (const rootRules of ["a\n", "a\n/x\n"]) {
+			writeTree(tempDir(), {
+				".gitignore": rootRules,
+				"docs/.gitignore": "!a\n",
+				"docs/a/page.md": "",
+				"a/gone": "",
+			});
+			expect(await listing()).toEqual([".gitignore", "docs/", "docs/.gitignore", "docs/a/", "docs/a/page.md"]);
+		}
+	});
+
 	it("matches ignore patterns case-sensitively, as git on Linux does", async () => {
 		writeTree(tempDir(), { ".gitignore": "build/\n", "Build/x": "", "build/y": "" });
 		expect(await listing()).toEqual([".gitignore", "Build/", "Build/x"]);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import {
 	type IgnoreFileOptions,
 	type IgnoreLayer,
-	isIgnoredInWalk,
+	isIgnoredByLayers,
 	loadIgnoreLayerSync,
 } from "../tools/ignore-rules.js";
 import { describeError, type ResourceDiagnostic } from "./diagnostics.js";
@@ -58,7 +58,7 @@ export function listVisibleEntries(
 			kind = dirent.isDirectory() ? "directory" : dirent.isFile() ? "file" : undefined;
 		}
 		if (!kind) continue;
-		if (isIgnoredInWalk(ignoreLayers, path, kind === "directory")) continue;
+		if (isIgnoredByLayers(ignoreLayers, path, kind === "directory")) continue;
 		entries.push({ name: dirent.name, path, kind });
 	}
 	return entries;

@@ -137,7 +137,8 @@ export function ancestorsOf(dir: string): string[] {
 
 /**
  * Layers of the directories above `root` (ripgrep honours them too). A layer that ignores `root` itself is
- * left out: searching inside an ignored directory on purpose (say `node_modules/some-lib`) must find things.
+ * left out: searching inside an ignored directory on purpose (say `node_modules`, or `dist` ignored by `dist/**`)
+ * must find things.
  */
 export async function loadAncestorLayers(root: string): Promise<IgnoreLayer[]> {
 	const loaded = await Promise.all(ancestorsOf(root).map((ancestor) => loadIgnoreLayer(ancestor)));
@@ -152,16 +153,6 @@ function relativeTo(base: string, absolutePath: string): string | undefined {
 	const relative = absolutePath.slice(prefix.length);
 	return sep === "/" ? relative : relative.split(sep).join("/");
 }
-
-/**
- * Whether the innermost layer with a rule for the path ignores it (a deeper ignore file overrides a
- * shallower one, and `!pattern` re-includes). `layers` are outermost first.
- */
-export function isIgnoredByLayers(layers: readonly IgnoreLayer[], absolutePath: string, isDirectory: boolean): boolean {
-	return decideByLayers(layers, absolutePath, isDirectory, testWithDirectoriesAbove);
-}
-
-const testWithDirectoriesAbove = (layer: IgnoreLayer, path: string): TestResult => layer.rules.test(path);
 
 /** Per layer, matchers that re-include every directory shallower than a depth (index 0 is depth 2). */
 const withShallowerDirectoriesIncluded = new WeakMap<Ignore, Ignore[]>();
@@ -192,21 +183,13 @@ function testPathItself(layer: IgnoreLayer, path: string): TestResult {
 }
 
 /**
- * `isIgnoredByLayers` for a walk that never enters an ignored directory, as git decides: the innermost layer
- * with a rule matching the path itself. An outer layer's verdict on the directory the path is in is not
- * consulted again: a directory a shallower file ignores and a deeper one re-includes (`!drafts/`) keeps its
- * contents.
+ * Whether the innermost layer with a rule matching the path itself ignores it (a deeper ignore file overrides a
+ * shallower one, and `!pattern` re-includes). `layers` are outermost first. This is a walk's question, asked
+ * about an entry whose directories the walk entered, so as git, rg and fd decide, an outer layer's verdict on a
+ * directory above the path is not consulted again: a directory a shallower file ignores and a deeper one
+ * re-includes (`!drafts/`) keeps its contents.
  */
-export function isIgnoredInWalk(layers: readonly IgnoreLayer[], absolutePath: string, isDirectory: boolean): boolean {
-	return decideByLayers(layers, absolutePath, isDirectory, testPathItself);
-}
-
-function decideByLayers(
-	layers: readonly IgnoreLayer[],
-	absolutePath: string,
-	isDirectory: boolean,
-	test: (layer: IgnoreLayer, relativePath: string) => TestResult,
-): boolean {
+export function isIgnoredByLayers(layers: readonly IgnoreLayer[], absolutePath: string, isDirectory: boolean): boolean {
 	for (let i = layers.length - 1; i >= 0; i--) {
 		const { nameRules } = layers[i];
 		if (nameRules) {
@@ -221,7 +204,7 @@ function decideByLayers(
 		}
 		const relative = relativeTo(layers[i].base, absolutePath);
 		if (!relative) continue;
-		const result = test(layers[i], isDirectory ? `${relative}/` : relative);
+		const result = testPathItself(layers[i], isDirectory ? `${relative}/` : relative);
 		if (result.ignored) return true;
 		if (result.unignored) return false;
 	}

@@ -1,8 +1,9 @@
 // File checkpoints across the session's life: /undo, /fork, reopening the file, the store beside it and its
 // limits, and files the reference program must still open.
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { hashContent } from "../../src/core/checkpoints/blob-store.js";
 import { checkpointStoreDirFor } from "../../src/core/checkpoints/checkpoint-paths.js";
 import type { SessionEntry } from "../../src/core/session/entries.js";
 import { parseSessionText } from "../../src/core/session/session-file.js";
@@ -108,6 +109,45 @@ describe("the store", () => {
 		const result = reopened.session.restoreFiles(point);
 		expect(result).toMatchObject({ restored: ["a.txt"], removed: ["n.txt"], conflicts: [] });
 		expect(readTree(reopened.cwd)).toEqual({ "a.txt": "before\n" });
+	});
+
+	it("keeps, once the session has ended, only the contents its entries refer to, and those still restore", async () => {
+		const h = await start({ files: { "a.txt": "before\n", "other.txt": "untouched\n" } });
+		await runTurn(h, "t1", toolCalls(bash("echo after > a.txt")));
+		const file = h.sessionManager.getSessionFile() as string;
+		const store = checkpointStoreDirFor(file);
+		// While the session runs, the whole working tree is in a pack (the index's baseline).
+		expect(readdirSync(join(store, "packs")).filter((name) => name.endsWith(".pack"))).toHaveLength(1);
+		const point = h.sessionManager.getEntry(userEntryId(h, "t1"))?.parentId as string;
+		await h.session.shutdown();
+
+		expect(existsSync(join(store, "packs")) ? readdirSync(join(store, "packs")) : []).toEqual([]);
+		const blob = (content: string) => {
+			const hash = hashContent(Buffer.from(content));
+			return join(store, "blobs", hash.slice(0, 2), hash.slice(2));
+		};
+		expect(existsSync(blob("before\n"))).toBe(true);
+		expect(existsSync(blob("untouched\n"))).toBe(false);
+
+		const reopened = await createRuntimeHarness({
+			root: h.root,
+			sessionManager: SessionManager.open(file),
+			mcp: false,
+		});
+		harnesses.push(reopened);
+		expect(reopened.session.restoreFiles(point)).toMatchObject({ restored: ["a.txt"], conflicts: [] });
+		expect(readTree(reopened.cwd)).toEqual({ "a.txt": "before\n", "other.txt": "untouched\n" });
+	});
+
+	it("is removed when its session has ended without changing a file", async () => {
+		const h = await start({ files: { "a.txt": "a\n" } });
+		// The command waits for the index, so its baseline is stored before the session ends.
+		await runTurn(h, "t1", toolCalls(bash("true")));
+		const file = h.sessionManager.getSessionFile() as string;
+		expect(existsSync(checkpointStoreDirFor(file))).toBe(true);
+		await h.session.shutdown();
+		expect(existsSync(file)).toBe(true);
+		expect(existsSync(checkpointStoreDirFor(file))).toBe(false);
 	});
 
 	it("keeps no content past checkpoints.maxFileBytes: such a file is recorded, but cannot be restored", async () => {

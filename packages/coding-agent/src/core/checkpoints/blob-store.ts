@@ -55,6 +55,8 @@ export class BlobStore {
 	/** Every blob this store holds (loose ones are found on disk the first time they are asked for). */
 	private readonly packed = new Map<string, PackLocation>();
 	private readonly loose = new Set<string>();
+	/** Packs this object committed: the working tree's baseline, scratch once the session ends (`releasePacks`). */
+	private readonly ownPacks = new Set<string>();
 	private bytes = 0;
 	private opened = false;
 	private refused = false;
@@ -169,6 +171,7 @@ export class BlobStore {
 				for (const [hash, [entryOffset, size]] of entries) {
 					this.packed.set(hash, { pack: packPath, offset: entryOffset, size });
 				}
+				this.ownPacks.add(packPath);
 				this.bytes += offset;
 			},
 			abort: () => {
@@ -176,6 +179,35 @@ export class BlobStore {
 				rmSync(tempPath, { force: true });
 			},
 		};
+	}
+
+	/**
+	 * Deletes the packs this object committed, after copying out as loose blobs the contents of them that `keep`
+	 * names. A pack whose kept contents cannot all be copied (a read or write error) stays. A store left holding
+	 * nothing is removed.
+	 */
+	releasePacks(keep: ReadonlySet<string>): void {
+		for (const pack of this.ownPacks) {
+			const contents = [...this.packed].filter(([, location]) => location.pack === pack);
+			try {
+				for (const [hash, location] of contents) {
+					if (!keep.has(hash) || this.loose.has(hash)) continue;
+					const bytes = this.readPacked(location);
+					// A damaged content is unusable anyway: it is dropped with the pack.
+					if (hashContent(bytes) === hash) this.writeLoose(hash, bytes);
+				}
+			} catch {
+				continue;
+			}
+			const size = statSync(pack).size;
+			// The index first: a pack left without one (a crash in between) is removed when the store is next opened.
+			rmSync(`${pack.slice(0, -".pack".length)}.idx`, { force: true });
+			rmSync(pack, { force: true });
+			for (const [hash] of contents) this.packed.delete(hash);
+			this.ownPacks.delete(pack);
+			this.bytes -= size;
+		}
+		if (this.opened && this.packed.size === 0 && this.loose.size === 0) this.remove();
 	}
 
 	/** Deletes the whole store. */

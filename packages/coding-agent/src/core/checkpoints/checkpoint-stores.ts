@@ -102,6 +102,16 @@ export class CheckpointStores {
 		return true;
 	}
 
+	/**
+	 * The current session is ending while its file is still held: its store keeps, of the baseline packs this
+	 * process wrote, only the contents `referenced` (by the session's entries) names.
+	 */
+	releaseScratch(referenced: ReadonlySet<string>): void {
+		const file = this.sessionFile();
+		if (!file || !existsSync(file)) return;
+		this.stores.get(checkpointStoreDirFor(file))?.releasePacks(referenced);
+	}
+
 	/** Removes stores whose session file was never written, and the in-memory session's store. */
 	dispose(): void {
 		for (const [dir, store] of this.stores) {

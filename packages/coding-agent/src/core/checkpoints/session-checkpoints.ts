@@ -181,16 +181,7 @@ export class SessionCheckpoints {
 		// A fork's history refers to contents of the session it came from: copied now, so it stands alone.
 		const parent = sessionManager.getHeader().parentSession;
 		if (parent) this.stores.ofSessionFile(parent);
-		const hashes = new Set<string>();
-		for (const changes of history.byPath.values()) {
-			for (const change of changes) {
-				for (const state of [change.before, change.after]) {
-					const hash = blobOf(state);
-					if (hash) hashes.add(hash);
-				}
-			}
-		}
-		this.stores.importAll(hashes);
+		this.stores.importAll(contentsReferencedBy(history));
 	}
 
 	/** The checkpoints on the current branch, oldest first. */
@@ -337,6 +328,15 @@ export class SessionCheckpoints {
 		return { ...result, files: this.restoreTo(entry.parentId, { force, history }) };
 	}
 
+	/**
+	 * The session ends, its file still held: recording stops, and its store drops the contents of the working
+	 * tree's baseline that no entry refers to, so a session keeps only what it can restore (docs/checkpoints.md).
+	 */
+	close(): void {
+		this.recorder.dispose();
+		this.stores.releaseScratch(contentsReferencedBy(readCheckpointHistory(this.host.sessionManager.getEntries())));
+	}
+
 	/** Releases watches; removes stores of sessions never written. */
 	dispose(): void {
 		this.recorder.dispose();
@@ -383,4 +383,18 @@ export class SessionCheckpoints {
 		this.excludedCache = { file, paths };
 		return paths;
 	}
+}
+
+/** Every stored content the recorded changes refer to, before and after. */
+function contentsReferencedBy(history: CheckpointHistory): Set<string> {
+	const hashes = new Set<string>();
+	for (const changes of history.byPath.values()) {
+		for (const change of changes) {
+			for (const state of [change.before, change.after]) {
+				const hash = blobOf(state);
+				if (hash) hashes.add(hash);
+			}
+		}
+	}
+	return hashes;
 }

@@ -308,6 +308,7 @@ export function wireSessionRuntime(config: AgentSessionConfig): SessionRuntime {
 			await hooks.emit({ type: "session_shutdown" });
 			await abort();
 			await settingsManager.flush();
+			checkpoints.close();
 			sessionManager.close();
 			await mcp?.dispose();
 		},

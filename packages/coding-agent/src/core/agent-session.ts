@@ -406,6 +406,9 @@ export class AgentSession implements ExtensionSessionBinding {
 	async clone(): Promise<{ cancelled: boolean }> {
 		const result = await this.stateChanges.notifyAfter(() => this.runtime.navigator.clone());
 		this.agent.sessionId = this.sessionId;
+		// As after a fork: the copied history's contents move into the new store, and results still to come are
+		// recorded in the new session.
+		if (!result.cancelled) this.checkpoints.sessionChanged({ keepPending: true });
 		return result;
 	}
 

@@ -90,6 +90,23 @@ describe("fork with restoreFiles", () => {
 	});
 });
 
+describe("clone", () => {
+	it("continues in a new session whose store holds the contents of its history", async () => {
+		const h = await start({ files: { "a.txt": "1\n" } });
+		await runTurn(h, "t1", toolCalls(bash("echo 2 > a.txt")));
+		const oldFile = h.sessionManager.getSessionFile() as string;
+		expect(await h.session.clone()).toEqual({ cancelled: false });
+		expect(h.sessionManager.getSessionFile()).not.toBe(oldFile);
+
+		// The old session and its store go; the clone can still restore what its history recorded.
+		rmSync(oldFile);
+		rmSync(checkpointStoreDirFor(oldFile), { recursive: true, force: true });
+		const t1Parent = h.sessionManager.getEntry(userEntryId(h, "t1"))?.parentId as string;
+		expect(h.session.restoreFiles(t1Parent)).toMatchObject({ restored: ["a.txt"], unrestorable: [] });
+		expect(readTree(h.cwd)).toEqual({ "a.txt": "1\n" });
+	});
+});
+
 describe("the store", () => {
 	it("lives beside the session file and serves a reopened session", async () => {
 		const h = await start({ files: { "a.txt": "before\n" } });

@@ -87,6 +87,24 @@ describe("needsPairingRepair", () => {
 		);
 	});
 
+	it("gives the same answer when the caller grows or edits one array in place between calls (an identity convertToLlm)", () => {
+		const needsRepair = (messages: Message[]) =>
+			shape(transformMessages(messages, model)).join("|") !== shape(messages).join("|");
+		fc.assert(
+			fc.property(fc.array(messageArbitrary, { minLength: 1, maxLength: 12 }), (messages) => {
+				const history: Message[] = [];
+				for (const message of messages) {
+					history.push(message);
+					expect(needsPairingRepair(history)).toBe(needsRepair(history));
+				}
+				// Edited in place, anywhere.
+				history[history.length >> 1] = { ...messages[0] };
+				expect(needsPairingRepair(history)).toBe(needsRepair(history));
+			}),
+			{ numRuns: 1000 },
+		);
+	});
+
 	it("accepts a well-formed history and the turn in progress", () => {
 		const history: Message[] = [
 			{ role: "user", content: "go", timestamp: 0 },

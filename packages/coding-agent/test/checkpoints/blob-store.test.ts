@@ -99,4 +99,68 @@ describe("the checkpoint store", () => {
 		expect(to.read(hashContent(packedContent))?.toString()).toBe("packed");
 		expect(statSync(loosePath(to.dir, loose.hash)).ino).toBe(statSync(loosePath(from.dir, loose.hash)).ino);
 	});
+
+	it("drops its own packs when released, keeping as loose blobs the contents asked for", () => {
+		const dir = join(tempDir(), "store");
+		const store = new BlobStore(dir, 1_000_000);
+		const kept = Buffer.from("referenced");
+		const pack = store.beginPack();
+		pack.add(hashContent(kept), kept);
+		pack.add(hashContent(Buffer.from("scratch")), Buffer.from("scratch"));
+		pack.commit();
+		store.releasePacks(new Set([hashContent(kept)]));
+		expect(readdirSync(join(dir, "packs"))).toEqual([]);
+		expect(existsSync(loosePath(dir, hashContent(kept)))).toBe(true);
+		expect(store.has(hashContent(Buffer.from("scratch")))).toBe(false);
+		expect(store.read(hashContent(kept))?.toString()).toBe("referenced");
+		expect(store.usedBytes).toBe(kept.length);
+		// Nothing asked for: nothing is left, not even the directory.
+		const empty = join(tempDir(), "empty");
+		const other = new BlobStore(empty, 1_000_000);
+		const scratch = other.beginPack();
+		scratch.add(hashContent(Buffer.from("x")), Buffer.from("x"));
+		scratch.commit();
+		other.releasePacks(new Set());
+		expect(existsSync(empty)).toBe(false);
+	});
+
+	it("hands its own packs over to another store, which then owns them", () => {
+		const from = new BlobStore(join(tempDir(), "from"), 1_000_000);
+		const to = new BlobStore(join(tempDir(), "to"), 1_000_000);
+		const kept = Buffer.from("referenced by the first session");
+		const baseline = Buffer.from("baseline only");
+		const pack = from.beginPack();
+		pack.add(hashContent(kept), kept);
+		pack.add(hashContent(baseline), baseline);
+		pack.commit();
+		from.handOverPacks(to, new Set([hashContent(kept)]));
+		expect(from.has(hashContent(baseline))).toBe(false);
+		expect(from.read(hashContent(kept))?.toString()).toBe("referenced by the first session");
+		expect(to.read(hashContent(baseline))?.toString()).toBe("baseline only");
+		to.releasePacks(new Set());
+		expect(to.has(hashContent(baseline))).toBe(false);
+	});
+
+	it("never leans on another process's pack: it packs those contents again, and reads one that went loose", () => {
+		const dir = join(tempDir(), "store");
+		const content = Buffer.from("in both baselines");
+		const hash = hashContent(content);
+		// Another process's baseline, in the store when this one opens it.
+		const theirs = new BlobStore(dir, 1_000_000);
+		const theirPack = theirs.beginPack();
+		theirPack.add(hash, content);
+		theirPack.commit();
+		const ours = new BlobStore(dir, 1_000_000);
+		expect(ours.has(hash)).toBe(true);
+		const ourPack = ours.beginPack();
+		ourPack.add(hash, content);
+		ourPack.commit();
+		expect(readdirSync(join(dir, "packs")).filter((name) => name.endsWith(".pack"))).toHaveLength(2);
+		// Their session ends, keeping the content loose; a third reader that mapped their pack still reads it.
+		const reader = new BlobStore(dir, 1_000_000);
+		expect(reader.has(hash)).toBe(true);
+		theirs.releasePacks(new Set([hash]));
+		ours.releasePacks(new Set());
+		expect(reader.read(hash)?.toString()).toBe("in both baselines");
+	});
 });

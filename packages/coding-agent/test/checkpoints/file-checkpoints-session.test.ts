@@ -156,6 +156,48 @@ describe("the store", () => {
 		expect(readTree(reopened.cwd)).toEqual({ "a.txt": "before\n", "other.txt": "untouched\n" });
 	});
 
+	it("hands the working tree's baseline on to the next session of the run, keeping only what it refers to", async () => {
+		const h = await start({ files: { "a.txt": "1\n", "b.txt": "b\n" } });
+		await runTurn(h, "t1", toolCalls(bash("echo 2 > a.txt")));
+		const first = h.sessionManager.getSessionFile() as string;
+		const firstPoint = h.sessionManager.getEntry(userEntryId(h, "t1"))?.parentId as string;
+		expect(await h.session.newSession()).toBe(true);
+		await runTurn(h, "t2", toolCalls(bash("echo B > b.txt")));
+		const second = h.sessionManager.getSessionFile() as string;
+		const secondPoint = h.sessionManager.getEntry(userEntryId(h, "t2"))?.parentId as string;
+		const packs = (file: string) => {
+			const dir = join(checkpointStoreDirFor(file), "packs");
+			return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".pack")) : [];
+		};
+		const hasBlob = (file: string, content: string) => {
+			const hash = hashContent(Buffer.from(content));
+			return existsSync(join(checkpointStoreDirFor(file), "blobs", hash.slice(0, 2), hash.slice(2)));
+		};
+		expect(packs(first)).toEqual([]);
+		expect(packs(second)).toHaveLength(1);
+		expect([hasBlob(first, "1\n"), hasBlob(first, "b\n")]).toEqual([true, false]);
+		await h.session.shutdown();
+		expect(packs(second)).toEqual([]);
+		expect([hasBlob(second, "b\n"), hasBlob(second, "1\n")]).toEqual([true, false]);
+
+		// Each session, opened again, restores what it changed.
+		for (const [file, point, restored] of [
+			[second, secondPoint, "b.txt"],
+			[first, firstPoint, "a.txt"],
+		] as const) {
+			const reopened = await createRuntimeHarness({
+				root: h.root,
+				sessionManager: SessionManager.open(file),
+				mcp: false,
+			});
+			harnesses.push(reopened);
+			expect(reopened.session.restoreFiles(point)).toMatchObject({ restored: [restored], conflicts: [] });
+			reopened.session.dispose();
+			reopened.sessionManager.close();
+		}
+		expect(readTree(h.cwd)).toEqual({ "a.txt": "1\n", "b.txt": "b\n" });
+	});
+
 	it("is removed when its session has ended without changing a file", async () => {
 		const h = await start({ files: { "a.txt": "a\n" } });
 		// The command waits for the index, so its baseline is stored before the session ends.

@@ -14,12 +14,13 @@ import {
 	readFileSync,
 	readSync,
 	renameSync,
+	rmdirSync,
 	rmSync,
 	statSync,
 	writeFileSync,
 	writeSync,
 } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 
 export function hashContent(bytes: Uint8Array): string {
 	return createHash("sha256").update(bytes).digest("hex");
@@ -42,6 +43,11 @@ export interface PackWriter {
 	add(hash: string, bytes: Uint8Array): boolean;
 	commit(): void;
 	abort(): void;
+}
+
+/** The index file of a pack file. */
+function indexOf(pack: string): string {
+	return `${pack.slice(0, -".pack".length)}.idx`;
 }
 
 function isMissing(error: unknown): boolean {
@@ -107,7 +113,13 @@ export class BlobStore {
 		try {
 			bytes = location ? this.readPacked(location) : readFileSync(this.loosePath(hash));
 		} catch {
-			return undefined;
+			// The process that wrote the pack ended its session and kept this content as a loose blob.
+			if (!location) return undefined;
+			try {
+				bytes = readFileSync(this.loosePath(hash));
+			} catch {
+				return undefined;
+			}
 		}
 		return hashContent(bytes) === hash ? bytes : undefined;
 	}
@@ -144,7 +156,8 @@ export class BlobStore {
 		};
 		return {
 			add: (hash, bytes) => {
-				if (this.has(hash) || entries.has(hash)) return true;
+				// Another process's pack is its scratch and may go when its session ends: only what lasts counts.
+				if (this.holdsLastingly(hash) || entries.has(hash)) return true;
 				if (this.bytes + offset + bytes.length > this.maxBytes) {
 					this.refused = true;
 					return false;
@@ -188,26 +201,99 @@ export class BlobStore {
 	 */
 	releasePacks(keep: ReadonlySet<string>): void {
 		for (const pack of this.ownPacks) {
-			const contents = [...this.packed].filter(([, location]) => location.pack === pack);
+			const contents = this.keepLoose(pack, keep);
+			if (!contents) continue;
+			const size = statSync(pack).size;
+			// The index first: a pack left without one (a crash in between) is removed when the store is next opened.
+			rmSync(indexOf(pack), { force: true });
+			rmSync(pack, { force: true });
+			this.forgetPack(pack, contents, size);
+		}
+		if (this.opened && this.packed.size === 0 && this.loose.size === 0) this.removeIfEmpty();
+	}
+
+	/**
+	 * Moves the packs this object committed into `to` (the next session's store, where the index that reads them
+	 * goes on), after copying out as loose blobs the contents of them that `keep` names. A pack that cannot be
+	 * moved (another file system) stays here.
+	 */
+	handOverPacks(to: BlobStore, keep: ReadonlySet<string>): void {
+		to.open();
+		for (const pack of this.ownPacks) {
+			const contents = this.keepLoose(pack, keep);
+			if (!contents) continue;
+			const size = statSync(pack).size;
+			const target = join(to.packDir, basename(pack));
 			try {
-				for (const [hash, location] of contents) {
-					if (!keep.has(hash) || this.loose.has(hash)) continue;
-					const bytes = this.readPacked(location);
-					// A damaged content is unusable anyway: it is dropped with the pack.
-					if (hashContent(bytes) === hash) this.writeLoose(hash, bytes);
-				}
+				mkdirSync(to.packDir, { recursive: true });
+				renameSync(pack, target);
 			} catch {
 				continue;
 			}
-			const size = statSync(pack).size;
-			// The index first: a pack left without one (a crash in between) is removed when the store is next opened.
-			rmSync(`${pack.slice(0, -".pack".length)}.idx`, { force: true });
-			rmSync(pack, { force: true });
-			for (const [hash] of contents) this.packed.delete(hash);
-			this.ownPacks.delete(pack);
-			this.bytes -= size;
+			try {
+				renameSync(indexOf(pack), indexOf(target));
+			} catch {
+				// Without its index the pack is unusable there: the index reads from it no more.
+				rmSync(target, { force: true });
+				this.forgetPack(pack, contents, size);
+				continue;
+			}
+			this.forgetPack(pack, contents, size);
+			for (const [hash, location] of contents) to.packed.set(hash, { ...location, pack: target });
+			to.ownPacks.add(target);
+			to.bytes += size;
 		}
-		if (this.opened && this.packed.size === 0 && this.loose.size === 0) this.remove();
+		if (this.packed.size === 0 && this.loose.size === 0) this.removeIfEmpty();
+	}
+
+	/** Copies the contents of `pack` that `keep` names out as loose blobs; its contents, or undefined on an error. */
+	private keepLoose(pack: string, keep: ReadonlySet<string>): [string, PackLocation][] | undefined {
+		const contents = [...this.packed].filter(([, location]) => location.pack === pack);
+		try {
+			for (const [hash, location] of contents) {
+				if (!keep.has(hash) || this.loose.has(hash)) continue;
+				const bytes = this.readPacked(location);
+				// A damaged content is unusable anyway: it goes with the pack.
+				if (hashContent(bytes) === hash) this.writeLoose(hash, bytes);
+			}
+		} catch {
+			return undefined;
+		}
+		return contents;
+	}
+
+	private forgetPack(pack: string, contents: [string, PackLocation][], size: number): void {
+		for (const [hash] of contents) this.packed.delete(hash);
+		this.ownPacks.delete(pack);
+		this.bytes -= size;
+	}
+
+	/** Held as a loose blob or in a pack of this object's: not scratch of another process. */
+	private holdsLastingly(hash: string): boolean {
+		if (this.loose.has(hash)) return true;
+		const location = this.packed.get(hash);
+		return location !== undefined && this.ownPacks.has(location.pack);
+	}
+
+	/**
+	 * Removes the store's directories that are empty on disk, itself last: what another process wrote meanwhile
+	 * (a loose blob) keeps them.
+	 */
+	private removeIfEmpty(): void {
+		const prefixes = existsSync(this.looseDir) ? readdirSync(this.looseDir) : [];
+		for (const dir of [
+			...prefixes.map((prefix) => join(this.looseDir, prefix)),
+			this.looseDir,
+			this.packDir,
+			this.tempDir,
+			this.dir,
+		]) {
+			try {
+				rmdirSync(dir);
+			} catch {
+				// Missing, or not empty.
+			}
+		}
 	}
 
 	/** Deletes the whole store. */

@@ -112,6 +112,21 @@ export class CheckpointStores {
 		this.stores.get(checkpointStoreDirFor(file))?.releasePacks(referenced);
 	}
 
+	/**
+	 * The session changed from the one of `previousFile` (undefined: in memory): the baseline packs this process wrote there
+	 * move to the current store, with the index that reads them; the previous store keeps of them only the
+	 * contents `referenced` (by its session's entries) names.
+	 */
+	handOver(previousFile: string | undefined, referenced: ReadonlySet<string>): void {
+		const file = this.sessionFile();
+		if (previousFile === file) return;
+		// A session in memory has no file; all of them share the process's temp store.
+		const previousDir = previousFile ? checkpointStoreDirFor(previousFile) : this.memoryDir;
+		const previous = previousDir === undefined ? undefined : this.stores.get(previousDir);
+		if (!previous || previousDir === this.currentDir()) return;
+		previous.handOverPacks(this.current(), referenced);
+	}
+
 	/** Removes stores whose session file was never written, and the in-memory session's store. */
 	dispose(): void {
 		for (const [dir, store] of this.stores) {

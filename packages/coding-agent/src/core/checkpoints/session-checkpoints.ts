@@ -104,6 +104,9 @@ export class SessionCheckpoints {
 	private readonly commandKeys = new WeakMap<object, string>();
 	private commandCount = 0;
 	private excludedCache: { file: string | undefined; paths: Set<string> } | undefined;
+	/** The current session's file (undefined: in memory), and every content its entries refer to. */
+	private sessionFile: string | undefined;
+	private referenced = new Set<string>();
 
 	constructor(private readonly host: CheckpointHost) {
 		this.stores = new CheckpointStores(
@@ -177,11 +180,14 @@ export class SessionCheckpoints {
 		const entries = sessionManager.getEntries();
 		const history = readCheckpointHistory(entries);
 		this.recorder.continueSequenceFrom(history.maxSeq + 1);
+		this.stores.handOver(this.sessionFile, this.referenced);
+		this.sessionFile = file;
+		this.referenced = contentsReferencedBy(history);
 		if (history.byPath.size === 0) return;
 		// A fork's history refers to contents of the session it came from: copied now, so it stands alone.
 		const parent = sessionManager.getHeader().parentSession;
 		if (parent) this.stores.ofSessionFile(parent);
-		this.stores.importAll(contentsReferencedBy(history));
+		this.stores.importAll(this.referenced);
 	}
 
 	/** The checkpoints on the current branch, oldest first. */
@@ -334,7 +340,7 @@ export class SessionCheckpoints {
 	 */
 	close(): void {
 		this.recorder.dispose();
-		this.stores.releaseScratch(contentsReferencedBy(readCheckpointHistory(this.host.sessionManager.getEntries())));
+		this.stores.releaseScratch(this.referenced);
 	}
 
 	/** Releases watches; removes stores of sessions never written. */
@@ -350,6 +356,7 @@ export class SessionCheckpoints {
 	): void {
 		this.stores.adopt(files);
 		this.host.sessionManager.appendFileCheckpoint(source, files, options);
+		for (const hash of contentsOf(files)) this.referenced.add(hash);
 		if (this.stores.reportFullOnce()) {
 			this.host.notice(storeFullNotice(this.host.settingsManager.getCheckpointSettings().maxSessionBytes));
 		}
@@ -388,13 +395,15 @@ export class SessionCheckpoints {
 /** Every stored content the recorded changes refer to, before and after. */
 function contentsReferencedBy(history: CheckpointHistory): Set<string> {
 	const hashes = new Set<string>();
-	for (const changes of history.byPath.values()) {
-		for (const change of changes) {
-			for (const state of [change.before, change.after]) {
-				const hash = blobOf(state);
-				if (hash) hashes.add(hash);
-			}
+	for (const changes of history.byPath.values()) for (const hash of contentsOf(changes)) hashes.add(hash);
+	return hashes;
+}
+
+function* contentsOf(changes: Iterable<FileCheckpointChange>): Generator<string> {
+	for (const change of changes) {
+		for (const state of [change.before, change.after]) {
+			const hash = blobOf(state);
+			if (hash) yield hash;
 		}
 	}
-	return hashes;
 }

@@ -163,4 +163,20 @@ describe("the checkpoint store", () => {
 		ours.releasePacks(new Set());
 		expect(reader.read(hash)?.toString()).toBe("in both baselines");
 	});
+
+	it("stores again, to keep it, a content it has only in another process's pack", () => {
+		const dir = join(tempDir(), "store");
+		const content = Buffer.from("only in their pack");
+		const hash = hashContent(content);
+		const theirs = new BlobStore(dir, 1_000_000);
+		const pack = theirs.beginPack();
+		pack.add(hash, content);
+		pack.commit();
+		const ours = new BlobStore(dir, 1_000_000);
+		expect([ours.has(hash), ours.holdsLastingly(hash)]).toEqual([true, false]);
+		expect(ours.importFrom(ours, [hash])).toEqual([]);
+		expect(ours.holdsLastingly(hash)).toBe(true);
+		theirs.releasePacks(new Set());
+		expect(ours.read(hash)?.toString()).toBe("only in their pack");
+	});
 });

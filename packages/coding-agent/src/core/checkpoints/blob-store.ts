@@ -96,7 +96,7 @@ export class BlobStore {
 	/** Stores `bytes` (once: a content already held is not written again). */
 	put(bytes: Uint8Array): PutResult {
 		const hash = hashContent(bytes);
-		if (this.has(hash)) return { hash };
+		if (this.holdsLastingly(hash)) return { hash };
 		if (this.bytes + bytes.length > this.maxBytes) {
 			this.refused = true;
 			return { full: true };
@@ -132,7 +132,7 @@ export class BlobStore {
 	importFrom(other: BlobStore, hashes: Iterable<string>): string[] {
 		const failed: string[] = [];
 		for (const hash of hashes) {
-			if (this.has(hash)) continue;
+			if (this.holdsLastingly(hash)) continue;
 			if (other.loose.has(hash) && this.linkLoose(other, hash)) continue;
 			const bytes = other.read(hash);
 			if (!bytes || "full" in this.put(bytes)) failed.push(hash);
@@ -156,7 +156,6 @@ export class BlobStore {
 		};
 		return {
 			add: (hash, bytes) => {
-				// Another process's pack is its scratch and may go when its session ends: only what lasts counts.
 				if (this.holdsLastingly(hash) || entries.has(hash)) return true;
 				if (this.bytes + offset + bytes.length > this.maxBytes) {
 					this.refused = true;
@@ -268,8 +267,12 @@ export class BlobStore {
 		this.bytes -= size;
 	}
 
-	/** Held as a loose blob or in a pack of this object's: not scratch of another process. */
-	private holdsLastingly(hash: string): boolean {
+	/**
+	 * Held as a loose blob or in a pack of this object's. Another process's pack is its scratch, gone when its
+	 * session ends (keeping only what that session refers to): a content only there is stored again.
+	 */
+	holdsLastingly(hash: string): boolean {
+		this.open();
 		if (this.loose.has(hash)) return true;
 		const location = this.packed.get(hash);
 		return location !== undefined && this.ownPacks.has(location.pack);

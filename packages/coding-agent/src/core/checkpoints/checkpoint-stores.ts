@@ -66,9 +66,10 @@ export class CheckpointStores {
 		const current = this.current();
 		const fix = (state: FileCheckpointState): FileCheckpointState => {
 			const hash = blobOf(state);
-			if (hash === undefined || current.has(hash) || state === null || !("blob" in state)) return state;
-			for (const store of this.stores.values()) {
-				if (store === current || !store.has(hash)) continue;
+			if (hash === undefined || current.holdsLastingly(hash) || state === null || !("blob" in state)) return state;
+			// The current store first: a content only in another process's pack there is copied out of it.
+			for (const store of this.all()) {
+				if (!store.has(hash)) continue;
 				if (current.importFrom(store, [hash]).length === 0) return state;
 			}
 			return {
@@ -86,9 +87,9 @@ export class CheckpointStores {
 	/** Copies every content the given hashes name into the current store (a fork's history). */
 	importAll(hashes: Iterable<string>): void {
 		const current = this.current();
-		const missing = [...hashes].filter((hash) => !current.has(hash));
-		for (const store of this.stores.values()) {
-			if (store === current || missing.length === 0) continue;
+		const missing = [...hashes].filter((hash) => !current.holdsLastingly(hash));
+		for (const store of this.all()) {
+			if (missing.length === 0) break;
 			const failed = new Set(current.importFrom(store, missing));
 			missing.splice(0, missing.length, ...missing.filter((hash) => failed.has(hash)));
 		}

@@ -124,6 +124,18 @@ describe("the checkpoint store", () => {
 		expect(existsSync(empty)).toBe(false);
 	});
 
+	it("abandons a pack still being written when released, leaving nothing behind", () => {
+		const dir = join(tempDir(), "store");
+		const store = new BlobStore(dir, 1_000_000);
+		const pack = store.beginPack();
+		pack.add(hashContent(Buffer.from("half a baseline")), Buffer.from("half a baseline"));
+		expect(readdirSync(join(dir, "tmp"))).toHaveLength(1);
+		store.releasePacks(new Set());
+		expect(existsSync(dir)).toBe(false);
+		// The walk that was writing it then stops and aborts: nothing to do.
+		pack.abort();
+	});
+
 	it("hands its own packs over to another store, which then owns them", () => {
 		const from = new BlobStore(join(tempDir(), "from"), 1_000_000);
 		const to = new BlobStore(join(tempDir(), "to"), 1_000_000);

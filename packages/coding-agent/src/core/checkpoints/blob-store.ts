@@ -63,6 +63,8 @@ export class BlobStore {
 	private readonly loose = new Set<string>();
 	/** Packs this object committed: the working tree's baseline, scratch once the session ends (`releasePacks`). */
 	private readonly ownPacks = new Set<string>();
+	/** How to abort the packs being written. */
+	private readonly writing = new Set<() => void>();
 	private bytes = 0;
 	private opened = false;
 	private refused = false;
@@ -153,7 +155,13 @@ export class BlobStore {
 			if (closed) return;
 			closed = true;
 			closeSync(fd);
+			this.writing.delete(abort);
 		};
+		const abort = () => {
+			close();
+			rmSync(tempPath, { force: true });
+		};
+		this.writing.add(abort);
 		return {
 			add: (hash, bytes) => {
 				if (this.holdsLastingly(hash) || entries.has(hash)) return true;
@@ -186,19 +194,18 @@ export class BlobStore {
 				this.ownPacks.add(packPath);
 				this.bytes += offset;
 			},
-			abort: () => {
-				close();
-				rmSync(tempPath, { force: true });
-			},
+			abort,
 		};
 	}
 
 	/**
-	 * Deletes the packs this object committed, after copying out as loose blobs the contents of them that `keep`
-	 * names. A pack whose kept contents cannot all be copied (a read or write error) stays. A store left holding
-	 * nothing is removed.
+	 * Deletes the packs this object committed or is writing, after copying out as loose blobs the contents of the
+	 * committed ones that `keep` names. A pack whose kept contents cannot all be copied (a read or write error)
+	 * stays. A store left holding nothing is removed.
 	 */
 	releasePacks(keep: ReadonlySet<string>): void {
+		// A baseline still being written (the session ended first) is abandoned now, not when its walk next runs.
+		for (const abort of this.writing) abort();
 		for (const pack of this.ownPacks) {
 			const contents = this.keepLoose(pack, keep);
 			if (!contents) continue;

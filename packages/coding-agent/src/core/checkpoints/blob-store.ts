@@ -2,7 +2,9 @@
 // A blob is written to a temp file and renamed into place, so a crash leaves a temp file (removed on the next
 // open) and never a half-written blob under its name; every read checks the content against its name, so a
 // damaged blob (a power loss on a file system that reorders writes) is never used either. Many contents at
-// once (the baseline of a working tree) go into one pack file with an index, written the same way.
+// once (the baseline of a working tree) go into one pack file with an index, written the same way. A pack is the
+// scratch of the process that wrote it: handed on to that process's next session, or deleted when the session
+// ends, keeping as loose blobs what the session's entries refer to.
 import { createHash, randomBytes } from "node:crypto";
 import {
 	closeSync,
@@ -209,7 +211,7 @@ export class BlobStore {
 		for (const pack of this.ownPacks) {
 			const contents = this.keepLoose(pack, keep);
 			if (!contents) continue;
-			const size = statSync(pack).size;
+			const size = statSync(pack, { throwIfNoEntry: false })?.size ?? 0;
 			// The index first: a pack left without one (a crash in between) is removed when the store is next opened.
 			rmSync(indexOf(pack), { force: true });
 			rmSync(pack, { force: true });
@@ -228,7 +230,7 @@ export class BlobStore {
 		for (const pack of this.ownPacks) {
 			const contents = this.keepLoose(pack, keep);
 			if (!contents) continue;
-			const size = statSync(pack).size;
+			const size = statSync(pack, { throwIfNoEntry: false })?.size ?? 0;
 			const target = join(to.packDir, basename(pack));
 			try {
 				mkdirSync(to.packDir, { recursive: true });

@@ -114,9 +114,9 @@ export class CheckpointStores {
 	}
 
 	/**
-	 * The session changed from the one of `previousFile` (undefined: in memory): the baseline packs this process wrote there
-	 * move to the current store, with the index that reads them; the previous store keeps of them only the
-	 * contents `referenced` (by its session's entries) names.
+	 * The session changed from the one of `previousFile` (undefined: in memory): the baseline packs this process
+	 * wrote there move to the current store, with the index that reads them; the previous store keeps of them only
+	 * the contents `referenced` (by its session's entries) names.
 	 */
 	handOver(previousFile: string | undefined, referenced: ReadonlySet<string>): void {
 		const file = this.sessionFile();

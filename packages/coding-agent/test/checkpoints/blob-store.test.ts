@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -32,14 +32,21 @@ describe("the checkpoint store", () => {
 		expect(store.read((first as { hash: string }).hash)?.toString()).toBe("same");
 	});
 
-	it("removes temp files left by an interrupted write when it opens, and never reads them", () => {
+	it("removes temp files an interrupted write left an hour ago when it opens, and never reads them", () => {
 		const dir = join(tempDir(), "store");
 		mkdirSync(join(dir, "tmp"), { recursive: true });
 		const hash = hashContent(Buffer.from("complete content"));
-		writeFileSync(join(dir, "tmp", `${hash}.abcd.tmp`), "compl");
+		const leftover = join(dir, "tmp", `${hash}.abcd.tmp`);
+		writeFileSync(leftover, "compl");
+		const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+		utimesSync(leftover, twoHoursAgo, twoHoursAgo);
+		// Another process's write in progress: young, kept.
+		const inProgress = join(dir, "tmp", "pack-y.pack.tmp");
+		writeFileSync(inProgress, "being written");
 		const store = new BlobStore(dir, 1_000_000);
 		expect(store.has(hash)).toBe(false);
-		expect(existsSync(join(dir, "tmp"))).toBe(false);
+		expect(existsSync(leftover)).toBe(false);
+		expect(existsSync(inProgress)).toBe(true);
 	});
 
 	it("never uses a blob whose content does not match its name", () => {
@@ -77,13 +84,29 @@ describe("the checkpoint store", () => {
 		expect(reopened.usedBytes).toBe(contents.reduce((sum, content) => sum + content.length, 0));
 	});
 
-	it("drops a pack whose index was never written", () => {
+	it("lets another process open the store while a pack is being written (a fork of a live session)", () => {
+		const dir = join(tempDir(), "store");
+		const content = Buffer.from("part of a live baseline");
+		const writer = new BlobStore(dir, 1_000_000);
+		const pack = writer.beginPack();
+		pack.add(hashContent(content), content);
+		expect(new BlobStore(dir, 1_000_000).has(hashContent(content))).toBe(false);
+		pack.commit();
+		expect(writer.read(hashContent(content))?.toString()).toBe("part of a live baseline");
+	});
+
+	it("never reads a pack whose index was never written, and drops it once stale", () => {
 		const dir = join(tempDir(), "store");
 		mkdirSync(join(dir, "packs"), { recursive: true });
-		writeFileSync(join(dir, "packs", "pack-x.pack"), "orphan bytes");
-		const store = new BlobStore(dir, 1_000_000);
-		expect(store.usedBytes).toBe(0);
-		expect(existsSync(join(dir, "packs", "pack-x.pack"))).toBe(false);
+		const orphan = join(dir, "packs", "pack-x.pack");
+		writeFileSync(orphan, "orphan bytes");
+		// Young: perhaps a process between its two renames; not read, not removed.
+		expect(new BlobStore(dir, 1_000_000).usedBytes).toBe(0);
+		expect(existsSync(orphan)).toBe(true);
+		const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+		utimesSync(orphan, twoHoursAgo, twoHoursAgo);
+		expect(new BlobStore(dir, 1_000_000).usedBytes).toBe(0);
+		expect(existsSync(orphan)).toBe(false);
 	});
 
 	it("copies contents from another store, hard-linking loose blobs", () => {

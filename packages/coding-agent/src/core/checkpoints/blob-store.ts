@@ -1,6 +1,6 @@
 // The checkpoint store of one session: file contents by SHA-256, beside the session file (docs/checkpoints.md).
-// A blob is written to a temp file and renamed into place, so a crash leaves a temp file (removed on the next
-// open) and never a half-written blob under its name; every read checks the content against its name, so a
+// A blob is written to a temp file and renamed into place, so a crash leaves a temp file (removed by a later
+// open, once an hour old) and never a half-written blob under its name; every read checks the content against its name, so a
 // damaged blob (a power loss on a file system that reorders writes) is never used either. Many contents at
 // once (the baseline of a working tree) go into one pack file with an index, written the same way. A pack is the
 // scratch of the process that wrote it: handed on to that process's next session, or deleted when the session
@@ -51,6 +51,9 @@ export interface PackWriter {
 function indexOf(pack: string): string {
 	return `${pack.slice(0, -".pack".length)}.idx`;
 }
+
+/** A temp file or an uncommitted pack not written for this long is a crash's leftover. */
+const STALE_AFTER_MS = 60 * 60 * 1000;
 
 function isMissing(error: unknown): boolean {
 	return (error as NodeJS.ErrnoException).code === "ENOENT";
@@ -378,9 +381,35 @@ export class BlobStore {
 	private open(): void {
 		if (this.opened) return;
 		this.opened = true;
-		rmSync(this.tempDir, { recursive: true, force: true });
+		this.removeStale(this.tempDir, () => true);
+		try {
+			rmdirSync(this.tempDir);
+		} catch {
+			// Missing, or another write is in progress.
+		}
 		this.loadPacks();
 		this.loadLoose();
+	}
+
+	/**
+	 * Removes the files of `dir` that `isLeftover` names and nobody has written for `STALE_AFTER_MS`: leftovers of
+	 * a crash. A younger one may be another process's write in progress (a session forked from a live one opens
+	 * that session's store).
+	 */
+	private removeStale(dir: string, isLeftover: (name: string) => boolean): void {
+		let names: string[];
+		try {
+			names = readdirSync(dir);
+		} catch {
+			return;
+		}
+		const now = Date.now();
+		for (const name of names) {
+			if (!isLeftover(name)) continue;
+			const path = join(dir, name);
+			const written = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+			if (written !== undefined && now - written > STALE_AFTER_MS) rmSync(path, { recursive: true, force: true });
+		}
 	}
 
 	private loadPacks(): void {
@@ -391,15 +420,14 @@ export class BlobStore {
 			return;
 		}
 		const indexed = new Set(names.filter((name) => name.endsWith(".idx")).map((name) => name.slice(0, -4)));
+		// A pack without its index was never committed: the process died between the two renames (or, when it is
+		// recent, is between them now). It is not read, and removed once stale.
+		this.removeStale(this.packDir, (name) => name.endsWith(".pack") && !indexed.has(name.slice(0, -5)));
 		for (const name of names) {
 			if (!name.endsWith(".pack")) continue;
 			const base = name.slice(0, -5);
 			const packPath = join(this.packDir, name);
-			// A pack without its index was never committed (the process died between the two renames).
-			if (!indexed.has(base)) {
-				rmSync(packPath, { force: true });
-				continue;
-			}
+			if (!indexed.has(base)) continue;
 			try {
 				const index = JSON.parse(readFileSync(join(this.packDir, `${base}.idx`), "utf8")) as {
 					blobs?: Record<string, [number, number]>;

@@ -198,13 +198,13 @@ describe("the store", () => {
 		expect(readTree(h.cwd)).toEqual({ "a.txt": "1\n", "b.txt": "b\n" });
 	});
 
-	it("is removed when its session has ended without changing a file", async () => {
+	it("is removed when its session has ended without changing a file (an SDK program's dispose)", async () => {
 		const h = await start({ files: { "a.txt": "a\n" } });
 		// The command waits for the index, so its baseline is stored before the session ends.
 		await runTurn(h, "t1", toolCalls(bash("true")));
 		const file = h.sessionManager.getSessionFile() as string;
 		expect(existsSync(checkpointStoreDirFor(file))).toBe(true);
-		await h.session.shutdown();
+		h.session.dispose();
 		expect(existsSync(file)).toBe(true);
 		expect(existsSync(checkpointStoreDirFor(file))).toBe(false);
 	});

@@ -104,8 +104,8 @@ export class CheckpointStores {
 	}
 
 	/**
-	 * The current session is ending while its file is still held: its store keeps, of the baseline packs this
-	 * process wrote, only the contents `referenced` (by the session's entries) names.
+	 * The current session is ending: its store keeps, of the baseline packs this process wrote, only the contents
+	 * `referenced` (by the session's entries) names. No other process relies on those packs (`holdsLastingly`).
 	 */
 	releaseScratch(referenced: ReadonlySet<string>): void {
 		const file = this.sessionFile();

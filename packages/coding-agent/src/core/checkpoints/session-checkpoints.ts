@@ -335,17 +335,12 @@ export class SessionCheckpoints {
 	}
 
 	/**
-	 * The session ends, its file still held: recording stops, and its store drops the contents of the working
-	 * tree's baseline that no entry refers to, so a session keeps only what it can restore (docs/checkpoints.md).
+	 * Releases watches. The session's store drops the contents of the working tree's baseline that no entry refers
+	 * to, so a session keeps only what it can restore (docs/checkpoints.md); stores of sessions never written go.
 	 */
-	close(): void {
-		this.recorder.dispose();
-		this.stores.releaseScratch(this.referenced);
-	}
-
-	/** Releases watches; removes stores of sessions never written. */
 	dispose(): void {
 		this.recorder.dispose();
+		this.stores.releaseScratch(this.referenced);
 		this.stores.dispose();
 	}
 

@@ -308,7 +308,6 @@ export function wireSessionRuntime(config: AgentSessionConfig): SessionRuntime {
 			await hooks.emit({ type: "session_shutdown" });
 			await abort();
 			await settingsManager.flush();
-			checkpoints.close();
 			sessionManager.close();
 			await mcp?.dispose();
 		},

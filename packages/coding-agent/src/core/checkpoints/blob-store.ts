@@ -55,6 +55,15 @@ function indexOf(pack: string): string {
 /** A temp file or an uncommitted pack not written for this long is a crash's leftover. */
 const STALE_AFTER_MS = 60 * 60 * 1000;
 
+/** The names in `dir`; none when it cannot be read (missing). */
+function listNames(dir: string): string[] {
+	try {
+		return readdirSync(dir);
+	} catch {
+		return [];
+	}
+}
+
 function isMissing(error: unknown): boolean {
 	return (error as NodeJS.ErrnoException).code === "ENOENT";
 }
@@ -295,7 +304,7 @@ export class BlobStore {
 	 * (a loose blob) keeps them.
 	 */
 	private removeIfEmpty(): void {
-		const prefixes = existsSync(this.looseDir) ? readdirSync(this.looseDir) : [];
+		const prefixes = listNames(this.looseDir);
 		for (const dir of [
 			...prefixes.map((prefix) => join(this.looseDir, prefix)),
 			this.looseDir,
@@ -381,7 +390,7 @@ export class BlobStore {
 	private open(): void {
 		if (this.opened) return;
 		this.opened = true;
-		this.removeStale(this.tempDir, () => true);
+		this.removeStale(this.tempDir, listNames(this.tempDir));
 		try {
 			rmdirSync(this.tempDir);
 		} catch {
@@ -392,20 +401,13 @@ export class BlobStore {
 	}
 
 	/**
-	 * Removes the files of `dir` that `isLeftover` names and nobody has written for `STALE_AFTER_MS`: leftovers of
-	 * a crash. A younger one may be another process's write in progress (a session forked from a live one opens
-	 * that session's store).
+	 * Removes the files `names` of `dir` that nobody has written for `STALE_AFTER_MS`: leftovers of a crash. A
+	 * younger one may be another process's write in progress (a session forked from a live one opens that
+	 * session's store).
 	 */
-	private removeStale(dir: string, isLeftover: (name: string) => boolean): void {
-		let names: string[];
-		try {
-			names = readdirSync(dir);
-		} catch {
-			return;
-		}
+	private removeStale(dir: string, names: readonly string[]): void {
 		const now = Date.now();
 		for (const name of names) {
-			if (!isLeftover(name)) continue;
 			const path = join(dir, name);
 			const written = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
 			if (written !== undefined && now - written > STALE_AFTER_MS) rmSync(path, { recursive: true, force: true });
@@ -413,16 +415,14 @@ export class BlobStore {
 	}
 
 	private loadPacks(): void {
-		let names: string[];
-		try {
-			names = readdirSync(this.packDir);
-		} catch {
-			return;
-		}
+		const names = listNames(this.packDir);
 		const indexed = new Set(names.filter((name) => name.endsWith(".idx")).map((name) => name.slice(0, -4)));
 		// A pack without its index was never committed: the process died between the two renames (or, when it is
 		// recent, is between them now). It is not read, and removed once stale.
-		this.removeStale(this.packDir, (name) => name.endsWith(".pack") && !indexed.has(name.slice(0, -5)));
+		this.removeStale(
+			this.packDir,
+			names.filter((name) => name.endsWith(".pack") && !indexed.has(name.slice(0, -5))),
+		);
 		for (const name of names) {
 			if (!name.endsWith(".pack")) continue;
 			const base = name.slice(0, -5);
@@ -445,20 +445,8 @@ export class BlobStore {
 	}
 
 	private loadLoose(): void {
-		let prefixes: string[];
-		try {
-			prefixes = readdirSync(this.looseDir);
-		} catch {
-			return;
-		}
-		for (const prefix of prefixes) {
-			let names: string[];
-			try {
-				names = readdirSync(join(this.looseDir, prefix));
-			} catch {
-				continue;
-			}
-			for (const name of names) {
+		for (const prefix of listNames(this.looseDir)) {
+			for (const name of listNames(join(this.looseDir, prefix))) {
 				const hash = prefix + name;
 				if (!HASH_PATTERN.test(hash)) continue;
 				try {

@@ -124,8 +124,7 @@ export class CheckpointStores {
 		// A session in memory has no file; all of them share the process's temp store.
 		const previousDir = previousFile ? checkpointStoreDirFor(previousFile) : this.memoryDir;
 		const previous = previousDir === undefined ? undefined : this.stores.get(previousDir);
-		if (!previous || previousDir === this.currentDir()) return;
-		previous.handOverPacks(this.current(), referenced);
+		previous?.handOverPacks(this.current(), referenced);
 	}
 
 	/** Removes stores whose session file was never written, and the in-memory session's store. */

@@ -14,7 +14,7 @@ export interface IgnoreFileOptions {
 }
 
 /** The tools' rules: ripgrep's ignore files, and case-sensitive, as git on Linux and rg and fd match. */
-export const TOOL_IGNORE_FILES: IgnoreFileOptions = { names: IGNORE_FILE_NAMES, ignoreCase: false };
+const TOOL_IGNORE_FILES: IgnoreFileOptions = { names: IGNORE_FILE_NAMES, ignoreCase: false };
 
 /**
  * Name-only rules: every pattern is a plain name (`node_modules`, `.env`) or `*` plus a suffix (`*.log`),
@@ -92,19 +92,17 @@ export function createIgnoreLayer(
 /** Bytes read of one ignore file: a repository cannot make a walk read a huge (or endless) file. */
 const IGNORE_FILE_MAX_BYTES = 1024 * 1024;
 
-export async function loadIgnoreLayer(
-	dir: string,
-	files: IgnoreFileOptions = TOOL_IGNORE_FILES,
-): Promise<IgnoreLayer | undefined> {
+/** The tools' layer of `dir` (the directories above a search root). */
+async function loadIgnoreLayer(dir: string): Promise<IgnoreLayer | undefined> {
 	const contents = await Promise.all(
-		files.names.map((name) =>
+		IGNORE_FILE_NAMES.map((name) =>
 			readRegularFile(join(dir, name), IGNORE_FILE_MAX_BYTES).then(
 				(bytes) => bytes.toString("utf8"),
 				() => undefined,
 			),
 		),
 	);
-	return createIgnoreLayer(dir, contents, files);
+	return createIgnoreLayer(dir, contents);
 }
 
 /** Ignore files that are not regular files (a FIFO named .gitignore) are skipped, never opened blocking. */

@@ -379,14 +379,12 @@ export class AgentSession implements ExtensionSessionBinding {
 	async newSession(options?: NewSessionRequest): Promise<boolean> {
 		const changed = await this.stateChanges.notifyAfter(() => this.runtime.navigator.newSession(options));
 		this.agent.sessionId = this.sessionId;
-		if (changed) this.checkpoints.sessionChanged();
 		return changed;
 	}
 
 	async switchSession(sessionPath: string): Promise<boolean> {
 		const changed = await this.stateChanges.notifyAfter(() => this.runtime.navigator.switchSession(sessionPath));
 		this.agent.sessionId = this.sessionId;
-		if (changed) this.checkpoints.sessionChanged();
 		return changed;
 	}
 
@@ -396,8 +394,6 @@ export class AgentSession implements ExtensionSessionBinding {
 		return this.checkpoints.fork(entryId, options, async () => {
 			const result = await this.stateChanges.notifyAfter(() => this.runtime.navigator.fork(entryId));
 			this.agent.sessionId = this.sessionId;
-			// The run is not stopped: results still to come are recorded in the new session, with their changes.
-			if (!result.cancelled) this.checkpoints.sessionChanged({ keepPending: true });
 			return result;
 		});
 	}
@@ -406,9 +402,6 @@ export class AgentSession implements ExtensionSessionBinding {
 	async clone(): Promise<{ cancelled: boolean }> {
 		const result = await this.stateChanges.notifyAfter(() => this.runtime.navigator.clone());
 		this.agent.sessionId = this.sessionId;
-		// As after a fork: the copied history's contents move into the new store, and results still to come are
-		// recorded in the new session.
-		if (!result.cancelled) this.checkpoints.sessionChanged({ keepPending: true });
 		return result;
 	}
 

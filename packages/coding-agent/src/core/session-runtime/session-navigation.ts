@@ -43,6 +43,11 @@ export interface NavigationHost {
 	resetRuntime(): void;
 	/** Replaces the agent's messages with the session's context. */
 	rebuildAgentMessages(): void;
+	/**
+	 * The session file changed (new, resumed, forked, cloned), before extensions hear of it: file checkpoints follow.
+	 * `keepPending`: results of the run still to come are recorded in the new session (a fork does not stop the run).
+	 */
+	sessionFileChanged(options: { keepPending: boolean }): void;
 }
 
 /** `/new`, `/resume`, `/fork`, `/tree`: each asks extensions first, then changes the session and the agent. */
@@ -76,6 +81,7 @@ export class SessionNavigator {
 			await options.setup(host.sessionManager);
 			host.rebuildAgentMessages();
 		}
+		host.sessionFileChanged({ keepPending: false });
 		await host.hooks.emit({ type: "session_switch", reason: "new", previousSessionFile });
 		return true;
 	}
@@ -94,6 +100,7 @@ export class SessionNavigator {
 		host.sessionManager.setSessionFile(sessionPath);
 		host.resetRuntime();
 		this.restoreSessionState();
+		host.sessionFileChanged({ keepPending: false });
 		await host.hooks.emit({ type: "session_switch", reason: "resume", previousSessionFile });
 		return true;
 	}
@@ -117,6 +124,7 @@ export class SessionNavigator {
 			host.sessionManager.createBranchedSession(entry.parentId);
 		}
 		if (!decision?.skipConversationRestore) host.rebuildAgentMessages();
+		host.sessionFileChanged({ keepPending: true });
 		await host.hooks.emit({ type: "session_fork", previousSessionFile });
 		return { selectedText, cancelled: false };
 	}
@@ -135,6 +143,7 @@ export class SessionNavigator {
 		const previousSessionFile = host.sessionManager.getSessionFile();
 		host.sessionManager.createBranchedSession(leafId);
 		if (!decision?.skipConversationRestore) host.rebuildAgentMessages();
+		host.sessionFileChanged({ keepPending: true });
 		await host.hooks.emit({ type: "session_fork", previousSessionFile });
 		return { cancelled: false };
 	}

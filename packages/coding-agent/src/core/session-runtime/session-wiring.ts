@@ -209,6 +209,7 @@ export function wireSessionRuntime(config: AgentSessionConfig): SessionRuntime {
 			userBash.reset();
 		},
 		rebuildAgentMessages,
+		sessionFileChanged: (options) => checkpoints.sessionChanged(options),
 	});
 	const userBash = new UserBashController({
 		...parts,

@@ -176,6 +176,33 @@ describe("the checkpoint store", () => {
 		expect(to.has(hashContent(baseline))).toBe(false);
 	});
 
+	it("commits a pack handed over while being written into the store it went to, leaving nothing behind", () => {
+		const from = new BlobStore(join(tempDir(), "first"), 1_000_000);
+		const to = new BlobStore(join(tempDir(), "second"), 1_000_000);
+		const content = Buffer.from("read while the session switched");
+		const pack = from.beginPack();
+		pack.add(hashContent(content), content);
+		from.handOverPacks(to, new Set());
+		pack.commit();
+		expect(to.holdsLastingly(hashContent(content))).toBe(true);
+		expect(to.read(hashContent(content))?.toString()).toBe("read while the session switched");
+		expect(existsSync(from.dir)).toBe(false);
+		// The next session's end drops it as its own.
+		to.releasePacks(new Set());
+		expect(existsSync(to.dir)).toBe(false);
+	});
+
+	it("abandons a pack handed over while being written when the next session ends first", () => {
+		const from = new BlobStore(join(tempDir(), "first"), 1_000_000);
+		const to = new BlobStore(join(tempDir(), "second"), 1_000_000);
+		const pack = from.beginPack();
+		pack.add(hashContent(Buffer.from("half a baseline")), Buffer.from("half a baseline"));
+		from.handOverPacks(to, new Set());
+		to.releasePacks(new Set());
+		expect(existsSync(from.dir)).toBe(false);
+		pack.abort();
+	});
+
 	it("never leans on another process's pack: it packs those contents again, and reads one that went loose", () => {
 		const dir = join(tempDir(), "store");
 		const content = Buffer.from("in both baselines");

@@ -47,6 +47,12 @@ export interface PackWriter {
 	abort(): void;
 }
 
+/** A pack being written: it can be abandoned, or told to commit into another store. */
+interface PendingPack {
+	moveTo(store: BlobStore): void;
+	abort(): void;
+}
+
 /** The index file of a pack file. */
 function indexOf(pack: string): string {
 	return `${pack.slice(0, -".pack".length)}.idx`;
@@ -77,8 +83,8 @@ export class BlobStore {
 	private readonly loose = new Set<string>();
 	/** Packs this object committed: the working tree's baseline, scratch once the session ends (`releasePacks`). */
 	private readonly ownPacks = new Set<string>();
-	/** How to abort the packs being written. */
-	private readonly writing = new Set<() => void>();
+	/** The packs being written into this store. */
+	private readonly writing = new Set<PendingPack>();
 	private bytes = 0;
 	private opened = false;
 	private refused = false;
@@ -165,22 +171,34 @@ export class BlobStore {
 		const entries = new Map<string, [number, number]>();
 		let offset = 0;
 		let closed = false;
+		// The store the pack is committed into: the next session's once this one's packs are handed over.
+		let owner: BlobStore = this;
+		// Once handed over, this store may be left holding nothing: it goes.
+		const leave = () => {
+			if (owner !== this && this.packed.size === 0 && this.loose.size === 0) this.removeIfEmpty();
+		};
+		const pending: PendingPack = {
+			moveTo: (store) => {
+				owner = store;
+			},
+			abort: () => {
+				close();
+				rmSync(tempPath, { force: true });
+				leave();
+			},
+		};
 		const close = () => {
 			if (closed) return;
 			closed = true;
 			closeSync(fd);
-			this.writing.delete(abort);
+			owner.writing.delete(pending);
 		};
-		const abort = () => {
-			close();
-			rmSync(tempPath, { force: true });
-		};
-		this.writing.add(abort);
+		this.writing.add(pending);
 		return {
 			add: (hash, bytes) => {
-				if (this.holdsLastingly(hash) || entries.has(hash)) return true;
-				if (this.bytes + offset + bytes.length > this.maxBytes) {
-					this.refused = true;
+				if (owner.holdsLastingly(hash) || entries.has(hash)) return true;
+				if (owner.bytes + offset + bytes.length > owner.maxBytes) {
+					owner.refused = true;
 					return false;
 				}
 				let written = 0;
@@ -195,21 +213,39 @@ export class BlobStore {
 					rmSync(tempPath, { force: true });
 					return;
 				}
-				mkdirSync(this.packDir, { recursive: true });
-				const packPath = join(this.packDir, `${name}.pack`);
-				renameSync(tempPath, packPath);
-				// The index is what makes a pack usable: written (temp and rename) only once the pack is in place.
-				const indexTemp = join(this.tempDir, `${name}.idx.tmp`);
-				writeFileSync(indexTemp, JSON.stringify({ format: 1, blobs: Object.fromEntries(entries) }));
-				renameSync(indexTemp, join(this.packDir, `${name}.idx`));
-				for (const [hash, [entryOffset, size]] of entries) {
-					this.packed.set(hash, { pack: packPath, offset: entryOffset, size });
+				if (owner === this) {
+					this.commitPack(name, tempPath, entries, offset);
+					return;
 				}
-				this.ownPacks.add(packPath);
-				this.bytes += offset;
+				// Handed over while being written: it goes where the index that reads it went (here only when it cannot
+				// be moved: another file system).
+				try {
+					owner.commitPack(name, tempPath, entries, offset);
+				} catch {
+					this.commitPack(name, tempPath, entries, offset);
+					return;
+				}
+				leave();
 			},
-			abort,
+			abort: pending.abort,
 		};
+	}
+
+	/** Moves the written pack `tempPath` (in any store's temp directory) into this store, then its index. */
+	private commitPack(name: string, tempPath: string, entries: Map<string, [number, number]>, size: number): void {
+		mkdirSync(this.packDir, { recursive: true });
+		const packPath = join(this.packDir, `${name}.pack`);
+		renameSync(tempPath, packPath);
+		// The index is what makes a pack usable: written (temp and rename) only once the pack is in place.
+		mkdirSync(this.tempDir, { recursive: true });
+		const indexTemp = join(this.tempDir, `${name}.idx.tmp`);
+		writeFileSync(indexTemp, JSON.stringify({ format: 1, blobs: Object.fromEntries(entries) }));
+		renameSync(indexTemp, join(this.packDir, `${name}.idx`));
+		for (const [hash, [entryOffset, entrySize]] of entries) {
+			this.packed.set(hash, { pack: packPath, offset: entryOffset, size: entrySize });
+		}
+		this.ownPacks.add(packPath);
+		this.bytes += size;
 	}
 
 	/**
@@ -219,7 +255,7 @@ export class BlobStore {
 	 */
 	releasePacks(keep: ReadonlySet<string>): void {
 		// A baseline still being written (the session ended first) is abandoned now, not when its walk next runs.
-		for (const abort of this.writing) abort();
+		for (const pending of this.writing) pending.abort();
 		for (const pack of this.ownPacks) {
 			const contents = this.keepLoose(pack, keep);
 			if (!contents) continue;
@@ -235,10 +271,16 @@ export class BlobStore {
 	/**
 	 * Moves the packs this object committed into `to` (the next session's store, where the index that reads them
 	 * goes on), after copying out as loose blobs the contents of them that `keep` names. A pack that cannot be
-	 * moved (another file system) stays here.
+	 * moved (another file system) stays here. A pack still being written is committed into `to`.
 	 */
 	handOverPacks(to: BlobStore, keep: ReadonlySet<string>): void {
 		to.open();
+		const writing = [...this.writing];
+		this.writing.clear();
+		for (const pending of writing) {
+			pending.moveTo(to);
+			to.writing.add(pending);
+		}
 		for (const pack of this.ownPacks) {
 			const contents = this.keepLoose(pack, keep);
 			if (!contents) continue;

@@ -34,6 +34,8 @@ export interface StreamEventProcessor<TEvent> {
 export interface ProviderTransport {
 	fetch: Fetch;
 	signal: AbortSignal | undefined;
+	/** Runs `callback` once the request is over (the reply read, failed or aborted, the connection closed). */
+	whenOver(callback: () => void): void;
 }
 
 /** One prepared request: its payload (before `onPayload`), how to send it, how to read the reply. */
@@ -79,6 +81,7 @@ async function execute<TPayload, TEvent>(
 	const { model, options } = run;
 	const signal = options?.signal;
 	const guard = new ReplyGuard(replyLimitsOf(options), run.wireFormat);
+	const whenOver: (() => void)[] = [];
 	let processor: StreamEventProcessor<TEvent> | undefined;
 	try {
 		const call = await run.prepare();
@@ -89,7 +92,11 @@ async function execute<TPayload, TEvent>(
 		}
 		if (signal?.aborted) throw new Error(ABORTED_MESSAGE);
 		guard.start();
-		const events = await call.send(payload, { fetch: guard.fetch, signal });
+		const events = await call.send(payload, {
+			fetch: guard.fetch,
+			signal,
+			whenOver: (callback) => whenOver.push(callback),
+		});
 		stream.push({ type: "start", partial: output });
 
 		processor = call.createProcessor(output, stream);
@@ -118,6 +125,7 @@ async function execute<TPayload, TEvent>(
 		failStream(stream, output, new Error(failureMessage(error, run, guard)), signal);
 	} finally {
 		guard.close();
+		for (const callback of whenOver) callback();
 	}
 }
 

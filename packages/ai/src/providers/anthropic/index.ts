@@ -52,7 +52,7 @@ export function streamAnthropic(
 			const apiVersion = headerValue(headers, "anthropic-version");
 			return {
 				payload: buildRequestParams(model, context, options, auth, apiVersion, { reuseConversions }),
-				send: (params, { fetch, signal }) => {
+				send: (params, { fetch, signal, whenOver }) => {
 					const body = { ...params, stream: true as const };
 					// `client.post` is `messages.create` without its console warnings (it prints one for every
 					// request to a deprecated model, e.g. claude-sonnet-4-5, which would garble a terminal UI);
@@ -60,7 +60,7 @@ export function streamAnthropic(
 					return createAnthropicClient(model, auth, headers, fetch).post<Stream<RawMessageStreamEvent>>(
 						MESSAGES_PATH,
 						reuseConversions
-							? { ...serializedBody(body, "messages"), stream: true, signal }
+							? { ...serializedBody(body, "messages", { whenOver }), stream: true, signal }
 							: { body, stream: true, signal },
 					);
 				},

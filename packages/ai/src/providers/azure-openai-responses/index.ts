@@ -41,10 +41,10 @@ export function streamAzureOpenAIResponses(
 			payload.model = resolveDeploymentName(model, options);
 			return {
 				payload,
-				send: (body, { fetch, signal }) =>
+				send: (body, { fetch, signal, whenOver }) =>
 					createAzureClient(endpoint, apiKey, { ...model.headers, ...options?.headers }, fetch).responses.create(
 						body,
-						reuseConversions ? { signal, ...serializedBody(body, "input") } : { signal },
+						reuseConversions ? { signal, ...serializedBody(body, "input", { whenOver }) } : { signal },
 					),
 				createProcessor: (output, stream) => new ResponsesStreamParser(model, output, stream, options?.serviceTier),
 			};

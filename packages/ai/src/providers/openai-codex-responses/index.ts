@@ -83,10 +83,10 @@ export function streamOpenAICodexResponses(
 			const reuseConversions = !options?.onPayload;
 			return {
 				payload: buildCodexPayload(model, context, options, { reuseConversions }),
-				send: (payload, { fetch, signal }) =>
+				send: (payload, { fetch, signal, whenOver }) =>
 					createOpenAIClient({ model: clientModel, apiKey: token, context, headers, fetch }).responses.create(
 						payload,
-						reuseConversions ? { signal, ...serializedBody(payload, "input") } : { signal },
+						reuseConversions ? { signal, ...serializedBody(payload, "input", { whenOver }) } : { signal },
 					),
 				createProcessor: (output, stream) =>
 					new CodexStreamParser(new ResponsesStreamParser(model, output, stream)),

@@ -32,11 +32,13 @@ export function streamOpenAICompletions(
 			const compat = resolveCompletionsCompat(model);
 			return {
 				payload: buildCompletionsPayload(model, context, options, compat, { reuseConversions }),
-				send: async (payload, { fetch, signal }) => {
+				send: async (payload, { fetch, signal, whenOver }) => {
 					const client = createOpenAIClient({ model, apiKey, context, headers: options?.headers, fetch });
 					// The payload carries compatible servers' extra fields; the SDK sends the body as given.
 					const body = payload as unknown as ChatCompletionCreateParamsStreaming;
-					const request = reuseConversions ? { signal, ...serializedBody(payload, "messages") } : { signal };
+					const request = reuseConversions
+						? { signal, ...serializedBody(payload, "messages", { whenOver }) }
+						: { signal };
 					const stream = await client.chat.completions.create(body, request);
 					return stream as AsyncIterable<WireChunk>;
 				},

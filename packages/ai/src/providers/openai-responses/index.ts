@@ -30,10 +30,10 @@ export function streamOpenAIResponses(
 			const reuseConversions = !options?.onPayload;
 			return {
 				payload: buildResponsesPayload(model, context, options, { reuseConversions }),
-				send: (payload, { fetch, signal }) =>
+				send: (payload, { fetch, signal, whenOver }) =>
 					createOpenAIClient({ model, apiKey, context, headers: options?.headers, fetch }).responses.create(
 						payload,
-						reuseConversions ? { signal, ...serializedBody(payload, "input") } : { signal },
+						reuseConversions ? { signal, ...serializedBody(payload, "input", { whenOver }) } : { signal },
 					),
 				createProcessor: (output, stream) => new ResponsesStreamParser(model, output, stream, options?.serviceTier),
 			};

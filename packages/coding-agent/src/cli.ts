@@ -1,6 +1,22 @@
 #!/usr/bin/env node
 // Entry point of the `agent` command. Exit codes: 0 success, 1 any failure, 130/143 when interrupted.
-import { main } from "./cli/main.js";
+import { writeSync } from "node:fs";
+import { VERSION } from "./config.js";
+
+// `agent --version` alone (what editors and scripts probe) is answered before the command line is loaded, and
+// without setting up process.stdout: Node's own start is then nearly all it costs. Everything else, and
+// `--version` among other flags, goes through main().
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+	try {
+		writeSync(1, `${VERSION}\n`);
+	} catch {
+		process.exitCode = 1;
+	}
+	process.exit();
+}
+
+const { main } = await import("./cli/main.js");
 
 /** Exits once stdout and stderr have handed everything to the OS (a pipe reader must not lose the last lines). */
 function exitAfterFlush(code: number): void {
@@ -25,7 +41,7 @@ for (const [signal, code] of [
 }
 
 // The bin is a bundle holding its own copy of this package: extensions get that copy, loaded when one asks.
-main(process.argv.slice(2), process, () => import("./index.js")).then(exitAfterFlush, (error: unknown) => {
+main(argv, process, () => import("./index.js")).then(exitAfterFlush, (error: unknown) => {
 	// A bug, not a user error: show the stack so it can be reported.
 	process.stderr.write(`Error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 	exitAfterFlush(1);

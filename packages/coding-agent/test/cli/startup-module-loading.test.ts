@@ -58,8 +58,15 @@ function writeFiles(root: string, files: Record<string, string>): void {
 }
 
 describe("what each start loads", () => {
-	it("--version loads the command-line front only", async () => {
+	it("--version alone loads the entry and the version, nothing of the command line", async () => {
 		const modules = await tracedRun(["--version"]);
+		const ours = ofPackage(modules, "coding-agent").map((url) => url.replace(/^.*\/dist\//, ""));
+		expect(ours.sort()).toEqual(["cli.js", "config.js", "package-root.js"]);
+		expect(modules.filter((url) => url.includes("node_modules"))).toEqual([]);
+	});
+
+	it("--version among other flags loads the command-line front only", async () => {
+		const modules = await tracedRun(["--offline", "--version"]);
 		const ours = ofPackage(modules, "coding-agent").map((url) => url.replace(/^.*\/dist\//, ""));
 		expect(ours.sort()).toEqual([
 			"cli.js",

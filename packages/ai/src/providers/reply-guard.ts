@@ -108,7 +108,9 @@ export class ReplyGuard {
 	failure: ReplyGuardError | undefined;
 	private readonly controller = new AbortController();
 	private timer: ReturnType<typeof setTimeout> | undefined;
-	private unlinkSignal: (() => void) | undefined;
+	/** The signals the request follows (the caller's, an SDK's own per attempt), each linked once until close(). */
+	private readonly followed = new Set<AbortSignal>();
+	private readonly unlinks: (() => void)[] = [];
 	private bytes = 0;
 	private readonly wire: WireFormatRules;
 	private readonly captured: Uint8Array[] = [];
@@ -134,8 +136,32 @@ export class ReplyGuard {
 	/** Ends the reply's transport: the timer stops and a request still open is aborted. */
 	close(): void {
 		clearTimeout(this.timer);
-		this.unlinkSignal?.();
+		for (const unlink of this.unlinks) unlink();
+		this.unlinks.length = 0;
 		this.controller.abort(CLOSED);
+	}
+
+	/**
+	 * The reply's own signal, for its SDK: aborted when a followed signal is, on a failure, and once the reply is
+	 * over. An SDK keeps the abort listener it adds to the signal it is given for as long as that signal lives, so
+	 * it must not be given a caller's signal that outlives the request (a whole agent run): one listener, with the
+	 * request's state, would pile up on it per request.
+	 */
+	get signal(): AbortSignal {
+		return this.controller.signal;
+	}
+
+	/** Aborts the request when `signal` aborts, until the reply is over (close() unlinks). */
+	follow(signal: AbortSignal | undefined): void {
+		if (!signal || signal === this.controller.signal || this.followed.has(signal)) return;
+		this.followed.add(signal);
+		const abort = () => this.controller.abort(signal.reason);
+		if (signal.aborted) {
+			abort();
+			return;
+		}
+		signal.addEventListener("abort", abort, { once: true });
+		this.unlinks.push(() => signal.removeEventListener("abort", abort));
 	}
 
 	/** The final response and the start of its body, once a response arrived. */
@@ -152,7 +178,7 @@ export class ReplyGuard {
 	readonly fetch: Fetch = async (input, givenInit = {}) => {
 		// SDKs that build a Request (Mistral's) pass everything in it; its body is read once so a redirect can resend it.
 		const init = input instanceof Request ? { ...(await requestInit(input)), ...givenInit } : givenInit;
-		this.linkSignal(init.signal ?? undefined);
+		this.follow(init.signal ?? undefined);
 		const origin = requestUrl(input);
 		let url = origin;
 		let method = (init.method ?? "GET").toUpperCase();
@@ -187,14 +213,6 @@ export class ReplyGuard {
 		if (!this.failure) this.failure = new ReplyGuardError(message);
 		this.controller.abort(this.failure);
 		return this.failure;
-	}
-
-	private linkSignal(signal: AbortSignal | undefined): void {
-		if (!signal || this.unlinkSignal) return;
-		const abort = () => this.controller.abort(signal.reason);
-		if (signal.aborted) abort();
-		signal.addEventListener("abort", abort, { once: true });
-		this.unlinkSignal = () => signal.removeEventListener("abort", abort);
 	}
 
 	private async inspect(url: URL, reply: TransportReply): Promise<Response> {

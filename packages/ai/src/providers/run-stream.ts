@@ -30,10 +30,14 @@ export interface StreamEventProcessor<TEvent> {
 	readonly failureReason?: string;
 }
 
-/** What an adapter's request needs from the transport: the guarded fetch to give its SDK, and the caller's signal. */
+/** What an adapter's request needs from the transport: the guarded fetch and the signal to give its SDK. */
 export interface ProviderTransport {
 	fetch: Fetch;
-	signal: AbortSignal | undefined;
+	/**
+	 * The request's own signal: aborted when the caller's is, and once the request is over. SDKs get this one,
+	 * never the caller's, which may outlive many requests (an agent run) and would collect a listener per request.
+	 */
+	signal: AbortSignal;
 	/** Runs `callback` once the request is over (the reply read, failed or aborted, the connection closed). */
 	whenOver(callback: () => void): void;
 }
@@ -92,9 +96,10 @@ async function execute<TPayload, TEvent>(
 		}
 		if (signal?.aborted) throw new Error(ABORTED_MESSAGE);
 		guard.start();
+		guard.follow(signal);
 		const events = await call.send(payload, {
 			fetch: guard.fetch,
-			signal,
+			signal: guard.signal,
 			whenOver: (callback) => whenOver.push(callback),
 		});
 		stream.push({ type: "start", partial: output });

@@ -2,6 +2,7 @@
 // SDKs. A reply is finished only when its terminal event arrived; tool calls whose arguments did not arrive
 // whole are marked invalid; anything that is not the API's wire format fails loudly; replies are bounded in
 // size and time; redirects never carry credentials or the conversation to another origin.
+import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MAX_REPLY_BYTES, DEFAULT_REPLY_TIMEOUT_MS, isContextOverflow, stream } from "../../src/index.js";
 import {
@@ -366,6 +367,19 @@ describe.each(PROVIDER_DIALECTS)("$api", (dialect) => {
 			expect(types).toEqual(["error"]);
 			expect(result.stopReason).toBe("aborted");
 			expect(result.errorMessage).toBe("Request was aborted");
+		});
+	});
+
+	describe("the caller's signal", () => {
+		it("keeps no listener from the requests it was given to, however many", async () => {
+			const controller = new AbortController();
+			for (let request = 0; request < 3; request++) {
+				const { result } = await exchange(dialect, streamed(dialect, dialect.text("Hello")), {
+					signal: controller.signal,
+				});
+				expect(result.stopReason).toBe("stop");
+			}
+			expect(getEventListeners(controller.signal, "abort")).toEqual([]);
 		});
 	});
 

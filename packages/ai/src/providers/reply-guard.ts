@@ -108,9 +108,8 @@ export class ReplyGuard {
 	failure: ReplyGuardError | undefined;
 	private readonly controller = new AbortController();
 	private timer: ReturnType<typeof setTimeout> | undefined;
-	/** The signals the request follows (the caller's, an SDK's own per attempt), each linked once until close(). */
-	private readonly followed = new Set<AbortSignal>();
-	private readonly unlinks: (() => void)[] = [];
+	/** The signals the request follows (the caller's, an SDK's own per attempt), each with its unlink, until close(). */
+	private readonly followed = new Map<AbortSignal, () => void>();
 	private bytes = 0;
 	private readonly wire: WireFormatRules;
 	private readonly captured: Uint8Array[] = [];
@@ -136,8 +135,8 @@ export class ReplyGuard {
 	/** Ends the reply's transport: the timer stops and a request still open is aborted. */
 	close(): void {
 		clearTimeout(this.timer);
-		for (const unlink of this.unlinks) unlink();
-		this.unlinks.length = 0;
+		for (const unlink of this.followed.values()) unlink();
+		this.followed.clear();
 		this.controller.abort(CLOSED);
 	}
 
@@ -154,14 +153,10 @@ export class ReplyGuard {
 	/** Aborts the request when `signal` aborts, until the reply is over (close() unlinks). */
 	follow(signal: AbortSignal | undefined): void {
 		if (!signal || signal === this.controller.signal || this.followed.has(signal)) return;
-		this.followed.add(signal);
 		const abort = () => this.controller.abort(signal.reason);
-		if (signal.aborted) {
-			abort();
-			return;
-		}
-		signal.addEventListener("abort", abort, { once: true });
-		this.unlinks.push(() => signal.removeEventListener("abort", abort));
+		this.followed.set(signal, () => signal.removeEventListener("abort", abort));
+		if (signal.aborted) abort();
+		else signal.addEventListener("abort", abort, { once: true });
 	}
 
 	/** The final response and the start of its body, once a response arrived. */

@@ -132,17 +132,6 @@ export function lendPayload<F extends HistoryField>(payload: { [K in F]: readonl
 	return serializedMessagesOf(payload[field]).lend(head, tail);
 }
 
-/** `JSON.stringify(payload)` as UTF-8, byte for byte, in bytes of its own (`lendPayload`, copied). */
-export function serializePayload<F extends HistoryField>(
-	payload: { [K in F]: readonly WireMessage[] },
-	field: F,
-): Uint8Array {
-	const lent = lendPayload(payload, field);
-	const bytes = lent.body.slice();
-	lent.release();
-	return bytes;
-}
-
 // What the SDKs send with a body they serialize themselves; a body given as bytes goes out without a type.
 const JSON_CONTENT_TYPE = { "content-type": "application/json" };
 

@@ -7,11 +7,11 @@ import fc from "../../../../../scripts/fast-check.js";
 import { buildRequestParams } from "../../../src/providers/anthropic/build-request.js";
 import { convertMessages } from "../../../src/providers/anthropic/convert-messages.js";
 import { resolveAuth } from "../../../src/providers/anthropic/headers.js";
-import { serializePayload } from "../../../src/providers/serialized-payload.js";
 import type { ImageContent, Message, Model, StopReason, ToolResultMessage } from "../../../src/types.js";
 import { applyHistoryChange, historyChangeArb } from "../../helpers/history-changes.js";
 import { assistant, toolCall, toolResult, user } from "../../helpers/messages.js";
 import { claudeSonnet4 } from "../../helpers/provider-test-harness.js";
+import { serializePayload } from "../../helpers/serialized-payload.js";
 
 const png: ImageContent = { type: "image", data: "AAAA", mimeType: "image/png" };
 const vision = claudeSonnet4("http://127.0.0.1:1");

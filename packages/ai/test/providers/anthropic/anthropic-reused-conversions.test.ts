@@ -5,11 +5,11 @@ import { describe, expect, it } from "vitest";
 import { buildRequestParams } from "../../../src/providers/anthropic/build-request.js";
 import { resolveAuth } from "../../../src/providers/anthropic/headers.js";
 import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
-import { serializePayload } from "../../../src/providers/serialized-payload.js";
 import type { Context, ImageContent, Message, Model, ToolResultMessage } from "../../../src/types.js";
 import { anthropicReply, textBlock } from "../../helpers/anthropic-sse.js";
 import { assistant, toolCall, toolResult, user } from "../../helpers/messages.js";
 import { claudeSonnet4, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { serializePayload } from "../../helpers/serialized-payload.js";
 import { collect } from "../../helpers/stream-events.js";
 
 const server = useFakeServer();

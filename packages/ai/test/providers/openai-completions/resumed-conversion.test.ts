@@ -11,11 +11,11 @@ import {
 } from "../../../src/providers/openai-completions/compat.js";
 import { convertCompletionsMessages } from "../../../src/providers/openai-completions/convert-messages.js";
 import type { CompletionsPayload } from "../../../src/providers/openai-completions/wire-types.js";
-import { serializePayload } from "../../../src/providers/serialized-payload.js";
 import type { ImageContent, Message, Model, StopReason, ToolResultMessage } from "../../../src/types.js";
 import { applyHistoryChange, historyChangeArb } from "../../helpers/history-changes.js";
 import { assistant, toolCall, toolResult, user } from "../../helpers/messages.js";
 import { openaiTestModel } from "../../helpers/provider-test-harness.js";
+import { serializePayload } from "../../helpers/serialized-payload.js";
 
 const png: ImageContent = { type: "image", data: "AAAA", mimeType: "image/png" };
 const vision = openaiTestModel("openai-completions", "http://127.0.0.1:1/v1");

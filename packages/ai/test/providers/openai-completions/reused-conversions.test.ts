@@ -10,11 +10,11 @@ import {
 	type ResolvedCompletionsCompat,
 } from "../../../src/providers/openai-completions/compat.js";
 import type { CompletionsPayload, WireMessage } from "../../../src/providers/openai-completions/wire-types.js";
-import { serializePayload } from "../../../src/providers/serialized-payload.js";
 import type { Context, Message, Model } from "../../../src/types.js";
 import { assistant, toolCall, toolResult, user } from "../../helpers/messages.js";
 import { finish, textChunks } from "../../helpers/openai-completions-sse.js";
 import { openaiTestModel, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { serializePayload } from "../../helpers/serialized-payload.js";
 import { collect } from "../../helpers/stream-events.js";
 
 const server = useFakeServer();

@@ -5,11 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import fc from "../../../../../scripts/fast-check.js";
 import { convertResponsesInput } from "../../../src/providers/openai-responses/convert-messages.js";
-import { serializePayload } from "../../../src/providers/serialized-payload.js";
 import type { ImageContent, Message, Model, StopReason, ToolResultMessage } from "../../../src/types.js";
 import { applyHistoryChange, historyChangeArb } from "../../helpers/history-changes.js";
 import { assistant, toolCall, toolResult, user } from "../../helpers/messages.js";
 import { openaiTestModel } from "../../helpers/provider-test-harness.js";
+import { serializePayload } from "../../helpers/serialized-payload.js";
 
 const png: ImageContent = { type: "image", data: "AAAA", mimeType: "image/png" };
 const vision = openaiTestModel("openai-responses", "http://127.0.0.1:1/v1");

@@ -4,11 +4,11 @@
 import { describe, expect, it } from "vitest";
 import { stream } from "../../../src/index.js";
 import { buildResponsesPayload, type ResponsesPayload } from "../../../src/providers/openai-responses/build-payload.js";
-import { serializePayload } from "../../../src/providers/serialized-payload.js";
 import type { Message, Model } from "../../../src/types.js";
 import { assistant, toolCall, toolResult, user } from "../../helpers/messages.js";
 import { textResponse } from "../../helpers/openai-responses-sse.js";
 import { openaiTestModel, useFakeServer } from "../../helpers/provider-test-harness.js";
+import { serializePayload } from "../../helpers/serialized-payload.js";
 import { collect } from "../../helpers/stream-events.js";
 
 const server = useFakeServer();

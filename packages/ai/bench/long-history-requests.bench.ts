@@ -14,10 +14,10 @@ import { resolveAuth } from "../src/providers/anthropic/headers.js";
 import { buildCompletionsPayload } from "../src/providers/openai-completions/build-payload.js";
 import { detectCompletionsCompat } from "../src/providers/openai-completions/compat.js";
 import { buildResponsesPayload } from "../src/providers/openai-responses/build-payload.js";
-import { serializePayload } from "../src/providers/serialized-payload.js";
 import type { Context, Message, Model } from "../src/types.js";
 import { assistant, toolCall, toolResult, user } from "../test/helpers/messages.js";
 import { claudeSonnet4, openaiTestModel } from "../test/helpers/provider-test-harness.js";
+import { serializePayload } from "../test/helpers/serialized-payload.js";
 
 const TURNS = 1000;
 const SYSTEM_PROMPT = "You are a coding agent. ".repeat(400);

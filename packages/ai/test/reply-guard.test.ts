@@ -117,6 +117,29 @@ describe("limits", () => {
 		expect(String(failure)).toMatch(/reply size limit of 10 MiB/);
 	});
 
+	it("close() after the body was read to its end aborts nothing: the SDK's listeners are not woken", async () => {
+		server.enqueue({ kind: "sse", chunks: ["data: 1\n\n", "data: 2\n\n"] });
+		const guard = new ReplyGuard(limits);
+		const response = await guard.fetch(`${server.url}/x`, { signal: guard.signal });
+		let woken = 0;
+		guard.signal.addEventListener("abort", () => woken++);
+		expect(await response.text()).toBe("data: 1\n\ndata: 2\n\n");
+		guard.close();
+		expect(woken).toBe(0);
+		expect(guard.signal.aborted).toBe(false);
+	});
+
+	it("close() before the body was read to its end aborts the request's signal", async () => {
+		server.enqueue({ kind: "sse", chunks: ["data: 1\n\n", "data: 2\n\n"] });
+		const guard = new ReplyGuard(limits);
+		const response = await guard.fetch(`${server.url}/x`, { signal: guard.signal });
+		const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+		await reader.read();
+		guard.close();
+		expect(guard.signal.aborted).toBe(true);
+		await expect(reader.read()).rejects.toThrow();
+	});
+
 	it("close() ends a request that is still open", async () => {
 		const arrived = server.enqueueHang();
 		const guard = new ReplyGuard(limits);

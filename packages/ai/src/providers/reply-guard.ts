@@ -111,6 +111,8 @@ export class ReplyGuard {
 	/** The signals the request follows (the caller's, an SDK's own per attempt), each with its unlink, until close(). */
 	private readonly followed = new Map<AbortSignal, () => void>();
 	private bytes = 0;
+	/** Set once the body was read to its end: the HTTP request is over, and nothing is left for close() to abort. */
+	private isBodyRead = false;
 	private readonly wire: WireFormatRules;
 	private readonly captured: Uint8Array[] = [];
 	private capturedBytes = 0;
@@ -132,19 +134,23 @@ export class ReplyGuard {
 		this.timer = setTimeout(() => this.fail(replyTooSlowMessage(replyTimeoutMs)), replyTimeoutMs);
 	}
 
-	/** Ends the reply's transport: the timer stops and a request still open is aborted. */
+	/**
+	 * Ends the reply's transport: the timer stops and a request still open is aborted. A reply whose body was read
+	 * to its end is not aborted: that would only wake the listeners the SDK left on the signal, each aborting a
+	 * controller of its own (an event and a fresh AbortError each), for a request that is already over.
+	 */
 	close(): void {
 		clearTimeout(this.timer);
 		for (const unlink of this.followed.values()) unlink();
 		this.followed.clear();
-		this.controller.abort(CLOSED);
+		if (!this.isBodyRead) this.controller.abort(CLOSED);
 	}
 
 	/**
-	 * The reply's own signal, for its SDK: aborted when a followed signal is, on a failure, and once the reply is
-	 * over. An SDK keeps the abort listener it adds to the signal it is given for as long as that signal lives, so
-	 * it must not be given a caller's signal that outlives the request (a whole agent run): one listener, with the
-	 * request's state, would pile up on it per request.
+	 * The reply's own signal, for its SDK: aborted when a followed signal is, on a failure, and at close() when the
+	 * body was not read to its end. An SDK keeps the abort listener it adds to the signal it is given for as long
+	 * as that signal lives, so it must not be given a caller's signal that outlives the request (a whole agent
+	 * run): one listener, with the request's state, would pile up on it per request.
 	 */
 	get signal(): AbortSignal {
 		return this.controller.signal;
@@ -268,6 +274,7 @@ export class ReplyGuard {
 							}
 							for (const chunk of held ?? []) pass(controller, chunk);
 							held = undefined;
+							this.isBodyRead = true;
 							controller.close();
 							return;
 						}

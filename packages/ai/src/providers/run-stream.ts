@@ -34,7 +34,8 @@ export interface StreamEventProcessor<TEvent> {
 export interface ProviderTransport {
 	fetch: Fetch;
 	/**
-	 * The request's own signal: aborted when the caller's is, and once the request is over. SDKs get this one,
+	 * The request's own signal: aborted when the caller's is, and when the request ends before its reply was read
+	 * to the end. SDKs get this one,
 	 * never the caller's, which may outlive many requests (an agent run) and would collect a listener per request.
 	 */
 	signal: AbortSignal;

@@ -51,12 +51,19 @@ export function killProcessTree(pid: number): void {
 	}
 }
 
-/** Stops collecting from a pipe that a background process may keep open, without blocking that process. */
-function detachStream(stream: Readable, onData: (data: Buffer) => void): void {
+function ignore(): void {}
+
+/**
+ * Stops collecting from a pipe that a background process may keep open, without blocking that process. Every
+ * listener of ours goes: Node keeps a finished child's pipes alive until a full collection, and with them whatever
+ * their listeners reach (the command's whole scope, its output with it).
+ */
+function detachStream(stream: Readable, onData: (data: Buffer) => void, onEnd: () => void): void {
 	stream.removeListener("data", onData);
+	stream.removeListener("end", onEnd);
 	// Keep draining so a daemon that still writes does not block on a full pipe; do not keep us alive.
-	stream.on("data", () => {});
-	stream.on("error", () => {});
+	stream.on("data", ignore);
+	stream.on("error", ignore);
 	stream.resume();
 	(stream as Readable & { unref?: () => void }).unref?.();
 }
@@ -100,6 +107,15 @@ export function createLocalBashOperations(options: LocalBashOperationsOptions = 
 					dataEvents++;
 					onData(data);
 				};
+				const onEnd = () => {
+					openStreams--;
+				};
+				const onError = (error: Error) => {
+					if (settled) return;
+					settled = true;
+					cleanup();
+					reject(error);
+				};
 				const kill = () => {
 					if (child.pid !== undefined) killProcessTree(child.pid);
 				};
@@ -116,7 +132,11 @@ export function createLocalBashOperations(options: LocalBashOperationsOptions = 
 					if (settled) return;
 					settled = true;
 					cleanup();
-					for (const stream of streams) detachStream(stream, handleData);
+					for (const stream of streams) detachStream(stream, handleData, onEnd);
+					// As for the pipes (detachStream): the child keeps nothing of ours once settled.
+					child.removeListener("error", onError);
+					child.removeListener("close", finish);
+					child.on("error", ignore);
 					child.unref();
 					if (aborted) reject(new Error("aborted"));
 					else if (timedOut) reject(new Error(`timeout:${timeout}`));
@@ -145,16 +165,9 @@ export function createLocalBashOperations(options: LocalBashOperationsOptions = 
 
 				for (const stream of streams) {
 					stream.on("data", handleData);
-					stream.once("end", () => {
-						openStreams--;
-					});
+					stream.once("end", onEnd);
 				}
-				child.once("error", (error) => {
-					if (settled) return;
-					settled = true;
-					cleanup();
-					reject(error);
-				});
+				child.once("error", onError);
 				// Not "close": that waits for every process holding the pipes, e.g. `server &`, to exit.
 				child.once("exit", (code) => {
 					exitCode = code;

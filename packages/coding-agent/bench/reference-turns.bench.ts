@@ -3,8 +3,9 @@
 // and read turn (wall and CPU, start-up excluded), peak RSS. Runs alternate in blocks ours, reference, reference,
 // ours (ABBA), so a machine that gets busier or quieter during the run affects both alike. The references are
 // installed from npm into a cache directory on first use (bench/helpers/reference-install.ts): 0.58.3 runs on
-// this Node, 1.5.2 and ours on a Node 22 from npm. Then a 1,000-turn session of ours: the agent's time between
-// two model calls at turn 10 and at turn 1,000 (wall, and CPU per turn from /proc), and its RSS.
+// this Node, 1.5.2 and ours on a Node 22 from npm. Then a 1,000-turn session of ours, on this Node and on Node 22:
+// the agent's time between two model calls at turn 10 and at turn 1,000 (wall, and CPU per turn from /proc), and
+// its RSS.
 // AGENT_BENCH_BLOCKS sets the number of ABBA blocks (default 3); AGENT_BENCH_LONG_TURNS the long session's turns.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
@@ -209,6 +210,49 @@ afterAll(() => {
 
 const canTime = existsSync(TIME_BIN);
 
+/** One LONG_TURNS-turn print session of ours on `node`: time between model calls, CPU and RSS, early against late. */
+async function longSession(node: string, nodeLabel: string): Promise<void> {
+	serverLines = [];
+	const child = spawn(node, [CLI_PATH, "--no-session", "-p", `turns=${LONG_TURNS} tool=bash`], {
+		cwd: sandbox.cwd,
+		env: sandbox.env,
+		stdio: ["ignore", "pipe", "inherit"],
+	});
+	server.stdin?.write(`${JSON.stringify({ watchPid: child.pid })}\n`);
+	let stdout = "";
+	child.stdout.on("data", (chunk: Buffer) => {
+		stdout += chunk.toString("utf8");
+	});
+	await new Promise((resolve) => child.once("close", resolve));
+	expect(stdout).toBe("done\n");
+	const records = serverLines
+		.map((line) => JSON.parse(line) as { request: number; gapMs?: number; rssKb?: number; cpuMs?: number })
+		.filter((record) => record.gapMs !== undefined);
+	// Requests are numbered within the server's life; this session's are the last LONG_TURNS.
+	const session = records.slice(-(LONG_TURNS - 1));
+	// Turns 10 to 29, and the last 20.
+	const early = session.slice(9, 29);
+	const late = session.slice(-20);
+	const gapOf = (records: typeof session) => median(records.map((record) => record.gapMs as number));
+	const rssOf = (records: typeof session) => median(records.map((record) => record.rssKb ?? 0)) / 1024;
+	// CPU (user + sys, with the bash children) per turn over 100 turns: /proc counts in 10 ms ticks.
+	const cpuOf = (records: typeof session) =>
+		((records.at(-1)?.cpuMs ?? 0) - (records[0]?.cpuMs ?? 0)) / Math.max(1, records.length - 1);
+	const earlyCpu = cpuOf(session.slice(9, 109));
+	const lateCpu = cpuOf(session.slice(-100));
+	reportBenchmark(`long-session (${LONG_TURNS} bash turns, ${nodeLabel})`, [
+		{ name: "agent time between model calls, turns 10-29", value: gapOf(early), unit: "ms", note: "median" },
+		{ name: `agent time between model calls, last 20 turns`, value: gapOf(late), unit: "ms", note: "median" },
+		{ name: "ratio late/early", value: gapOf(late) / gapOf(early), unit: "×", target: { max: 1.2 } },
+		{ name: "CPU per turn, turns 10-109", value: earlyCpu, unit: "ms" },
+		{ name: "CPU per turn, last 100 turns", value: lateCpu, unit: "ms" },
+		{ name: "CPU ratio late/early", value: lateCpu / earlyCpu, unit: "×", target: { max: 1.2 } },
+		{ name: "RSS, turns 10-29", value: rssOf(early), unit: "MB" },
+		{ name: `RSS, last 20 turns`, value: rssOf(late), unit: "MB" },
+		{ name: "RSS ratio late/early", value: rssOf(late) / rssOf(early), unit: "×", target: { max: 1.5 } },
+	]);
+}
+
 describe("per-turn cost side by side with the references", () => {
 	it.skipIf(!canTime)("ours and reference 0.58.3 on this Node", async () => {
 		const reference = ensureReference0583();
@@ -251,45 +295,13 @@ describe("per-turn cost side by side with the references", () => {
 		]);
 	});
 
-	it(`a ${LONG_TURNS}-turn session stays flat`, async () => {
-		serverLines = [];
-		const child = spawn(process.execPath, [CLI_PATH, "--no-session", "-p", `turns=${LONG_TURNS} tool=bash`], {
-			cwd: sandbox.cwd,
-			env: sandbox.env,
-			stdio: ["ignore", "pipe", "inherit"],
-		});
-		server.stdin?.write(`${JSON.stringify({ watchPid: child.pid })}\n`);
-		let stdout = "";
-		child.stdout.on("data", (chunk: Buffer) => {
-			stdout += chunk.toString("utf8");
-		});
-		await new Promise((resolve) => child.once("close", resolve));
-		expect(stdout).toBe("done\n");
-		const records = serverLines
-			.map((line) => JSON.parse(line) as { request: number; gapMs?: number; rssKb?: number; cpuMs?: number })
-			.filter((record) => record.gapMs !== undefined);
-		// Requests are numbered within the server's life; this session's are the last LONG_TURNS.
-		const session = records.slice(-(LONG_TURNS - 1));
-		// Turns 10 to 29, and the last 20.
-		const early = session.slice(9, 29);
-		const late = session.slice(-20);
-		const gapOf = (records: typeof session) => median(records.map((record) => record.gapMs as number));
-		const rssOf = (records: typeof session) => median(records.map((record) => record.rssKb ?? 0)) / 1024;
-		// CPU (user + sys, with the bash children) per turn over 100 turns: /proc counts in 10 ms ticks.
-		const cpuOf = (records: typeof session) =>
-			((records.at(-1)?.cpuMs ?? 0) - (records[0]?.cpuMs ?? 0)) / Math.max(1, records.length - 1);
-		const earlyCpu = cpuOf(session.slice(9, 109));
-		const lateCpu = cpuOf(session.slice(-100));
-		reportBenchmark(`long-session (${LONG_TURNS} bash turns)`, [
-			{ name: "agent time between model calls, turns 10-29", value: gapOf(early), unit: "ms", note: "median" },
-			{ name: `agent time between model calls, last 20 turns`, value: gapOf(late), unit: "ms", note: "median" },
-			{ name: "ratio late/early", value: gapOf(late) / gapOf(early), unit: "×", target: { max: 1.2 } },
-			{ name: "CPU per turn, turns 10-109", value: earlyCpu, unit: "ms" },
-			{ name: "CPU per turn, last 100 turns", value: lateCpu, unit: "ms" },
-			{ name: "CPU ratio late/early", value: lateCpu / earlyCpu, unit: "×", target: { max: 1.2 } },
-			{ name: "RSS, turns 10-29", value: rssOf(early), unit: "MB" },
-			{ name: `RSS, last 20 turns`, value: rssOf(late), unit: "MB" },
-			{ name: "RSS ratio late/early", value: rssOf(late) / rssOf(early), unit: "×", target: { max: 1.5 } },
-		]);
+	it(`a ${LONG_TURNS}-turn session stays flat, on this Node`, async () => {
+		await longSession(process.execPath, `node ${process.versions.node}`);
+	});
+
+	it(`a ${LONG_TURNS}-turn session stays flat, on Node 22`, async () => {
+		const node22 = ensureNode22();
+		if (!node22 || node22 === process.execPath) return;
+		await longSession(node22, "node 22");
 	});
 });

@@ -57,36 +57,39 @@ class CloudCodeAssistError extends Error {
 	override name = "CloudCodeAssistError";
 }
 
+/** The response an event's `data:` lines (joined) wrap, if any. */
+function eventResponse(data: string[]): GenerateContentResponse | undefined {
+	const text = data.join("\n");
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		throw new WireProtocolError(`an event that is not JSON: ${text.slice(0, 200)}`);
+	}
+	return (parsed as { response?: GenerateContentResponse }).response;
+}
+
 /** Reads server-sent events; each `data:` line is one JSON chunk wrapping a Gemini response. */
 async function* readChunks(body: ReadableStream<Uint8Array>): AsyncIterable<GenerateContentResponse> {
 	const decoder = new TextDecoder();
 	let buffer = "";
 	let data: string[] = [];
-	const flush = function* (): Generator<GenerateContentResponse> {
-		if (data.length === 0) return;
-		const text = data.join("\n");
-		data = [];
-		let parsed: unknown;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			throw new WireProtocolError(`an event that is not JSON: ${text.slice(0, 200)}`);
-		}
-		const response = (parsed as { response?: GenerateContentResponse }).response;
-		if (response) yield response;
-	};
 	for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
 		buffer += decoder.decode(chunk, { stream: true });
 		for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
 			const line = buffer.slice(0, end).replace(/\r$/, "");
 			buffer = buffer.slice(end + 1);
-			if (line === "") yield* flush();
-			else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+			if (line === "") {
+				const response = data.length > 0 ? eventResponse(data) : undefined;
+				data = [];
+				if (response) yield response;
+			} else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
 		}
 	}
 	buffer += decoder.decode();
 	if (buffer.startsWith("data:")) data.push(buffer.slice(5).replace(/^ /, ""));
-	yield* flush();
+	const response = data.length > 0 ? eventResponse(data) : undefined;
+	if (response) yield response;
 }
 
 export function streamGoogleGeminiCli(

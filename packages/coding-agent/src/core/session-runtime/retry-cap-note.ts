@@ -2,7 +2,7 @@
 // `planRetryDelay`). Its error text says why, wherever it is shown or stored (the session file, print mode's
 // stderr, JSON and RPC events, the interactive transcript), not only in the `auto_retry_end` event.
 import type { ModelReplyStream, StreamFn } from "@agent/agent-core";
-import type { AssistantMessage } from "@agent/ai";
+import type { AssistantMessage, AssistantMessageEvent } from "@agent/ai";
 import { isRetryableError, type RetrySettingsValues, withRetryCapExceededNote } from "./retry-policy.js";
 
 /** `streamFn` whose failed replies carry ` (the server asked to wait …, longer than retry.maxDelayMs …)`. */
@@ -20,12 +20,19 @@ export function withRetryCapNote(streamFn: StreamFn, getRetrySettings: () => Ret
 			push: (event) => inner.push(event),
 			end: (result) => inner.end(result),
 			result: () => inner.result().then(annotate),
-			async *[Symbol.asyncIterator]() {
-				for await (const event of inner) {
-					yield event.type === "error" ? { ...event, error: annotate(event.error) } : event;
-				}
-			},
+			[Symbol.asyncIterator]: () => annotatedEvents(inner, annotate),
 		};
 		return annotated;
 	};
+}
+
+// At module level on purpose: V8 gives every generator closure a map of its own, which keeps the closure's scope
+// (here the reply's stream and every event in it) alive until a full collection.
+async function* annotatedEvents(
+	inner: ModelReplyStream,
+	annotate: (message: AssistantMessage) => AssistantMessage,
+): AsyncGenerator<AssistantMessageEvent> {
+	for await (const event of inner) {
+		yield event.type === "error" ? { ...event, error: annotate(event.error) } : event;
+	}
 }

@@ -30,7 +30,7 @@ const bundles = [
 		],
 	},
 	{
-		// The `agent` bin: dist/agent.js plus chunks; provider SDKs, the TUI and ACP are inlined into lazy chunks.
+		// The command line the `agent` bin (bin/agent.cjs) runs: dist/agent.js plus chunks; provider SDKs, the TUI and ACP are inlined into lazy chunks.
 		// sharp is native, jiti loads itself lazily, highlight.js loads languages by name: those stay external.
 		// AJV is inlined into the lazy chunk that prepareToolValidation() imports (one file instead of ~80); the
 		// first validation without it requires the package, so it stays a dependency. picomatch and ignore are only

@@ -19,7 +19,7 @@ if (!existsSync(examples)) {
 	console.error(`No reference examples at ${examples}: run node scripts/reference-exports.mjs first.`);
 	process.exit(2);
 }
-const cli = join(root, "packages", "coding-agent", "dist", "agent.js");
+const cli = join(root, "packages", "coding-agent", "bin", "agent.cjs");
 const work = mkdtempSync(join(tmpdir(), "agent-examples-"));
 const copy = join(work, "extensions");
 cpSync(examples, copy, { recursive: true });

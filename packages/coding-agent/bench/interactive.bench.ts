@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reportBenchmark } from "../../../scripts/bench-report.js";
 import { SessionManager } from "../src/core/session/session-manager.js";
 import { InteractiveMode } from "../src/modes/interactive/interactive-mode.js";
-import { CLI_PATH, type CliSandbox, createCliSandbox } from "../test/helpers/cli-sandbox.js";
+import { BUNDLE_PATH, type CliSandbox, createCliSandbox } from "../test/helpers/cli-sandbox.js";
 import { FakeModelServer, textReply } from "../test/helpers/fake-model-server.js";
 import { createRuntimeHarness } from "../test/helpers/runtime-harness.js";
 import { assistantMessage, userMessage } from "../test/helpers/session-fixtures.js";
@@ -118,7 +118,7 @@ let sandbox: CliSandbox;
 const canUsePty = existsSync("/usr/bin/script") && existsSync("/proc/self/stat");
 
 beforeAll(async () => {
-	if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (pnpm build)`);
+	if (!existsSync(BUNDLE_PATH)) throw new Error(`${BUNDLE_PATH} is missing: build first (pnpm build)`);
 	server = await FakeModelServer.start();
 	server.setFallback(textReply("ok"));
 	sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });

@@ -9,7 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { median, reportBenchmark } from "../../../scripts/bench-report.js";
 import { McpManager } from "../src/core/mcp/manager.js";
-import { CLI_PATH, type CliSandbox, createCliSandbox } from "../test/helpers/cli-sandbox.js";
+import { BUNDLE_PATH, type CliSandbox, createCliSandbox } from "../test/helpers/cli-sandbox.js";
 import { FakeModelServer, textReply } from "../test/helpers/fake-model-server.js";
 import { FIXTURE_SERVER_PATH, stdioServer, stdioServerJson, waitForState } from "../test/helpers/mcp-fixtures.js";
 import { cpuTicks, findAgentPid, startInPty } from "./helpers/pty.js";
@@ -23,7 +23,7 @@ const CLOCK_TICKS_PER_SECOND = 100;
 let server: FakeModelServer;
 
 beforeAll(async () => {
-	if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (pnpm build)`);
+	if (!existsSync(BUNDLE_PATH)) throw new Error(`${BUNDLE_PATH} is missing: build first (pnpm build)`);
 	server = await FakeModelServer.start();
 	server.setFallback(textReply("ok"));
 });

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { median, reportBenchmark } from "../../../scripts/bench-report.js";
-import { CLI_PATH, type CliSandbox, createCliSandbox, runCli } from "../test/helpers/cli-sandbox.js";
+import { BUNDLE_PATH, type CliSandbox, createCliSandbox, runCli } from "../test/helpers/cli-sandbox.js";
 import { FakeModelServer, textReply } from "../test/helpers/fake-model-server.js";
 import { NpmRegistry } from "../test/helpers/npm-registry.js";
 import { createPackageSandbox, type PackageSandbox } from "../test/helpers/package-sandbox.js";
@@ -95,7 +95,7 @@ async function checkLoads(sandbox: CliSandbox): Promise<void> {
 }
 
 beforeAll(async () => {
-	if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (pnpm build)`);
+	if (!existsSync(BUNDLE_PATH)) throw new Error(`${BUNDLE_PATH} is missing: build first (pnpm build)`);
 	registry = await NpmRegistry.start();
 	server = await FakeModelServer.start();
 	server.setFallback(textReply("ok"));

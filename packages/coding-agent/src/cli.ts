@@ -1,22 +1,9 @@
 #!/usr/bin/env node
 // Entry point of the `agent` command. Exit codes: 0 success, 1 any failure, 130/143 when interrupted.
-import { writeSync } from "node:fs";
-import { VERSION } from "./config.js";
+// The `agent` bin (bin/agent.cjs) answers `--version` alone itself and imports the bundle of this file otherwise.
+import { main } from "./cli/main.js";
 
-// `agent --version` alone (what editors and scripts probe) is answered before the command line is loaded, and
-// without setting up process.stdout: Node's own start is then nearly all it costs. Everything else, and
-// `--version` among other flags, goes through main().
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-	try {
-		writeSync(1, `${VERSION}\n`);
-	} catch {
-		process.exitCode = 1;
-	}
-	process.exit();
-}
-
-const { main } = await import("./cli/main.js");
 
 /** Exits once stdout and stderr have handed everything to the OS (a pipe reader must not lose the last lines). */
 function exitAfterFlush(code: number): void {

@@ -7,8 +7,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RpcClient } from "../../src/modes/rpc/rpc-client.js";
 
-/** The built entry point; `pnpm test` builds first (in a loop: `pnpm exec tsc -b`). */
-export const CLI_PATH = fileURLToPath(new URL("../../dist/agent.js", import.meta.url));
+/** The `agent` bin, as users run it: it runs BUNDLE_PATH. */
+export const CLI_PATH = fileURLToPath(new URL("../../bin/agent.cjs", import.meta.url));
+/** The built command line; `pnpm test` builds first (in a loop: `pnpm build`). */
+export const BUNDLE_PATH = fileURLToPath(new URL("../../dist/agent.js", import.meta.url));
 
 export const FAKE_PROVIDER = "fake";
 export const FAKE_MODEL = "fake-model";

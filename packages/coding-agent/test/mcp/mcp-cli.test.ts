@@ -7,7 +7,7 @@ import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RpcClient } from "../../src/modes/rpc/rpc-client.js";
-import { CLI_PATH, type CliSandbox, createCliSandbox, runCli, startRpcAgent } from "../helpers/cli-sandbox.js";
+import { BUNDLE_PATH, type CliSandbox, createCliSandbox, runCli, startRpcAgent } from "../helpers/cli-sandbox.js";
 import {
 	type RecordedModelRequest,
 	startFakeModelServerForFile,
@@ -27,7 +27,7 @@ let sandbox: CliSandbox;
 let rpc: RpcClient | undefined;
 
 beforeAll(() => {
-	if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (pnpm build)`);
+	if (!existsSync(BUNDLE_PATH)) throw new Error(`${BUNDLE_PATH} is missing: build first (pnpm build)`);
 });
 
 afterEach(async () => {

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI_PATH, type CliSandbox, createCliSandbox } from "../helpers/cli-sandbox.js";
+import { BUNDLE_PATH, CLI_PATH, type CliSandbox, createCliSandbox } from "../helpers/cli-sandbox.js";
 import { startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
 import { FIXTURE_SERVER_PATH, stdioServerJson } from "../helpers/mcp-fixtures.js";
 import { isTmuxAvailable, TmuxSession } from "../helpers/tmux-session.js";
@@ -15,7 +15,7 @@ let sandbox: CliSandbox | undefined;
 let tmux: TmuxSession | undefined;
 
 beforeAll(() => {
-	if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (pnpm build)`);
+	if (!existsSync(BUNDLE_PATH)) throw new Error(`${BUNDLE_PATH} is missing: build first (pnpm build)`);
 });
 afterEach(() => {
 	tmux?.kill();

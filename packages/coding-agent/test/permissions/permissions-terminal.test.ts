@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI_PATH, type CliSandbox, createCliSandbox } from "../helpers/cli-sandbox.js";
+import { BUNDLE_PATH, CLI_PATH, type CliSandbox, createCliSandbox } from "../helpers/cli-sandbox.js";
 import {
 	type RecordedModelRequest,
 	startFakeModelServerForFile,
@@ -23,7 +23,7 @@ const SLOW = { timeoutMs: 30_000 };
 const VISIBLE = { timeoutMs: 30_000, history: false };
 
 beforeAll(() => {
-	if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (pnpm build)`);
+	if (!existsSync(BUNDLE_PATH)) throw new Error(`${BUNDLE_PATH} is missing: build first (pnpm build)`);
 });
 afterEach(() => {
 	tmux?.kill();

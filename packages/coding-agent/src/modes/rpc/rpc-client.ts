@@ -38,7 +38,10 @@ import type {
 } from "./protocol.js";
 
 export interface RpcClientOptions {
-	/** The agent's entry script. Default: this package's `dist/agent.js` (the `agent` bin), else `dist/cli.js`. */
+	/**
+	 * The agent's entry script. Default: this package's `dist/agent.js` (what the `agent` bin runs), else
+	 * `dist/cli.js`.
+	 */
 	cliPath?: string;
 	/** What runs the script. Default: the current Node executable. */
 	nodePath?: string;

@@ -35,8 +35,8 @@ export interface ProviderTransport {
 	fetch: Fetch;
 	/**
 	 * The request's own signal: aborted when the caller's is, and when the request ends before its reply was read
-	 * to the end. SDKs get this one,
-	 * never the caller's, which may outlive many requests (an agent run) and would collect a listener per request.
+	 * to the end. SDKs get this one, never the caller's, which may outlive many requests (an agent run) and would
+	 * collect a listener per request.
 	 */
 	signal: AbortSignal;
 	/** Runs `callback` once the request is over (the reply read, failed or aborted, the connection closed). */

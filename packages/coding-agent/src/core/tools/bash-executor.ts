@@ -55,8 +55,8 @@ function ignore(): void {}
 
 /**
  * Stops collecting from a pipe that a background process may keep open, without blocking that process. Every
- * listener of ours goes: Node keeps a finished child's pipes alive until a full collection, and with them whatever
- * their listeners reach (the command's whole scope, its output with it).
+ * listener of ours goes: a finished child's pipes survive young-generation collections until a full one, and with
+ * them whatever their listeners reach (the command's whole scope, its output with it).
  */
 function detachStream(stream: Readable, onData: (data: Buffer) => void, onEnd: () => void): void {
 	stream.removeListener("data", onData);

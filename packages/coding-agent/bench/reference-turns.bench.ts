@@ -288,25 +288,21 @@ describe("per-turn cost side by side with the references", () => {
 		});
 		// The floors under any `--version`: this Node starting an empty ES module, and an empty CommonJS file (what
 		// our bin is), measured the same way, alternately.
-		const floors = { "ES module": join(sandbox.root, "empty.mjs"), "CommonJS file": join(sandbox.root, "empty.cjs") };
-		const starts: Record<string, number[]> = { "ES module": [], "CommonJS file": [] };
-		for (const file of Object.values(floors)) writeFileSync(file, "");
+		const floors = [
+			{ kind: "ES module", file: join(sandbox.root, "empty.mjs"), starts: [] as number[] },
+			{ kind: "CommonJS file", file: join(sandbox.root, "empty.cjs"), starts: [] as number[] },
+		];
+		for (const { file } of floors) writeFileSync(file, "");
 		for (let run = 0; run < 2 * BLOCKS; run++) {
-			for (const [kind, file] of Object.entries(floors)) {
-				const bareNode: Agent = { label: "node", node: node22, cliPath: file };
-				starts[kind].push((await runTimed(bareNode, [], sandbox, "")).wallMs);
+			for (const { file, starts } of floors) {
+				starts.push((await runTimed({ label: "node", node: node22, cliPath: file }, [], sandbox, "")).wallMs);
 			}
 		}
 		reportBenchmark(
 			"reference-1.5.2 (node 22): the floor",
-			Object.keys(floors).flatMap((kind) => [
-				{
-					name: `Node 22 starting an empty ${kind} (wall)`,
-					value: median(starts[kind]),
-					unit: "ms",
-					note: "median",
-				},
-				{ name: "that floor / reference --version", value: median(starts[kind]) / result.ref.versionMs, unit: "×" },
+			floors.flatMap(({ kind, starts }) => [
+				{ name: `Node 22 starting an empty ${kind} (wall)`, value: median(starts), unit: "ms", note: "median" },
+				{ name: "that floor / reference --version", value: median(starts) / result.ref.versionMs, unit: "×" },
 			]),
 		);
 	});

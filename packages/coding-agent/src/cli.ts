@@ -1,6 +1,5 @@
-#!/usr/bin/env node
-// Entry point of the `agent` command. Exit codes: 0 success, 1 any failure, 130/143 when interrupted.
-// The `agent` bin (bin/agent.cjs) answers `--version` alone itself and imports the bundle of this file otherwise.
+// The command line's entry, bundled into dist/agent.js. Exit codes: 0 success, 1 any failure, 130/143 when
+// interrupted. The `agent` bin (bin/agent.cjs) answers `--version` alone itself and imports that bundle otherwise.
 import { main } from "./cli/main.js";
 
 const argv = process.argv.slice(2);

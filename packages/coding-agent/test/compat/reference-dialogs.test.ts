@@ -123,12 +123,39 @@ describe("selection dialogs", () => {
 		expect(text).toContain("claude-sonnet-4-5 ✓");
 		expect(text).toContain("gpt-5");
 		type(selector, "gpt");
-		expect(selector.getSearchText()).toBe("gpt");
+		expect(selector.getSearchInput().getValue()).toBe("gpt");
 		selector.handleInput(ENTER);
 		expect(chosen).toEqual(["gpt-5"]);
 		expect(defaults).toEqual(["openai/gpt-5"]);
 		selector.handleInput(ESC);
 		expect(cancelled).toBe(1);
+	});
+
+	it("ModelSelectorComponent's search input is its search: setting or typing into it filters the list", () => {
+		const models = [
+			{ provider: "anthropic", id: "claude-sonnet-4-5", name: "Claude Sonnet 4.5" },
+			{ provider: "openai", id: "gpt-5", name: "GPT-5" },
+		] as Model[];
+		const chosen: string[] = [];
+		const selector = new ModelSelectorComponent(
+			fakeTui(),
+			undefined,
+			{ setDefaultModelAndProvider: () => {} },
+			{ refresh: () => {}, getAvailable: () => models },
+			[],
+			(model) => chosen.push(model.id),
+			() => {},
+		);
+		const search = selector.getSearchInput();
+		search.setValue("claude");
+		expect(plain(selector.render(80))).not.toContain("gpt-5");
+		for (let i = 0; i < "claude".length; i++) search.handleInput("\x7f");
+		type(search, "gpt");
+		expect(search.getValue()).toBe("gpt");
+		type(selector, "-5");
+		expect(search.getValue()).toBe("gpt-5");
+		selector.handleInput(ENTER);
+		expect(chosen).toEqual(["gpt-5"]);
 	});
 
 	it("ModelSelectorComponent lists only the scoped models when given some, and starts from the search given", () => {
@@ -171,6 +198,24 @@ describe("selection dialogs", () => {
 		expect(chosen).toEqual(["m1"]);
 		selector.handleInput(ESC);
 		expect(cancelled).toBe(1);
+	});
+
+	it("UserMessageSelectorComponent's message list is driven like the dialog", () => {
+		const chosen: string[] = [];
+		const selector = new UserMessageSelectorComponent(
+			[
+				{ id: "m1", text: "first question" },
+				{ id: "m2", text: "second question" },
+			],
+			(id) => chosen.push(id),
+			() => {},
+		);
+		const list = selector.getMessageList();
+		expect(plain(list.render(60))).toMatch(/second question[\s\S]*first question/);
+		type(list, "first");
+		expect(plain(list.render(60))).not.toContain("second question");
+		list.handleInput(ENTER);
+		expect(chosen).toEqual(["m1"]);
 	});
 
 	it("OAuthSelectorComponent offers every provider to log in to, and only the signed-in ones to log out of", () => {
@@ -260,6 +305,31 @@ describe("TreeSelectorComponent", () => {
 		selector.handleInput(ENTER);
 		expect(chosen).toEqual([first]);
 	});
+
+	it("its tree list answers the search, the selected node, and shows a label set through it", () => {
+		const { tree, leaf, second } = sessionTree();
+		const labels: string[] = [];
+		const selector = new TreeSelectorComponent(
+			tree,
+			leaf,
+			40,
+			() => {},
+			() => {},
+			(id) => labels.push(id),
+		);
+		const list = selector.getTreeList();
+		expect(list.getSelectedNode()?.entry.id).toBe(leaf);
+		list.handleInput("\x1b[A");
+		expect(list.getSelectedNode()?.entry.id).toBe(second);
+		type(list, "second");
+		expect(list.getSearchQuery()).toBe("second");
+		list.updateNodeLabel(second, "checkpoint");
+		expect(plain(list.render(100))).toContain("[checkpoint]");
+		expect(list.getSelectedNode()?.label).toBe("checkpoint");
+		list.updateNodeLabel(second, undefined);
+		expect(plain(selector.render(100))).not.toContain("[checkpoint]");
+		expect(labels).toEqual([]);
+	});
 });
 
 describe("SessionSelectorComponent", () => {
@@ -299,6 +369,30 @@ describe("SessionSelectorComponent", () => {
 		expect(chosen).toEqual(["/s/other.jsonl"]);
 		selector.handleInput(ESC);
 		expect(cancelled).toBe(1);
+	});
+
+	it("its session list answers the selected path and takes the sort and the name filter", async () => {
+		const unnamed = { ...info("/s/unnamed.jsonl", ""), name: undefined, firstMessage: "an unnamed session" };
+		const selector = new SessionSelectorComponent(
+			async () => [info("/s/named.jsonl", "named work"), unnamed],
+			async () => [],
+			() => {},
+			() => {},
+			() => {},
+			() => {},
+		);
+		await selector.ready();
+		const list = selector.getSessionList();
+		expect(plain(list.render(100))).toContain("an unnamed session");
+		list.setNameFilter("named");
+		expect(plain(list.render(100))).not.toContain("an unnamed session");
+		expect(list.getSelectedSessionPath()).toBe("/s/named.jsonl");
+		list.setSortMode("relevance");
+		expect(plain(list.render(100))).toContain("sort: fuzzy");
+		list.setNameFilter("all");
+		list.setSortMode("recent");
+		expect(plain(list.render(100))).toContain("sort: recent");
+		expect(plain(list.render(100))).toContain("an unnamed session");
 	});
 
 	it("renames a session through options.renameSession", async () => {

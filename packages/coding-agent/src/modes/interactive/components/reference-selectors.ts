@@ -3,7 +3,7 @@
 // reference's parameters and callbacks; the theme is the one on screen (getCurrentTheme).
 import type { ThinkingLevel } from "@agent/agent-core";
 import type { Model } from "@agent/ai";
-import type { Component, SelectList, SettingsList, TUI } from "@agent/tui";
+import { type Component, Input, type SelectList, type SettingsList, type TUI } from "@agent/tui";
 import type { AuthStorage } from "../../../core/config/auth-storage.js";
 import type { ModelRegistry } from "../../../core/config/model-registry.js";
 import type { SettingsManager } from "../../../core/config/settings-manager.js";
@@ -47,6 +47,28 @@ export class PanelComponent implements Component {
 
 	getSelectList(): SelectList {
 		return this.panel.getSelectList();
+	}
+}
+
+/** A panel's search text as the reference's `Input`: reading, setting or typing into it reads or sets the search. */
+class PanelSearchInput extends Input {
+	constructor(private readonly panel: SelectPanel) {
+		super();
+	}
+
+	override getValue(): string {
+		return this.panel.getFilter();
+	}
+
+	override setValue(value: string): void {
+		super.setValue(value);
+		this.panel.setFilter(super.getValue());
+	}
+
+	override handleInput(data: string): void {
+		super.setValue(this.panel.getFilter());
+		super.handleInput(data);
+		this.panel.setFilter(super.getValue());
 	}
 }
 
@@ -162,9 +184,9 @@ export class ModelSelectorComponent extends PanelComponent {
 		);
 	}
 
-	/** The search text typed so far. */
-	getSearchText(): string {
-		return this.panel.getFilter();
+	/** The search field: its value is the search, and setting it filters the list. */
+	getSearchInput(): Input {
+		return new PanelSearchInput(this.panel);
 	}
 }
 
@@ -184,6 +206,11 @@ export class UserMessageSelectorComponent extends PanelComponent {
 				{ onSelect, onCancel },
 			),
 		);
+	}
+
+	/** The list of messages (typing into it searches, Enter forks, Esc cancels). */
+	getMessageList(): Component & { handleInput(data: string): void } {
+		return this.panel;
 	}
 }
 
@@ -242,6 +269,22 @@ function findNode(tree: readonly SessionTreeNode[], id: string): SessionTreeNode
 	return undefined;
 }
 
+function setNodeLabel(tree: readonly SessionTreeNode[], entryId: string, label: string | undefined): void {
+	const node = findNode(tree, entryId);
+	if (!node) return;
+	if (label === undefined) delete node.label;
+	else node.label = label;
+}
+
+/** What the reference's `TreeSelectorComponent.getTreeList()` answers. */
+interface TreeList extends Component {
+	handleInput(data: string): void;
+	getSearchQuery(): string;
+	getSelectedNode(): SessionTreeNode | undefined;
+	/** Sets (or with undefined removes) an entry's label in the tree shown, without reporting it. */
+	updateNodeLabel(entryId: string, label: string | undefined): void;
+}
+
 /**
  * The /tree navigator over a tree the caller holds:
  * `new TreeSelectorComponent(tree, currentLeafId, terminalHeight, onSelect, onCancel, onLabelChange?,
@@ -249,6 +292,8 @@ function findNode(tree: readonly SessionTreeNode[], id: string): SessionTreeNode
  * `onLabelChange`.
  */
 export class TreeSelectorComponent extends TreeSelector {
+	private readonly tree: SessionTreeNode[];
+
 	constructor(
 		tree: SessionTreeNode[],
 		currentLeafId: string | null,
@@ -270,15 +315,38 @@ export class TreeSelectorComponent extends TreeSelector {
 			onSelect: (entry) => onSelect(entry.id),
 			onCancel,
 			setLabel: (entryId, label) => {
-				const node = findNode(tree, entryId);
-				if (node) {
-					if (label === undefined) delete node.label;
-					else node.label = label;
-				}
+				setNodeLabel(tree, entryId, label);
 				onLabelChange?.(entryId, label);
 			},
 		});
+		this.tree = tree;
 	}
+
+	getTreeList(): TreeList {
+		return {
+			render: (width) => this.render(width),
+			handleInput: (data) => this.handleInput(data),
+			invalidate: () => this.invalidate(),
+			getSearchQuery: () => this.getQuery(),
+			getSelectedNode: () => {
+				const entry = this.getSelectedEntry();
+				return entry ? findNode(this.tree, entry.id) : undefined;
+			},
+			updateNodeLabel: (entryId, label) => {
+				setNodeLabel(this.tree, entryId, label);
+				this.refresh();
+			},
+		};
+	}
+}
+
+/** What the reference's `SessionSelectorComponent.getSessionList()` answers. */
+interface SessionList extends Component {
+	handleInput(data: string): void;
+	getSelectedSessionPath(): string | undefined;
+	/** "relevance" is our best-match order. */
+	setSortMode(sortMode: "threaded" | "recent" | "relevance"): void;
+	setNameFilter(nameFilter: "all" | "named"): void;
 }
 
 type SessionsLoader = (onProgress?: (loaded: number, total: number) => void) => Promise<SessionInfo[]>;
@@ -321,6 +389,17 @@ export class SessionSelectorComponent extends SessionPicker {
 			remove: (session) => deleteSession(session),
 			requestRender,
 		});
+	}
+
+	getSessionList(): SessionList {
+		return {
+			render: (width) => this.render(width),
+			handleInput: (data) => this.handleInput(data),
+			invalidate: () => this.invalidate(),
+			getSelectedSessionPath: () => this.getSelectedSession()?.path,
+			setSortMode: (sortMode) => this.setSort(sortMode === "relevance" ? "fuzzy" : sortMode),
+			setNameFilter: (nameFilter) => this.setNamedOnly(nameFilter === "named"),
+		};
 	}
 }
 

@@ -65,6 +65,13 @@ export class SelectPanel extends CachedComponent {
 		return this.filter;
 	}
 
+	/** Replaces the search text and filters the list by it. */
+	setFilter(filter: string): void {
+		this.filter = filter;
+		this.list.setFilter(filter);
+		this.markChanged();
+	}
+
 	/** Text after the title, e.g. a countdown "(closes in 5s)". */
 	setTitleSuffix(suffix: string): void {
 		if (suffix === this.titleSuffix) return;
@@ -107,11 +114,5 @@ export class SelectPanel extends CachedComponent {
 		if (this.options.hint) lines.push(truncateToWidth(theme.fg("dim", ` ${this.options.hint}`), width));
 		lines.push(rule);
 		return lines;
-	}
-
-	private setFilter(filter: string): void {
-		this.filter = filter;
-		this.list.setFilter(filter);
-		this.markChanged();
 	}
 }

@@ -68,6 +68,20 @@ export class SessionPicker extends CachedComponent {
 		return this.rows;
 	}
 
+	getSelectedSession(): SessionInfo | undefined {
+		return this.rows[this.selected]?.session;
+	}
+
+	setSort(sort: SessionSort): void {
+		this.sort = sort;
+		this.refreshRows();
+	}
+
+	setNamedOnly(namedOnly: boolean): void {
+		this.namedOnly = namedOnly;
+		this.refreshRows();
+	}
+
 	handleInput(data: string): void {
 		if (this.mode.kind === "rename") {
 			this.handleRenameInput(this.mode, data);
@@ -91,13 +105,10 @@ export class SessionPicker extends CachedComponent {
 			if (row) this.options.onSelect(row.session);
 		} else if (keys.matches(data, "selectCancel")) this.options.onCancel();
 		else if (keys.matches(data, "tab")) this.setScope(this.scope === "current" ? "all" : "current");
-		else if (keys.matches(data, "toggleSessionSort")) {
-			this.sort = SESSION_SORTS[(SESSION_SORTS.indexOf(this.sort) + 1) % SESSION_SORTS.length];
-			this.refreshRows();
-		} else if (app.matches(data, "toggleSessionNamedFilter")) {
-			this.namedOnly = !this.namedOnly;
-			this.refreshRows();
-		} else if (keys.matches(data, "toggleSessionPath")) {
+		else if (keys.matches(data, "toggleSessionSort"))
+			this.setSort(SESSION_SORTS[(SESSION_SORTS.indexOf(this.sort) + 1) % SESSION_SORTS.length]);
+		else if (app.matches(data, "toggleSessionNamedFilter")) this.setNamedOnly(!this.namedOnly);
+		else if (keys.matches(data, "toggleSessionPath")) {
 			this.showPath = !this.showPath;
 			this.markChanged();
 		} else if (matchesKey(data, "ctrl+r")) this.startRename();

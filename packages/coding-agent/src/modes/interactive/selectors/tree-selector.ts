@@ -52,6 +52,11 @@ export class TreeSelector extends CachedComponent {
 		return this.filter;
 	}
 
+	/** The search text typed so far. */
+	getQuery(): string {
+		return this.query;
+	}
+
 	getRows(): readonly TreeRow[] {
 		return this.rows;
 	}

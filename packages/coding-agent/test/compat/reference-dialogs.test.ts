@@ -50,6 +50,11 @@ function fakeTui(): TUI & { renders: number } {
 }
 
 describe("selection dialogs", () => {
+	const models = [
+		{ provider: "anthropic", id: "claude-sonnet-4-5", name: "Claude Sonnet 4.5" },
+		{ provider: "openai", id: "gpt-5", name: "GPT-5" },
+	] as Model[];
+
 	it("ThinkingSelectorComponent starts at the current level and selects the one moved to", () => {
 		const chosen: ThinkingLevel[] = [];
 		let cancelled = 0;
@@ -103,10 +108,6 @@ describe("selection dialogs", () => {
 	});
 
 	it("ModelSelectorComponent lists the available models, filters as typed and saves the choice as default", () => {
-		const models = [
-			{ provider: "anthropic", id: "claude-sonnet-4-5", name: "Claude Sonnet 4.5" },
-			{ provider: "openai", id: "gpt-5", name: "GPT-5" },
-		] as Model[];
 		const defaults: string[] = [];
 		const chosen: string[] = [];
 		let cancelled = 0;
@@ -132,10 +133,6 @@ describe("selection dialogs", () => {
 	});
 
 	it("ModelSelectorComponent's search input is its search: setting or typing into it filters the list", () => {
-		const models = [
-			{ provider: "anthropic", id: "claude-sonnet-4-5", name: "Claude Sonnet 4.5" },
-			{ provider: "openai", id: "gpt-5", name: "GPT-5" },
-		] as Model[];
 		const chosen: string[] = [];
 		const selector = new ModelSelectorComponent(
 			fakeTui(),

@@ -5,12 +5,14 @@
 // With --log it also prints one line per request, `{"request":<n>,"gapMs":<ms>,"rssKb":<kb>,"cpuMs":<ms>}`: the time
 // since its previous reply ended (what the agent spent between two model calls: tool, events, building the
 // request), and the resident memory and CPU time so far (user + sys, with the children it waited for) of the
-// process whose pid was last sent on stdin as `{"watchPid":<pid>}`.
+// process whose pid was last sent on stdin as `{"watchPid":<pid>}`. That line may also carry `"replyDelayMs":<ms>`:
+// from then on each reply starts that long after its request arrived, as a model's would (0 unless given).
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 
 const log = process.argv.includes("--log");
 let watchPid;
+let replyDelayMs = 0;
 let requests = 0;
 let lastReplyEnd;
 
@@ -77,6 +79,7 @@ const server = createServer(async (req, res) => {
 	const parts = [];
 	for await (const part of req) parts.push(part);
 	const answer = reply(JSON.parse(Buffer.concat(parts).toString("utf8")));
+	if (replyDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, replyDelayMs));
 	res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 	res.write(chunk({ role: "assistant", content: "" }));
 	if (answer.toolCall) {
@@ -100,7 +103,7 @@ process.stdin.on("data", (text) => {
 	for (let newline = control.indexOf("\n"); newline !== -1; newline = control.indexOf("\n")) {
 		const line = control.slice(0, newline);
 		control = control.slice(newline + 1);
-		if (line.trim()) ({ watchPid } = JSON.parse(line));
+		if (line.trim()) ({ watchPid, replyDelayMs = 0 } = JSON.parse(line));
 	}
 });
 process.stdin.on("end", () => process.exit(0));

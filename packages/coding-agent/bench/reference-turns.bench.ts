@@ -5,7 +5,8 @@
 // installed from npm into a cache directory on first use (bench/helpers/reference-install.ts): 0.58.3 runs on
 // this Node, 1.5.2 and ours on a Node 22 from npm. Then a 1,000-turn session of ours, on this Node and on Node 22:
 // the agent's time between two model calls at turn 10 and at turn 1,000 (wall, and CPU per turn from /proc), and
-// its RSS.
+// its RSS; and on this Node once more with each reply 500 ms after its request, a model's pace (an instant server
+// makes the agent allocate far faster than a real session does, and V8 sizes its young generation by that rate).
 // AGENT_BENCH_BLOCKS sets the number of ABBA blocks (default 3); AGENT_BENCH_LONG_TURNS the long session's turns.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
@@ -210,15 +211,18 @@ afterAll(() => {
 
 const canTime = existsSync(TIME_BIN);
 
-/** One LONG_TURNS-turn print session of ours on `node`: time between model calls, CPU and RSS, early against late. */
-async function longSession(node: string, nodeLabel: string): Promise<void> {
+/**
+ * One LONG_TURNS-turn print session of ours on `node`, each reply `replyDelayMs` after its request: time between
+ * model calls, CPU and RSS, early against late.
+ */
+async function longSession(node: string, label: string, replyDelayMs = 0): Promise<void> {
 	serverLines = [];
 	const child = spawn(node, [CLI_PATH, "--no-session", "-p", `turns=${LONG_TURNS} tool=bash`], {
 		cwd: sandbox.cwd,
 		env: sandbox.env,
 		stdio: ["ignore", "pipe", "inherit"],
 	});
-	server.stdin?.write(`${JSON.stringify({ watchPid: child.pid })}\n`);
+	server.stdin?.write(`${JSON.stringify({ watchPid: child.pid, replyDelayMs })}\n`);
 	let stdout = "";
 	child.stdout.on("data", (chunk: Buffer) => {
 		stdout += chunk.toString("utf8");
@@ -243,7 +247,7 @@ async function longSession(node: string, nodeLabel: string): Promise<void> {
 		((records.at(-1)?.cpuMs ?? 0) - (records[0]?.cpuMs ?? 0)) / Math.max(1, records.length - 1);
 	const earlyCpu = cpuOf(earlyTurns);
 	const lateCpu = cpuOf(lateTurns);
-	reportBenchmark(`long-session (${LONG_TURNS} bash turns, ${nodeLabel})`, [
+	reportBenchmark(`long-session (${LONG_TURNS} bash turns, ${label})`, [
 		{ name: "agent time between model calls, turns 10-109", value: gapOf(earlyTurns), unit: "ms", note: "median" },
 		{ name: "agent time between model calls, last 100 turns", value: gapOf(lateTurns), unit: "ms", note: "median" },
 		{ name: "ratio late/early", value: gapOf(lateTurns) / gapOf(earlyTurns), unit: "×", target: { max: 1.2 } },
@@ -316,4 +320,13 @@ describe("per-turn cost side by side with the references", () => {
 		if (!node22 || node22 === process.execPath) return;
 		await longSession(node22, "node 22");
 	});
+
+	const PACE_MS = 500;
+	it(
+		`a ${LONG_TURNS}-turn session at a model's pace stays flat, on this Node`,
+		async () => {
+			await longSession(process.execPath, `node ${process.versions.node}, replies after ${PACE_MS} ms`, PACE_MS);
+		},
+		LONG_TURNS * (PACE_MS + 100) + 60_000,
+	);
 });

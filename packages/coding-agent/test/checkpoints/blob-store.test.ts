@@ -1,5 +1,15 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BlobStore, hashContent } from "../../src/core/checkpoints/blob-store.js";
@@ -240,5 +250,30 @@ describe("the checkpoint store", () => {
 		expect(ours.holdsLastingly(hash)).toBe(true);
 		theirs.releasePacks(new Set());
 		expect(ours.read(hash)?.toString()).toBe("only in their pack");
+	});
+
+	it("takes over no pack whose writer it cannot tell ended: alive, on another machine, or not recorded", () => {
+		const content = Buffer.from("their baseline");
+		const hash = hashContent(content);
+		const writers: Record<string, unknown> = {
+			"a live process": { host: hostname(), pid: process.ppid, started: 0 },
+			"another machine": { host: `not-${hostname()}`, pid: 999_999_999, started: 0 },
+			"an older version": undefined,
+		};
+		for (const [who, writer] of Object.entries(writers)) {
+			const dir = join(tempDir(), "store");
+			const pack = new BlobStore(dir, 1_000_000).beginPack();
+			pack.add(hash, content);
+			pack.commit();
+			const [indexName] = readdirSync(join(dir, "packs")).filter((name) => name.endsWith(".idx"));
+			const indexPath = join(dir, "packs", indexName);
+			const index = JSON.parse(readFileSync(indexPath, "utf8"));
+			expect(index.writer).toMatchObject({ host: hostname(), pid: process.pid });
+			writeFileSync(indexPath, JSON.stringify({ ...index, writer }));
+			const next = new BlobStore(dir, 1_000_000);
+			expect([who, next.holdsLastingly(hash)]).toEqual([who, false]);
+			next.releasePacks(new Set());
+			expect([who, readdirSync(join(dir, "packs")).length]).toEqual([who, 2]);
+		}
 	});
 });

@@ -68,6 +68,16 @@ process.stdout.write("PACKING\\n");
 process.stdin.resume();
 `;
 
+const COMMITTING_CHILD = (storeDir: string) => `
+const { BlobStore, hashContent } = await load(${JSON.stringify(join(SOURCES, "core/checkpoints/blob-store.ts"))});
+const store = new BlobStore(${JSON.stringify(storeDir)}, 1e12);
+const pack = store.beginPack();
+for (const text of ["referenced by the session", "scratch"]) pack.add(hashContent(Buffer.from(text)), Buffer.from(text));
+pack.commit();
+process.stdout.write("COMMITTED\\n");
+process.stdin.resume();
+`;
+
 describe("a recording killed with SIGKILL", () => {
 	it("leaves a session that opens and a store whose every blob matches its name", async () => {
 		const sessionDir = tempDir();
@@ -115,5 +125,23 @@ describe("a recording killed with SIGKILL", () => {
 		for (const name of readdirSync(temp)) utimesSync(join(temp, name), twoHoursAgo, twoHoursAgo);
 		expect(new BlobStore(storeDir, 1e12).usedBytes).toBe(0);
 		expect(readdirSync(storeDir)).toEqual([]);
+	});
+
+	it("leaves its committed pack to the next process opening the store, which releases it as its own", async () => {
+		const storeDir = join(tempDir(), "store");
+		const child = startSourcesInChild(COMMITTING_CHILD(storeDir));
+		children.push(child);
+		await child.waitForLine("COMMITTED");
+		const referenced = hashContent(Buffer.from("referenced by the session"));
+		const scratch = hashContent(Buffer.from("scratch"));
+		// While the writer lives, its pack is its own: another process does not keep what it needs from it.
+		expect(new BlobStore(storeDir, 1e12).holdsLastingly(referenced)).toBe(false);
+		await child.killHard();
+		const next = new BlobStore(storeDir, 1e12);
+		expect(next.holdsLastingly(referenced)).toBe(true);
+		next.releasePacks(new Set([referenced]));
+		expect(readdirSync(join(storeDir, "packs"))).toEqual([]);
+		expect(next.read(referenced)?.toString()).toBe("referenced by the session");
+		expect(next.has(scratch)).toBe(false);
 	});
 });

@@ -4,7 +4,8 @@
 // damaged blob (a power loss on a file system that reorders writes) is never used either. Many contents at
 // once (the baseline of a working tree) go into one pack file with an index, written the same way. A pack is the
 // scratch of the process that wrote it: handed on to that process's next session, or deleted when the session
-// ends, keeping as loose blobs what the session's entries refer to.
+// ends, keeping as loose blobs what the session's entries refer to. A pack whose writer ended without that (killed,
+// or the machine went down) is taken over by the next process on the same machine that opens the store.
 import { createHash, randomBytes } from "node:crypto";
 import {
 	closeSync,
@@ -22,6 +23,7 @@ import {
 	writeFileSync,
 	writeSync,
 } from "node:fs";
+import { hostname } from "node:os";
 import { basename, join } from "node:path";
 
 export function hashContent(bytes: Uint8Array): string {
@@ -67,6 +69,31 @@ function listNames(dir: string): string[] {
 		return readdirSync(dir);
 	} catch {
 		return [];
+	}
+}
+
+/** Who committed a pack, in its index. */
+interface PackAuthor {
+	host: string;
+	pid: number;
+	/** When the writing process started (ms since the epoch): a pid alone may be reused. */
+	started: number;
+}
+
+const THIS_PROCESS: PackAuthor = { host: hostname(), pid: process.pid, started: Math.round(performance.timeOrigin) };
+
+/**
+ * Whether the process that committed a pack has ended. Only a writer on this machine can be checked; one that
+ * cannot be told ended (another machine, no writer recorded, a live process under that pid) is taken to be alive.
+ */
+function writerEnded(writer: Partial<PackAuthor> | undefined): boolean {
+	if (writer?.host !== THIS_PROCESS.host || typeof writer.pid !== "number") return false;
+	if (writer.pid === THIS_PROCESS.pid) return writer.started !== THIS_PROCESS.started;
+	try {
+		process.kill(writer.pid, 0);
+		return false;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "ESRCH";
 	}
 }
 
@@ -239,7 +266,7 @@ export class BlobStore {
 		// The index is what makes a pack usable: written (temp and rename) only once the pack is in place.
 		mkdirSync(this.tempDir, { recursive: true });
 		const indexTemp = join(this.tempDir, `${name}.idx.tmp`);
-		writeFileSync(indexTemp, JSON.stringify({ format: 1, blobs: Object.fromEntries(entries) }));
+		writeFileSync(indexTemp, JSON.stringify({ format: 1, writer: THIS_PROCESS, blobs: Object.fromEntries(entries) }));
 		renameSync(indexTemp, join(this.packDir, `${name}.idx`));
 		for (const [hash, [entryOffset, entrySize]] of entries) {
 			this.packed.set(hash, { pack: packPath, offset: entryOffset, size: entrySize });
@@ -472,6 +499,7 @@ export class BlobStore {
 			if (!indexed.has(base)) continue;
 			try {
 				const index = JSON.parse(readFileSync(join(this.packDir, `${base}.idx`), "utf8")) as {
+					writer?: Partial<PackAuthor>;
 					blobs?: Record<string, [number, number]>;
 				};
 				const packSize = statSync(packPath).size;
@@ -480,6 +508,8 @@ export class BlobStore {
 					this.packed.set(hash, { pack: packPath, offset, size });
 				}
 				this.bytes += packSize;
+				// Its writer will never release it: this process does, as its own, when its session ends.
+				if (writerEnded(index.writer)) this.ownPacks.add(packPath);
 			} catch {
 				// A damaged index: its blobs are unknown to this store (reads of them report them missing).
 			}

@@ -80,7 +80,14 @@ interface PackAuthor {
 	started: number;
 }
 
-const THIS_PROCESS: PackAuthor = { host: hostname(), pid: process.pid, started: Math.round(performance.timeOrigin) };
+// The process's start, the same in each of its threads (a worker's own clock starts later) give or take a
+// millisecond of rounding: two starts are told apart only beyond a second.
+const THIS_PROCESS: PackAuthor = {
+	host: hostname(),
+	pid: process.pid,
+	started: Math.round(Date.now() - process.uptime() * 1000),
+};
+const SAME_START_MS = 1000;
 
 /**
  * Whether the process that committed a pack has ended. Only a writer on this machine can be checked; one that
@@ -88,7 +95,9 @@ const THIS_PROCESS: PackAuthor = { host: hostname(), pid: process.pid, started: 
  */
 function writerEnded(writer: Partial<PackAuthor> | undefined): boolean {
 	if (writer?.host !== THIS_PROCESS.host || typeof writer.pid !== "number") return false;
-	if (writer.pid === THIS_PROCESS.pid) return writer.started !== THIS_PROCESS.started;
+	if (writer.pid === THIS_PROCESS.pid) {
+		return typeof writer.started === "number" && Math.abs(writer.started - THIS_PROCESS.started) > SAME_START_MS;
+	}
 	try {
 		process.kill(writer.pid, 0);
 		return false;

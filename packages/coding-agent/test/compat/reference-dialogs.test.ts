@@ -144,6 +144,7 @@ describe("selection dialogs", () => {
 			() => {},
 		);
 		const search = selector.getSearchInput();
+		expect(selector.getSearchInput()).toBe(search);
 		search.setValue("claude");
 		expect(plain(selector.render(80))).not.toContain("gpt-5");
 		for (let i = 0; i < "claude".length; i++) search.handleInput("\x7f");

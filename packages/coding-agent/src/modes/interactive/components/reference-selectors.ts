@@ -184,9 +184,12 @@ export class ModelSelectorComponent extends PanelComponent {
 		);
 	}
 
+	private searchInput: Input | undefined;
+
 	/** The search field: its value is the search, and setting it filters the list. */
 	getSearchInput(): Input {
-		return new PanelSearchInput(this.panel);
+		this.searchInput ??= new PanelSearchInput(this.panel);
+		return this.searchInput;
 	}
 }
 
@@ -292,8 +295,6 @@ interface TreeList extends Component {
  * `onLabelChange`.
  */
 export class TreeSelectorComponent extends TreeSelector {
-	private readonly tree: SessionTreeNode[];
-
 	constructor(
 		tree: SessionTreeNode[],
 		currentLeafId: string | null,
@@ -319,7 +320,6 @@ export class TreeSelectorComponent extends TreeSelector {
 				onLabelChange?.(entryId, label);
 			},
 		});
-		this.tree = tree;
 	}
 
 	getTreeList(): TreeList {
@@ -330,10 +330,10 @@ export class TreeSelectorComponent extends TreeSelector {
 			getSearchQuery: () => this.getQuery(),
 			getSelectedNode: () => {
 				const entry = this.getSelectedEntry();
-				return entry ? findNode(this.tree, entry.id) : undefined;
+				return entry ? findNode(this.options.getTree(), entry.id) : undefined;
 			},
 			updateNodeLabel: (entryId, label) => {
-				setNodeLabel(this.tree, entryId, label);
+				setNodeLabel(this.options.getTree(), entryId, label);
 				this.refresh();
 			},
 		};

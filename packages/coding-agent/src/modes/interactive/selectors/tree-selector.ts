@@ -41,7 +41,7 @@ export class TreeSelector extends CachedComponent {
 	private selected = 0;
 	private labelInput: { input: Input; entryId: string } | undefined;
 
-	constructor(private readonly options: TreeSelectorOptions) {
+	constructor(protected readonly options: TreeSelectorOptions) {
 		super();
 		this.filter = options.initialFilter;
 		this.rebuild();

@@ -25,6 +25,7 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
+import { OWN_START_TIME, processEnded } from "../process-identity.js";
 
 export function hashContent(bytes: Uint8Array): string {
 	return createHash("sha256").update(bytes).digest("hex");
@@ -76,18 +77,15 @@ function listNames(dir: string): string[] {
 interface PackAuthor {
 	host: string;
 	pid: number;
-	/** When the writing process started (ms since the epoch): a pid alone may be reused. */
-	started: number;
+	/** The process's start time, where it can be read (a pid alone may be reused). */
+	startTime?: string;
 }
 
-// The process's start, the same in each of its threads (a worker's own clock starts later) give or take a
-// millisecond of rounding: two starts are told apart only beyond a second.
 const THIS_PROCESS: PackAuthor = {
 	host: hostname(),
 	pid: process.pid,
-	started: Math.round(Date.now() - process.uptime() * 1000),
+	...(OWN_START_TIME !== undefined ? { startTime: OWN_START_TIME } : {}),
 };
-const SAME_START_MS = 1000;
 
 /**
  * Whether the process that committed a pack has ended. Only a writer on this machine can be checked; one that
@@ -95,15 +93,7 @@ const SAME_START_MS = 1000;
  */
 function writerEnded(writer: Partial<PackAuthor> | undefined): boolean {
 	if (writer?.host !== THIS_PROCESS.host || typeof writer.pid !== "number") return false;
-	if (writer.pid === THIS_PROCESS.pid) {
-		return typeof writer.started === "number" && Math.abs(writer.started - THIS_PROCESS.started) > SAME_START_MS;
-	}
-	try {
-		process.kill(writer.pid, 0);
-		return false;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === "ESRCH";
-	}
+	return processEnded(writer.pid, typeof writer.startTime === "string" ? writer.startTime : undefined);
 }
 
 function isMissing(error: unknown): boolean {

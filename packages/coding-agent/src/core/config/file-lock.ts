@@ -3,6 +3,7 @@
 // program — is taken over, so a crash never blocks a file forever.
 import { randomUUID } from "node:crypto";
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { OWN_START_TIME, processEnded } from "../process-identity.js";
 
 /** What a lock file says about its holder. */
 export interface LockHolder {
@@ -43,19 +44,6 @@ function installExitHook(): void {
 	});
 }
 
-function processStartTime(pid: number | "self"): string | undefined {
-	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-		// Field 2 (comm) may contain spaces and parentheses; the fields after it start past the last ')'.
-		const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-		return fields[19];
-	} catch {
-		return undefined;
-	}
-}
-
-const ownStartTime = processStartTime("self");
-
 function parseHolder(text: string): LockHolder | undefined {
 	try {
 		const value = JSON.parse(text) as Partial<LockHolder>;
@@ -87,16 +75,7 @@ export function isLockHolderAlive(holder: LockHolder): boolean {
 		for (const lock of heldLocks.values()) if (lock.holder.token === holder.token) return true;
 		return false;
 	}
-	try {
-		process.kill(holder.pid, 0);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
-	}
-	if (holder.startTime !== undefined) {
-		const current = processStartTime(holder.pid);
-		if (current !== undefined && current !== holder.startTime) return false;
-	}
-	return true;
+	return !processEnded(holder.pid, holder.startTime);
 }
 
 function createLock(lockPath: string, holder: LockHolder): FileLock {
@@ -162,7 +141,7 @@ export function tryAcquireFileLock(lockPath: string): LockAttempt {
 			pid: process.pid,
 			token: randomUUID(),
 			acquiredAt: new Date().toISOString(),
-			...(ownStartTime !== undefined ? { startTime: ownStartTime } : {}),
+			...(OWN_START_TIME !== undefined ? { startTime: OWN_START_TIME } : {}),
 		};
 		// Written aside and hard-linked into place: the lock appears atomically, already naming its holder.
 		const staging = `${lockPath}.${holder.token}.tmp`;

@@ -139,6 +139,9 @@ describe("a recording killed with SIGKILL", () => {
 		await child.killHard();
 		const next = new BlobStore(storeDir, 1e12);
 		expect(next.holdsLastingly(referenced)).toBe(true);
+		// Its index now names the process that took it over, so nobody else takes it over meanwhile.
+		const [index] = readdirSync(join(storeDir, "packs")).filter((name) => name.endsWith(".idx"));
+		expect(JSON.parse(readFileSync(join(storeDir, "packs", index), "utf8")).writer.pid).toBe(process.pid);
 		next.releasePacks(new Set([referenced]));
 		expect(readdirSync(join(storeDir, "packs"))).toEqual([]);
 		expect(next.read(referenced)?.toString()).toBe("referenced by the session");

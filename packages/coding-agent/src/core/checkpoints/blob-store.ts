@@ -262,16 +262,21 @@ export class BlobStore {
 		mkdirSync(this.packDir, { recursive: true });
 		const packPath = join(this.packDir, `${name}.pack`);
 		renameSync(tempPath, packPath);
-		// The index is what makes a pack usable: written (temp and rename) only once the pack is in place.
-		mkdirSync(this.tempDir, { recursive: true });
-		const indexTemp = join(this.tempDir, `${name}.idx.tmp`);
-		writeFileSync(indexTemp, JSON.stringify({ format: 1, writer: THIS_PROCESS, blobs: Object.fromEntries(entries) }));
-		renameSync(indexTemp, join(this.packDir, `${name}.idx`));
+		// The index is what makes a pack usable: written only once the pack is in place.
+		this.writeIndex(name, Object.fromEntries(entries));
 		for (const [hash, [entryOffset, entrySize]] of entries) {
 			this.packed.set(hash, { pack: packPath, offset: entryOffset, size: entrySize });
 		}
 		this.ownPacks.add(packPath);
 		this.bytes += size;
+	}
+
+	/** Writes the index of pack `name`, naming this process its writer (a temp file renamed over any older one). */
+	private writeIndex(name: string, blobs: Record<string, [number, number]>): void {
+		mkdirSync(this.tempDir, { recursive: true });
+		const indexTemp = join(this.tempDir, `${name}.idx.tmp`);
+		writeFileSync(indexTemp, JSON.stringify({ format: 1, writer: THIS_PROCESS, blobs }));
+		renameSync(indexTemp, join(this.packDir, `${name}.idx`));
 	}
 
 	/**
@@ -507,8 +512,16 @@ export class BlobStore {
 					this.packed.set(hash, { pack: packPath, offset, size });
 				}
 				this.bytes += packSize;
-				// Its writer will never release it: this process does, as its own, when its session ends.
-				if (writerEnded(index.writer)) this.ownPacks.add(packPath);
+				// Its writer will never release it: this process does, as its own, when its session ends. The index names
+				// this process from now on, so another one opening the store meanwhile leaves it alone.
+				if (writerEnded(index.writer)) {
+					try {
+						this.writeIndex(base, index.blobs ?? {});
+						this.ownPacks.add(packPath);
+					} catch {
+						// A store this process cannot write to: the pack stays as it is.
+					}
+				}
 			} catch {
 				// A damaged index: its blobs are unknown to this store (reads of them report them missing).
 			}

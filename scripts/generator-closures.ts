@@ -4,18 +4,14 @@
 // collection: a generator made per request or per turn holds that request's or turn's objects (its stream, its
 // events) long after they are dead. Declare generators at module level, or as methods of a module-level class.
 // packages/coding-agent/test/conventions/generator-closures.test.ts runs it over every package's src.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
 
 function sourceFiles(dir: string): string[] {
-	const files: string[] = [];
-	for (const name of readdirSync(dir)) {
-		const path = join(dir, name);
-		if (statSync(path).isDirectory()) files.push(...sourceFiles(path));
-		else if (/\.(ts|tsx|mts)$/.test(name) && !name.endsWith(".d.ts")) files.push(path);
-	}
-	return files;
+	return readdirSync(dir, { recursive: true, encoding: "utf8" })
+		.filter((name) => /\.(ts|tsx|mts)$/.test(name) && !name.endsWith(".d.ts"))
+		.map((name) => join(dir, name));
 }
 
 function isGenerator(node: ts.Node): boolean {

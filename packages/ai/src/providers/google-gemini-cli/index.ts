@@ -57,8 +57,9 @@ class CloudCodeAssistError extends Error {
 	override name = "CloudCodeAssistError";
 }
 
-/** The response an event's `data:` lines (joined) wrap, if any. */
+/** The response an event's `data:` lines (joined) wrap, if any; none for an event without data. */
 function eventResponse(data: string[]): GenerateContentResponse | undefined {
+	if (data.length === 0) return undefined;
 	const text = data.join("\n");
 	let parsed: unknown;
 	try {
@@ -80,7 +81,7 @@ async function* readChunks(body: ReadableStream<Uint8Array>): AsyncIterable<Gene
 			const line = buffer.slice(0, end).replace(/\r$/, "");
 			buffer = buffer.slice(end + 1);
 			if (line === "") {
-				const response = data.length > 0 ? eventResponse(data) : undefined;
+				const response = eventResponse(data);
 				data = [];
 				if (response) yield response;
 			} else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
@@ -88,7 +89,7 @@ async function* readChunks(body: ReadableStream<Uint8Array>): AsyncIterable<Gene
 	}
 	buffer += decoder.decode();
 	if (buffer.startsWith("data:")) data.push(buffer.slice(5).replace(/^ /, ""));
-	const response = data.length > 0 ? eventResponse(data) : undefined;
+	const response = eventResponse(data);
 	if (response) yield response;
 }
 

@@ -110,7 +110,7 @@ export {
 	resetApiProviders,
 	setBedrockProviderModule,
 } from "./providers/register-builtins.js";
-export { DEFAULT_MAX_REPLY_BYTES, DEFAULT_REPLY_TIMEOUT_MS } from "./providers/reply-guard.js";
+export { DEFAULT_MAX_REPLY_BYTES, DEFAULT_REPLY_TIMEOUT_MS } from "./providers/reply-limits.js";
 export {
 	adjustMaxTokensForThinking,
 	buildBaseOptions,

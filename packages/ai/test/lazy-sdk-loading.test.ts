@@ -1,5 +1,6 @@
 // Importing @agent/ai must not load any provider SDK: they are imported on a provider's first use, so a
 // program that never talks to OpenAI never pays for loading its SDK.
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
 	AI_SOURCE_ENTRY,
@@ -15,6 +16,19 @@ describe("importing the package", () => {
 		expect(loaded.some((url) => url.endsWith("/src/index.ts"))).toBe(true);
 		expect(loaded.some((url) => url.endsWith("/src/event-stream.ts"))).toBe(true);
 		expect(loadedSdkPackages(loaded)).toEqual([]);
+	});
+
+	// Node's HTTP client, compression and crypto load with the first request or login that needs them; an ES-module
+	// import of node:fs would read its promises API and streams. Together ~15 ms of an import on Node 20, paid by a
+	// program that may never call a provider. (node:net is not looked for: the trace's stderr, a pipe, loads it.)
+	it("loads no HTTP, TLS, compression or crypto module, nor fs's promises API", async () => {
+		const { output } = await traceScript(
+			`await import(${JSON.stringify(pathToFileURL(AI_SOURCE_ENTRY).href)});` +
+				" const loaded = process.moduleLoadList.filter((name) =>" +
+				" /^NativeModule (_?https?|tls|zlib|crypto|fs\\/promises|internal\\/fs\\/streams)$/.test(name));" +
+				" console.log(JSON.stringify(loaded));",
+		);
+		expect(JSON.parse(output)).toEqual([]);
 	});
 });
 

@@ -36,7 +36,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
 	const code = new Promise<string>((resolve) => {
 		deliver = resolve;
 	});
-	const server: Server = nodeHttp.createServer((request, response) => {
+	const server: Server = nodeHttp().createServer((request, response) => {
 		const url = new URL(request.url ?? "/", "http://127.0.0.1");
 		if (url.pathname !== options.path) {
 			response.writeHead(404, { "Content-Type": "text/plain" }).end("Not found");

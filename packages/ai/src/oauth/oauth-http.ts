@@ -1,5 +1,3 @@
-import { defaultHttpTransport } from "../providers/http-transport.js";
-
 // The few HTTP exchanges of a login or a token refresh. Token endpoints never redirect, so a redirect is refused
 // (a refresh token is never sent on to another server); replies are small, so they are bounded; and a server that
 // does not answer fails the step instead of hanging the login.
@@ -62,9 +60,11 @@ export async function sendOAuthRequest(
 	}
 	const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
 	const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+	// The provider requests' client: proxies from the environment, and redirects are never followed. It loads on
+	// first use, as for httpFetch(): importing the package loads no HTTP module.
+	const { defaultHttpTransport } = await import("../providers/http-transport.js");
 	let response: Response;
 	try {
-		// The provider requests' client: proxies from the environment, and redirects are never followed.
 		response = await defaultHttpTransport.fetch(url, {
 			method: request.method ?? (body === undefined ? "GET" : "POST"),
 			headers,

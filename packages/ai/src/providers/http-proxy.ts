@@ -133,7 +133,7 @@ export function openTunnel(proxy: ProxyServer, host: string, port: number): Prom
 	return new Promise((resolve, reject) => {
 		const headers: Record<string, string> = { host: target };
 		if (proxy.authorization) headers["proxy-authorization"] = proxy.authorization;
-		const request = nodeHttp.request({
+		const request = nodeHttp().request({
 			hostname: proxy.hostname,
 			port: proxy.port,
 			method: "CONNECT",

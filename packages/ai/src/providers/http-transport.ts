@@ -194,7 +194,7 @@ function terminated(cause: unknown): TypeError {
 }
 
 export class HttpTransport {
-	private readonly httpAgent: Agent = new nodeHttp.Agent(KEEP_ALIVE);
+	private readonly httpAgent: Agent = new (nodeHttp().Agent)(KEEP_ALIVE);
 	/** Made with the first https request (node:https and TLS load then). */
 	private httpsAgentOrUndefined: HttpsAgent | undefined;
 	private readonly tunnelAgents = new Map<string, HttpsAgent>();
@@ -281,7 +281,7 @@ export class HttpTransport {
 			headers.host = url.host;
 			if (proxy.authorization) headers["proxy-authorization"] = proxy.authorization;
 		}
-		return nodeHttp.request({
+		return nodeHttp().request({
 			hostname: proxy ? proxy.hostname : hostname,
 			port: proxy ? proxy.port : url.port || 80,
 			method: request.method,

@@ -1,9 +1,9 @@
 /**
- * Node's HTTP modules, taken through `require`:
- * - node:http at once. On Node 22 an ES-module import of it reads every export of the module, and its lazy
- *   `WebSocket`/`MessageEvent`/`CloseEvent` getters load undici: ~30 ms of CPU for something nothing here uses.
- * - node:https and node:tls on the first https request or tunnel: loading TLS costs ~25 ms on Node 22, which a
- *   start that has sent no request yet need not pay (the SDKs' first request loads undici, and with it TLS).
+ * Node's HTTP modules, each taken through `require` on first use:
+ * - an ES-module import of node:http reads every export of the module, and on Node 22 its lazy
+ *   `WebSocket`/`MessageEvent`/`CloseEvent` getters load undici: ~30 ms of CPU for something nothing here uses;
+ * - a program that imports the package and has sent no request yet (or never does) loads none of them: node:http
+ *   with node:net and node:stream costs ~7 ms on Node 20, TLS ~25 ms on Node 22.
  * Types come from type-only imports, which are erased.
  */
 import type * as Http from "node:http";
@@ -13,10 +13,14 @@ import type * as Tls from "node:tls";
 
 const nodeRequire = createRequire(import.meta.url);
 
-export const nodeHttp: typeof Http = nodeRequire("node:http");
-
+let http: typeof Http | undefined;
 let https: typeof Https | undefined;
 let tls: typeof Tls | undefined;
+
+export function nodeHttp(): typeof Http {
+	http ??= nodeRequire("node:http") as typeof Http;
+	return http;
+}
 
 export function nodeHttps(): typeof Https {
 	https ??= nodeRequire("node:https") as typeof Https;

@@ -1,5 +1,4 @@
 import type { Readable } from "node:stream";
-import type { StreamOptions } from "../types.js";
 import {
 	defaultHttpTransport,
 	encodeBody,
@@ -7,6 +6,7 @@ import {
 	readBody,
 	type TransportReply,
 } from "./http-transport.js";
+import type { ReplyLimits } from "./reply-limits.js";
 import {
 	crossOriginRedirectMessage,
 	malformedEventStreamMessage,
@@ -20,13 +20,6 @@ import {
 	unreplayableRedirectMessage,
 } from "./stream-errors.js";
 import { type SniffVerdict, WIRE_FORMATS, type WireFormat, type WireFormatRules } from "./wire-formats.js";
-
-const MIB = 1024 * 1024;
-
-/** Default `StreamOptions.maxReplyBytes`: far above any real reply, low enough that a runaway one cannot exhaust memory. */
-export const DEFAULT_MAX_REPLY_BYTES = 64 * MIB;
-/** Default `StreamOptions.replyTimeoutMs`. */
-export const DEFAULT_REPLY_TIMEOUT_MS = 30 * 60 * 1000;
 
 /** Same-origin redirects followed per request, as browsers cap theirs (they allow 20; an API needs few). */
 const MAX_REDIRECTS = 5;
@@ -43,20 +36,6 @@ const CLOSED = new DOMException("The reply is over", "AbortError");
 type NodeChunks = AsyncIterator<Buffer>;
 
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-
-export interface ReplyLimits {
-	/** 0 = no limit. */
-	maxReplyBytes: number;
-	/** 0 = no limit. */
-	replyTimeoutMs: number;
-}
-
-export function replyLimitsOf(options: StreamOptions | undefined): ReplyLimits {
-	return {
-		maxReplyBytes: options?.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
-		replyTimeoutMs: options?.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS,
-	};
-}
 
 function isRedirect(status: number): boolean {
 	return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;

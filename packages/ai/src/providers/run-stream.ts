@@ -1,7 +1,8 @@
 import { AssistantMessageEventStream } from "../event-stream.js";
 import type { AssistantMessage, Model, StreamOptions } from "../types.js";
 import { createAssistantOutput, failStream, finishStream } from "./assistant-output.js";
-import { type Fetch, ReplyGuard, replyLimitsOf } from "./reply-guard.js";
+import { type Fetch, ReplyGuard } from "./reply-guard.js";
+import { replyLimitsOf } from "./reply-limits.js";
 import {
 	ABORTED_MESSAGE,
 	malformedEventMessage,

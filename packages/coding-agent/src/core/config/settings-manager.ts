@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { ThinkingLevel } from "@agent/agent-core";
-import type { Transport } from "@agent/ai";
+import { DEFAULT_MAX_REPLY_BYTES, DEFAULT_REPLY_TIMEOUT_MS, type Transport } from "@agent/ai";
 import { getAgentDir, getProjectConfigDir, getSettingsPath } from "./paths.js";
 import { isProjectTrusted } from "./project-trust.js";
 import type {
@@ -31,8 +31,9 @@ export const DEFAULT_RETRY_MAX_RETRIES = 3;
 export const DEFAULT_RETRY_BASE_DELAY_MS = 2000;
 export const DEFAULT_RETRY_MAX_DELAY_MS = 60000;
 export const DEFAULT_CODE_BLOCK_INDENT = "  ";
-export const DEFAULT_REPLY_MAX_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_REPLY_TIMEOUT_MS = 30 * 60 * 1000;
+/** `limits.replyMaxBytes` and `limits.replyTimeoutMs` default to the provider layer's own bounds. */
+export const DEFAULT_REPLY_MAX_BYTES = DEFAULT_MAX_REPLY_BYTES;
+export { DEFAULT_REPLY_TIMEOUT_MS };
 export const DEFAULT_BASH_MEMORY_BYTES = 1024 * 1024;
 export const DEFAULT_QUEUE_MODE: QueueMode = "one-at-a-time";
 export const DEFAULT_BASH_OUTPUT_FILE_BYTES = 256 * 1024 * 1024;

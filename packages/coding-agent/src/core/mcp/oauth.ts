@@ -38,7 +38,7 @@ export function mcpOAuthStorageKey(serverUrl: string): string {
 
 function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
-		const server = nodeHttp.createServer();
+		const server = nodeHttp().createServer();
 		server.once("error", reject);
 		server.listen(0, "127.0.0.1", () => {
 			const { port } = server.address() as AddressInfo;
@@ -202,7 +202,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
 		});
 		// Nobody may be waiting yet; an unobserved rejection must not end the process.
 		this.code.catch(() => {});
-		const server = nodeHttp.createServer((request, response) => {
+		const server = nodeHttp().createServer((request, response) => {
 			const url = new URL(request.url ?? "/", this.redirectUrl);
 			if (url.pathname !== CALLBACK_PATH) {
 				response.writeHead(404).end();

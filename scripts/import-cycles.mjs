@@ -2,21 +2,15 @@
 // Lists import cycles between the .ts files of a folder: value imports, re-exports and dynamic imports with a
 // literal specifier (`import type` is ignored unless --types; dynamic imports with --no-dynamic). Exits 1 when
 // there is one. Run: node scripts/import-cycles.mjs packages/coding-agent/src
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const root = resolve(process.argv[2]);
 const withTypes = process.argv.includes("--types");
 const noDynamic = process.argv.includes("--no-dynamic");
-const files = [];
-const walk = (d) => {
-	for (const n of readdirSync(d)) {
-		const p = join(d, n);
-		if (statSync(p).isDirectory()) walk(p);
-		else if (p.endsWith(".ts") && !p.endsWith(".d.ts")) files.push(p);
-	}
-};
-walk(root);
+const files = readdirSync(root, { recursive: true })
+	.filter((name) => name.endsWith(".ts") && !name.endsWith(".d.ts"))
+	.map((name) => join(root, name));
 const graph = new Map();
 const re = /(?:^|\n)\s*(import|export)\s+(type\s+)?([^'"]*?from\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 for (const f of files) {

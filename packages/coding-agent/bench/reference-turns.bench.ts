@@ -1,7 +1,8 @@
 // Ours side by side with the reference agents, in one run, against the same instant model server
 // (bench/instant-model-server.mjs, its own process): `--version`, one text turn, the cost of each further bash
-// and read turn (wall and CPU, start-up excluded), peak RSS. Runs alternate in blocks ours, reference, reference,
-// ours (ABBA), so a machine that gets busier or quieter during the run affects both alike. The references are
+// and read turn (wall and CPU, start-up excluded), peak RSS; and the floors under them on Node 22 (an empty
+// script's start, and one request through Node's fetch: time and peak RSS). Runs alternate in blocks ours,
+// reference, reference, ours (ABBA), so a machine that gets busier or quieter during the run affects both alike. The references are
 // installed from npm into a cache directory on first use (bench/helpers/reference-install.ts): 0.58.3 runs on
 // this Node, 1.5.2 and ours on a Node 22 from npm. Then a 1,000-turn session of ours, on this Node and on Node 22:
 // the agent's time between two model calls at turn 10 and at turn 1,000 (wall, and CPU per turn from /proc), and
@@ -302,13 +303,40 @@ describe("per-turn cost side by side with the references", () => {
 				starts.push((await runTimed({ label: "node", node: node22, cliPath: file }, [], sandbox, "")).wallMs);
 			}
 		}
-		reportBenchmark(
-			"reference-1.5.2 (node 22): the floor",
-			floors.flatMap(({ kind, starts }) => [
+		// The floor under one text turn and its peak RSS: this Node sending one streaming request to the same server
+		// through its fetch and reading the reply. Every official provider SDK builds its requests with the global
+		// `Headers`, which loads undici (Node's fetch) as fetch does, so no agent built on them starts below this.
+		const oneRequest = join(sandbox.root, "one-request.mjs");
+		writeFileSync(
+			oneRequest,
+			`const reply = await fetch(process.argv[2], { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: ${JSON.stringify(FAKE_MODEL)}, stream: true, messages: [{ role: "user", content: "hi" }] }) });
+if (!reply.ok) process.exit(1);
+await reply.text();
+`,
+		);
+		const requests: Measured[] = [];
+		for (let run = 0; run < 2 * BLOCKS; run++) {
+			requests.push(
+				await runTimed(
+					{ label: "node", node: node22, cliPath: oneRequest },
+					[`${baseUrl}/chat/completions`],
+					sandbox,
+					"",
+				),
+			);
+		}
+		const requestMs = median(requests.map((run) => run.wallMs));
+		const requestRssMb = median(requests.map((run) => run.peakRssMb));
+		reportBenchmark("reference-1.5.2 (node 22): the floor", [
+			...floors.flatMap(({ kind, starts }) => [
 				{ name: `Node 22 starting an empty ${kind} (wall)`, value: median(starts), unit: "ms", note: "median" },
 				{ name: "that floor / reference --version", value: median(starts) / result.ref.versionMs, unit: "×" },
 			]),
-		);
+			{ name: "Node 22 sending one request through fetch (wall)", value: requestMs, unit: "ms", note: "median" },
+			{ name: "that floor / reference one text turn", value: requestMs / result.ref.oneTurnMs, unit: "×" },
+			{ name: "its peak RSS", value: requestRssMb, unit: "MB", note: "median" },
+			{ name: "that floor / reference peak RSS", value: requestRssMb / result.ref.peakRssMb, unit: "×" },
+		]);
 	});
 
 	it(`a ${LONG_TURNS}-turn session stays flat, on this Node`, async () => {

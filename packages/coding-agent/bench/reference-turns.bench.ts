@@ -292,17 +292,21 @@ describe("per-turn cost side by side with the references", () => {
 			readTurnCpuMs: 0.5,
 		});
 		// The floors under any `--version`: this Node starting an empty ES module, and an empty CommonJS file (what
-		// our bin is), measured the same way, alternately.
+		// our bin is), measured the same way, alternately with our `--version` (the blocks above ran minutes apart
+		// from these, and the machine's pace drifts).
 		const floors = [
 			{ kind: "ES module", file: join(sandbox.root, "empty.mjs"), starts: [] as number[] },
 			{ kind: "CommonJS file", file: join(sandbox.root, "empty.cjs"), starts: [] as number[] },
 		];
 		for (const { file } of floors) writeFileSync(file, "");
+		const versions: number[] = [];
 		for (let run = 0; run < 2 * BLOCKS; run++) {
 			for (const { file, starts } of floors) {
 				starts.push((await runTimed({ label: "node", node: node22, cliPath: file }, [], sandbox, "")).wallMs);
 			}
+			versions.push((await runTimed(ours, ["--version"], sandbox)).wallMs);
 		}
+		const cjsFloorMs = median(floors[1]?.starts ?? []);
 		// The floor under one text turn and its peak RSS: this Node sending one streaming request to the same server
 		// through its fetch and reading the reply. Every official provider SDK builds its requests with the global
 		// `Headers`, which loads undici (Node's fetch) as fetch does, so no agent built on them starts below this.
@@ -332,6 +336,8 @@ await reply.text();
 				{ name: `Node 22 starting an empty ${kind} (wall)`, value: median(starts), unit: "ms", note: "median" },
 				{ name: "that floor / reference --version", value: median(starts) / result.ref.versionMs, unit: "×" },
 			]),
+			{ name: "ours --version, between these (wall)", value: median(versions), unit: "ms", note: "median" },
+			{ name: "ours --version / the CommonJS floor", value: median(versions) / cjsFloorMs, unit: "×" },
 			{ name: "Node 22 sending one request through fetch (wall)", value: requestMs, unit: "ms", note: "median" },
 			{ name: "that floor / reference one text turn", value: requestMs / result.ref.oneTurnMs, unit: "×" },
 			{ name: "its peak RSS", value: requestRssMb, unit: "MB", note: "median" },

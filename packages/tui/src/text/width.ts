@@ -4,18 +4,40 @@ import { escapeSequenceLength } from "./ansi.js";
 /** Columns a tab occupies; rendered lines have their tabs replaced by this many spaces before writing. */
 export const TAB_WIDTH = 3;
 
-const graphemeSegmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+let graphemeSegmenter: Intl.Segmenter | undefined;
+
+/**
+ * Text in which each code point is a grapheme cluster of its own (UAX #29 joins none of them to a neighbour): tab,
+ * printable ASCII, Latin-1 and Latin Extended, IPA and spacing modifiers, Greek, Cyrillic, general punctuation
+ * without the zero-width and bidi characters, super- and subscripts, currency, the symbol blocks from letterlike
+ * symbols to arrows (box drawing, shapes, dingbats among them), CJK punctuation, kana and ideographs, fullwidth
+ * forms. No combining mark, joiner, variation selector, Hangul jamo or regional indicator is in it. Such text is
+ * split without Intl.Segmenter, whose first instance costs ~20 ms (ICU loads its break rules): the whole first
+ * frame of the editor is such text.
+ */
+const SIMPLE_TEXT =
+	/^[\t\x20-\x7e\u00a0-\u02ff\u0370-\u0482\u048a-\u052f\u2010-\u2027\u2030-\u205e\u2070-\u20cf\u2100-\u2bff\u3001-\u3029\u3030-\u303f\u3041-\u3096\u30a0-\u30ff\u4e00-\u9fff\uff01-\uff9d]*$/;
+
+function segmenter(): Intl.Segmenter {
+	graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+	return graphemeSegmenter;
+}
+
+function* codeUnitSegments(text: string): Generator<{ segment: string; index: number }> {
+	for (let index = 0; index < text.length; index++) yield { segment: text.charAt(index), index };
+}
 
 /** Splits plain text (no escape sequences) into grapheme clusters. */
 export function splitGraphemes(text: string): string[] {
+	if (SIMPLE_TEXT.test(text)) return text.split("");
 	const out: string[] = [];
-	for (const { segment } of graphemeSegmenter.segment(text)) out.push(segment);
+	for (const { segment } of segmenter().segment(text)) out.push(segment);
 	return out;
 }
 
 /** Iterates the grapheme clusters of plain text with their code-unit offsets. */
 export function segmentGraphemes(text: string): Iterable<{ segment: string; index: number }> {
-	return graphemeSegmenter.segment(text);
+	return SIMPLE_TEXT.test(text) ? codeUnitSegments(text) : segmenter().segment(text);
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -92,6 +114,6 @@ export function visibleWidth(text: string): number {
 export function plainTextWidth(text: string): number {
 	if (PRINTABLE_ASCII.test(text)) return text.length;
 	let width = 0;
-	for (const { segment } of graphemeSegmenter.segment(text)) width += graphemeWidth(segment);
+	for (const { segment } of segmentGraphemes(text)) width += graphemeWidth(segment);
 	return width;
 }

@@ -67,10 +67,7 @@ export async function runMode(options: RunModeOptions): Promise<number> {
 			});
 		}
 		case "interactive": {
-			const [{ runInteractiveMode }, { exportSessionToHtml }] = await Promise.all([
-				import("../modes/interactive/interactive-mode.js"),
-				import("../core/export-html/export-session.js"),
-			]);
+			const { runInteractiveMode } = await import("../modes/interactive/interactive-mode.js");
 			return runInteractiveMode(session, {
 				...(input.initialMessage !== undefined ? { initialMessage: input.initialMessage } : {}),
 				...(input.initialImages.length > 0 ? { initialImages: input.initialImages } : {}),
@@ -82,8 +79,6 @@ export async function runMode(options: RunModeOptions): Promise<number> {
 				warnings: options.startupWarnings,
 				...(extensions ? { extensions } : {}),
 				...(options.modelFallbackMessage ? { modelFallbackMessage: options.modelFallbackMessage } : {}),
-				exportHtml: (sessionFile: string, outputPath: string | undefined) =>
-					exportSessionToHtml(sessionFile, outputPath),
 			});
 		}
 	}

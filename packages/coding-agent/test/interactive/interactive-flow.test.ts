@@ -1,10 +1,14 @@
 // The interactive mode in-process on a headless terminal, over a scripted provider: what a person types and
 // what they then see, and what the session records.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { type FauxRequest, fauxError, fauxText, fauxToolCall } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
+import { NOTHING_TO_EXPORT_ERROR } from "../../src/core/export-html/export-session.js";
 import type { BashResult } from "../../src/core/session-runtime/events.js";
 import { NOTHING_TO_COMPACT_YET_TEXT } from "../../src/modes/interactive/commands/session-commands.js";
 import { BASH_ALREADY_RUNNING_TEXT } from "../../src/modes/interactive/input-controller.js";
+import { readPage } from "../export-html/page-reader.js";
 import { deferred } from "../helpers/deferred.js";
 import { createInteractiveHarness, type InteractiveHarness, KEYS } from "../helpers/interactive-harness.js";
 import { waitFor } from "../helpers/interactive-terminal.js";
@@ -451,5 +455,28 @@ describe("performance invariants", () => {
 		await waitFor(() => !harness?.mode.status.isActive, "the spinner to stop");
 		await waitFor(() => timers() <= baseline, `timers back to ${baseline} (now ${timers()})`, 2000);
 		expect(timers()).toBeLessThanOrEqual(baseline);
+	});
+});
+
+describe("/export", () => {
+	it("says there is nothing to export before the first exchange, and writes nothing", async () => {
+		harness = await createInteractiveHarness();
+		await harness.submit("/export out.html");
+		await harness.waitForText(NOTHING_TO_EXPORT_ERROR);
+		expect(existsSync(join(harness.runtime.cwd, "out.html"))).toBe(false);
+	});
+
+	it("writes the session's page, opening on the session's own leaf, with its system prompt", async () => {
+		harness = await createInteractiveHarness();
+		harness.runtime.faux.enqueue(fauxText("answer one"));
+		await harness.submit("question one");
+		await harness.waitForText("answer one");
+		await harness.submit("/export out.html");
+		await harness.waitForText("Session exported to: out.html");
+		const page = readPage(readFileSync(join(harness.runtime.cwd, "out.html"), "utf8"));
+		const { session } = harness.runtime;
+		expect(page.data.nodes[page.data.leaf]?.id).toBe(session.sessionManager.getLeafId());
+		expect(page.shell).toContain('<pre class="system-prompt">');
+		expect(session.systemPrompt.length).toBeGreaterThan(0);
 	});
 });

@@ -37,11 +37,6 @@ export interface InteractiveModeOptions {
 	modelFallbackMessage?: string;
 	/** The extension runner: gets the interactive UI context, shortcuts and renderers are taken from it. */
 	extensions?: ExtensionRunner;
-	/**
-	 * Writes the HTML export for `/export` and returns the path written. Default: the session's own export,
-	 * which follows the in-memory leaf.
-	 */
-	exportHtml?: (sessionFile: string, outputPath: string | undefined) => Promise<string>;
 	/** Default: `$AGENT_DIR` or `~/.agent`. */
 	agentDir?: string;
 	/** The terminal to draw on (tests pass a VirtualTerminal). Default: this process's stdin/stdout. */

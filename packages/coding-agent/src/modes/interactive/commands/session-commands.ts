@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { checkpointStoreDirFor, removeCheckpointStore } from "../../../core/checkpoints/checkpoint-paths.js";
 import type { SessionInfo } from "../../../core/session/entries.js";
 import { SessionManager } from "../../../core/session/session-manager.js";
@@ -89,13 +89,9 @@ export function runCopy(host: NoticeHost & SessionHost & DialogHost): void {
 export async function runExport(host: NoticeHost & SessionHost, args: string): Promise<void> {
 	try {
 		const { session } = host;
-		const custom = host.options.exportHtml;
 		// Loaded on first use: most sessions never export, and startup pays for every module it loads.
 		const { exportAgentSessionToHtml } = await import("../../../core/export-html/export-session.js");
-		const written =
-			custom && session.sessionFile
-				? await custom(session.sessionFile, args ? resolve(session.cwd, args) : undefined)
-				: await exportAgentSessionToHtml(session, args || undefined, { cwd: session.cwd });
+		const written = await exportAgentSessionToHtml(session, args || undefined, { cwd: session.cwd });
 		host.notify("info", `Session exported to: ${written}`);
 	} catch (error) {
 		host.notify("error", `Failed to export session: ${error instanceof Error ? error.message : String(error)}`);

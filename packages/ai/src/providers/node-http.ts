@@ -1,5 +1,5 @@
 /**
- * Node's HTTP modules, each taken through `require` on first use:
+ * Node's HTTP modules, each taken with `process.getBuiltinModule` on first use:
  * - an ES-module import of node:http reads every export of the module, and on Node 22 its lazy
  *   `WebSocket`/`MessageEvent`/`CloseEvent` getters load undici: ~30 ms of CPU for something nothing here uses;
  * - a program that imports the package and has sent no request yet (or never does) loads none of them: node:http
@@ -8,26 +8,23 @@
  */
 import type * as Http from "node:http";
 import type * as Https from "node:https";
-import { createRequire } from "node:module";
 import type * as Tls from "node:tls";
-
-const nodeRequire = createRequire(import.meta.url);
 
 let http: typeof Http | undefined;
 let https: typeof Https | undefined;
 let tls: typeof Tls | undefined;
 
 export function nodeHttp(): typeof Http {
-	http ??= nodeRequire("node:http") as typeof Http;
+	http ??= process.getBuiltinModule("node:http");
 	return http;
 }
 
 export function nodeHttps(): typeof Https {
-	https ??= nodeRequire("node:https") as typeof Https;
+	https ??= process.getBuiltinModule("node:https");
 	return https;
 }
 
 export function nodeTls(): typeof Tls {
-	tls ??= nodeRequire("node:tls") as typeof Tls;
+	tls ??= process.getBuiltinModule("node:tls");
 	return tls;
 }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { type FauxRequest, fauxError, fauxText, fauxToolCall } from "@agent/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { NOTHING_TO_EXPORT_ERROR } from "../../src/core/export-html/export-session.js";
+import { escapeHtml } from "../../src/core/export-html/html-text.js";
 import type { BashResult } from "../../src/core/session-runtime/events.js";
 import { NOTHING_TO_COMPACT_YET_TEXT } from "../../src/modes/interactive/commands/session-commands.js";
 import { BASH_ALREADY_RUNNING_TEXT } from "../../src/modes/interactive/input-controller.js";
@@ -476,7 +477,8 @@ describe("/export", () => {
 		const page = readPage(readFileSync(join(harness.runtime.cwd, "out.html"), "utf8"));
 		const { session } = harness.runtime;
 		expect(page.data.nodes[page.data.leaf]?.id).toBe(session.sessionManager.getLeafId());
-		expect(page.shell).toContain('<pre class="system-prompt">');
-		expect(session.systemPrompt.length).toBeGreaterThan(0);
+		const promptStart = session.systemPrompt.split("\n")[0] ?? "";
+		expect(promptStart.length).toBeGreaterThan(10);
+		expect(page.shell).toContain(`<pre class="system-prompt">${escapeHtml(promptStart)}`);
 	});
 });

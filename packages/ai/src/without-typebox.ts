@@ -106,6 +106,7 @@ export { nodeHttp } from "./providers/node-http.js";
 export { convertMessages } from "./providers/openai-completions/convert-messages.js";
 export {
 	type BedrockProviderModule,
+	preloadApiProvider,
 	registerBuiltInApiProviders,
 	resetApiProviders,
 	setBedrockProviderModule,

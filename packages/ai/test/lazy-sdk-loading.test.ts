@@ -32,6 +32,31 @@ describe("importing the package", () => {
 	});
 });
 
+describe("preloading a provider", () => {
+	const entry = JSON.stringify(pathToFileURL(AI_SOURCE_ENTRY).href);
+	const undiciLoaded = "process.moduleLoadList.some((name) => name.includes('undici'))";
+
+	it("loads the API's SDK and Node's fetch classes without a request", async () => {
+		const { loaded, output } = await traceScript(
+			`const ai = await import(${entry}); await ai.preloadApiProvider("openai-completions");` +
+				` console.log(JSON.stringify(${undiciLoaded}));`,
+		);
+		expect(loadedSdkPackages(loaded)).toEqual(["openai"]);
+		expect(JSON.parse(output)).toBe(true);
+	});
+
+	it("loads nothing for an API whose provider is a custom one, or that has no built-in adapter", async () => {
+		const { loaded, output } = await traceScript(
+			`const ai = await import(${entry});` +
+				` ai.registerApiProvider({ api: "anthropic-messages", stream: () => { throw new Error("custom"); }, streamSimple: () => { throw new Error("custom"); } });` +
+				` await ai.preloadApiProvider("anthropic-messages"); await ai.preloadApiProvider("no-such-api");` +
+				` console.log(JSON.stringify(${undiciLoaded}));`,
+		);
+		expect(loadedSdkPackages(loaded)).toEqual([]);
+		expect(JSON.parse(output)).toBe(false);
+	});
+});
+
 describe("the module trace", () => {
 	// Tracing the load of five SDKs (the AWS one is hundreds of modules) takes a while on a loaded machine.
 	it("sees each SDK when it is imported, so an empty result above means something", { timeout: 120_000 }, async () => {

@@ -1,4 +1,4 @@
-import { clearApiProviders, registerApiProvider } from "../api-registry.js";
+import { clearApiProviders, getApiProvider, registerApiProvider } from "../api-registry.js";
 import { getEnvApiKey } from "../env-api-keys.js";
 import { AssistantMessageEventStream } from "../event-stream.js";
 import type {
@@ -167,10 +167,37 @@ function createLazyProvider(api: Api, load: () => Promise<ProviderModule>) {
 	};
 }
 
-export function registerBuiltInApiProviders(): void {
-	for (const [api, load] of Object.entries(BUILT_IN_LOADERS)) {
-		registerApiProvider(createLazyProvider(api, load));
+/**
+ * The built-in providers as the registry holds them, with their loaders, by API; a later registration (a custom
+ * provider for the API) replaces one in the registry.
+ */
+const builtIns = new Map<string, { registered: unknown; load: () => Promise<ProviderModule> }>();
+
+/**
+ * Loads a built-in API's adapter with its SDK, and Node's fetch classes the SDKs build requests with (undici, ~40 ms
+ * on Node 22), before a first request needs them: a program that knows which model it will call next (a session
+ * waiting for its first prompt) spends that time while nothing else runs. A request made meanwhile waits for the
+ * same load. Resolves when done; at once when the API's registered provider is not the built-in one (a custom
+ * provider, or none); also when the load fails (the request then reports why).
+ */
+export async function preloadApiProvider(api: Api): Promise<void> {
+	const builtIn = builtIns.get(api);
+	if (!builtIn || getApiProvider(api) !== builtIn.registered) return;
+	try {
+		await builtIn.load();
+		new Headers();
+	} catch {
+		// The first request loads it again and reports the failure.
 	}
+}
+
+function registerBuiltIn(api: Api, load: () => Promise<ProviderModule>): void {
+	registerApiProvider(createLazyProvider(api, load));
+	builtIns.set(api, { registered: getApiProvider(api), load });
+}
+
+export function registerBuiltInApiProviders(): void {
+	for (const [api, load] of Object.entries(BUILT_IN_LOADERS)) registerBuiltIn(api, load);
 }
 
 /** Clears every registration (custom providers included) and registers the built-ins again. */
@@ -186,5 +213,5 @@ export function resetApiProviders(): void {
  */
 export function setBedrockProviderModule(module: BedrockProviderModule): void {
 	bedrockModule = module;
-	registerApiProvider(createLazyProvider("bedrock-converse-stream", loadBedrock));
+	registerBuiltIn("bedrock-converse-stream", loadBedrock);
 }

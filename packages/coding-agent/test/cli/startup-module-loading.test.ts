@@ -4,8 +4,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { type CliSandbox, createCliSandbox, runCli } from "../helpers/cli-sandbox.js";
+import { RpcClient } from "../../src/modes/rpc/rpc-client.js";
+import { CLI_PATH, type CliSandbox, createCliSandbox, runCli } from "../helpers/cli-sandbox.js";
 import { startFakeModelServerForFile, textReply } from "../helpers/fake-model-server.js";
+import { waitFor } from "../helpers/interactive-terminal.js";
 
 const TRACE_HOOK = fileURLToPath(new URL("../helpers/cli-module-trace.mjs", import.meta.url));
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
@@ -138,5 +140,26 @@ describe("what each start loads", () => {
 		expect(modules.some((url) => url.includes("/modes/rpc/rpc-mode.js"))).toBe(true);
 		expect(ofPackage(modules, "tui")).toEqual([]);
 		expect(modules.filter((url) => url.includes("/modes/interactive/"))).toEqual([]);
+	});
+
+	it("RPC mode loads the model's provider SDK while it waits for a first prompt", async () => {
+		sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+		const traceFile = join(sandbox.root, "modules.txt");
+		const agent = new RpcClient({
+			cliPath: CLI_PATH,
+			cwd: sandbox.cwd,
+			env: { ...sandbox.env, NODE_OPTIONS: `--import ${TRACE_HOOK}`, AGENT_MODULE_TRACE: traceFile },
+		});
+		await agent.start();
+		try {
+			await agent.getState();
+			const traced = () =>
+				existsSync(traceFile) ? expandBundleChunks(readFileSync(traceFile, "utf8").trim().split("\n")) : [];
+			// The sandbox's model speaks Chat Completions, through the OpenAI SDK.
+			await waitFor(() => ofDependency(traced(), "openai").length > 0, "the OpenAI SDK to load", 15_000);
+			expect(server.requests).toEqual([]);
+		} finally {
+			await agent.stop();
+		}
 	});
 });

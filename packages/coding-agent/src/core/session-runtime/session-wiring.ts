@@ -2,7 +2,7 @@
 // collaborators of this folder, permissions and checkpoints. The session stays the public facade; everything
 // here is reached through it.
 import type { Agent, AgentMessage, StreamFn } from "@agent/agent-core";
-import { type AssistantMessage, streamSimple } from "@agent/ai";
+import { type AssistantMessage, preloadApiProvider, streamSimple } from "@agent/ai";
 import type { AgentSessionConfig } from "../agent-session-config.js";
 import { SessionCheckpoints } from "../checkpoints/session-checkpoints.js";
 import { type ExtensionError, type ExtensionHooks, noopExtensionHooks } from "../extensions/hooks.js";
@@ -43,6 +43,8 @@ export interface SessionRuntime {
 	isCompacting(): boolean;
 	/** The stall watchdog's timeout for later model calls (0 disables it). */
 	setStreamStallTimeout(ms: number): void;
+	/** Loads the model's built-in provider ahead of its first call; nothing with a stream function of the caller's. */
+	preloadProvider(): void;
 	/** Aborts the run and waits until its events are recorded; no retry or compaction follows it. */
 	stopRunWithoutFollowOn(options?: { keepAutoCompaction?: boolean }): Promise<void>;
 	/** Stops the run, a retry wait and an automatic compaction; resolves once idle with the events delivered. */
@@ -280,6 +282,10 @@ export function wireSessionRuntime(config: AgentSessionConfig): SessionRuntime {
 		isCompacting,
 		setStreamStallTimeout: (ms) => {
 			stallTimeoutMs = ms;
+		},
+		preloadProvider: () => {
+			const model = models.model;
+			if (!config.streamFn && model) void preloadApiProvider(model.api);
 		},
 		stopRunWithoutFollowOn,
 		abort,

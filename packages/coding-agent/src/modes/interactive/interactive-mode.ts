@@ -229,6 +229,9 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		this.updateTitle();
 		this.tui.renderNow();
 		this.options.onReady?.();
+		// While the first prompt is typed, load the model's provider (adapter, SDK, Node's fetch): the first reply
+		// then starts ~60 ms sooner.
+		this.session.preloadProvider();
 		void checkTmuxKeys(this.env).then((warnings) => {
 			for (const warning of warnings) this.notify("warning", warning);
 		});

@@ -110,8 +110,8 @@ export class AgentSession implements ExtensionSessionBinding {
 
 	/**
 	 * Ours: loads the model's provider (its adapter and SDK, Node's fetch) in the background, ahead of the first
-	 * call: the interactive and RPC modes call it while they wait for a first prompt. Nothing for a session given a
-	 * stream function of its own, or whose model's API has a custom provider.
+	 * call: the interactive, RPC and ACP modes call it while they wait for a first prompt. Nothing for a session
+	 * given a stream function of its own, or whose model's API has a custom provider.
 	 */
 	preloadProvider(): void {
 		this.runtime.preloadProvider();

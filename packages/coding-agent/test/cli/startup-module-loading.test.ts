@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { RpcClient } from "../../src/modes/rpc/rpc-client.js";
+import { AcpTestClient } from "../acp/acp-test-client.js";
 import { CLI_PATH, type CliSandbox, createCliSandbox, runCli } from "../helpers/cli-sandbox.js";
 import { startFakeModelServerForFile, textReply } from "../helpers/fake-model-server.js";
 import { waitFor } from "../helpers/interactive-terminal.js";
@@ -140,6 +141,24 @@ describe("what each start loads", () => {
 		expect(modules.some((url) => url.includes("/modes/rpc/rpc-mode.js"))).toBe(true);
 		expect(ofPackage(modules, "tui")).toEqual([]);
 		expect(modules.filter((url) => url.includes("/modes/interactive/"))).toEqual([]);
+	});
+
+	it("ACP mode loads the model's provider SDK once a session is made, before its first prompt", async () => {
+		sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+		const traceFile = join(sandbox.root, "modules.txt");
+		Object.assign(sandbox.env, { NODE_OPTIONS: `--import ${TRACE_HOOK}`, AGENT_MODULE_TRACE: traceFile });
+		const agent = await AcpTestClient.start(sandbox);
+		try {
+			await agent.initialize();
+			const traced = () =>
+				existsSync(traceFile) ? expandBundleChunks(readFileSync(traceFile, "utf8").trim().split("\n")) : [];
+			expect(ofDependency(traced(), "openai")).toEqual([]);
+			await agent.agent.request("session/new", { cwd: sandbox.cwd, mcpServers: [] });
+			await waitFor(() => ofDependency(traced(), "openai").length > 0, "the OpenAI SDK to load", 15_000);
+			expect(server.requests).toEqual([]);
+		} finally {
+			agent.kill();
+		}
 	});
 
 	it("RPC mode loads the model's provider SDK while it waits for a first prompt", async () => {

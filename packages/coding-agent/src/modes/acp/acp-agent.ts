@@ -237,10 +237,14 @@ export class AcpAgent {
 	/**
 	 * The editor's MCP servers start (in the background; a resumed session keeps those that did not change), and
 	 * the client learns the commands the session offers once it has the response: the handler's response is
-	 * written in the microtasks after it returns, so a macrotask comes after it.
+	 * written in the microtasks after it returns, so a macrotask comes after it. Then, while the editor waits for
+	 * its first prompt, the model's provider loads (docs/acp.md).
 	 */
 	private afterResponse(session: AcpSession, servers: readonly McpServer[]): void {
 		void session.session.mcp?.setEditorServers(editorMcpServers(servers));
-		setImmediate(() => session.sendAvailableCommands());
+		setImmediate(() => {
+			session.sendAvailableCommands();
+			session.session.preloadProvider();
+		});
 	}
 }

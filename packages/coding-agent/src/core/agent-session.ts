@@ -109,12 +109,12 @@ export class AgentSession implements ExtensionSessionBinding {
 	}
 
 	/**
-	 * Ours: loads the model's provider (its adapter and SDK, Node's fetch) in the background, ahead of the first
-	 * call: the interactive, RPC and ACP modes call it while they wait for a first prompt. Nothing for a session
-	 * given a stream function of its own, or whose model's API has a custom provider.
+	 * Ours: loads the model's provider (its adapter and SDK, Node's fetch) ahead of the first call, resolving when
+	 * done: the interactive, RPC and ACP modes start it while they wait for a first prompt. Nothing for a session
+	 * given a stream function of its own, or whose model's API has a custom provider. It never rejects.
 	 */
-	preloadProvider(): void {
-		this.runtime.preloadProvider();
+	preloadProvider(): Promise<void> {
+		return this.runtime.preloadProvider();
 	}
 
 	get thinkingLevel(): ThinkingLevel {

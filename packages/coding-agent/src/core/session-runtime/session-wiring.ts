@@ -44,7 +44,7 @@ export interface SessionRuntime {
 	/** The stall watchdog's timeout for later model calls (0 disables it). */
 	setStreamStallTimeout(ms: number): void;
 	/** Loads the model's built-in provider ahead of its first call; nothing with a stream function of the caller's. */
-	preloadProvider(): void;
+	preloadProvider(): Promise<void>;
 	/** Aborts the run and waits until its events are recorded; no retry or compaction follows it. */
 	stopRunWithoutFollowOn(options?: { keepAutoCompaction?: boolean }): Promise<void>;
 	/** Stops the run, a retry wait and an automatic compaction; resolves once idle with the events delivered. */
@@ -283,9 +283,9 @@ export function wireSessionRuntime(config: AgentSessionConfig): SessionRuntime {
 		setStreamStallTimeout: (ms) => {
 			stallTimeoutMs = ms;
 		},
-		preloadProvider: () => {
+		preloadProvider: async () => {
 			const model = models.model;
-			if (!config.streamFn && model) void preloadApiProvider(model.api);
+			if (!config.streamFn && model) await preloadApiProvider(model.api);
 		},
 		stopRunWithoutFollowOn,
 		abort,

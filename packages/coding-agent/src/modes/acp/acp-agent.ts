@@ -244,7 +244,7 @@ export class AcpAgent {
 		void session.session.mcp?.setEditorServers(editorMcpServers(servers));
 		setImmediate(() => {
 			session.sendAvailableCommands();
-			session.session.preloadProvider();
+			void session.session.preloadProvider();
 		});
 	}
 }

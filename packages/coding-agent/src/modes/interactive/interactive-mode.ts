@@ -231,7 +231,7 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		this.options.onReady?.();
 		// While the first prompt is typed, load the model's provider (adapter, SDK, Node's fetch): the first reply
 		// then starts ~60 ms sooner.
-		this.session.preloadProvider();
+		void this.session.preloadProvider();
 		void checkTmuxKeys(this.env).then((warnings) => {
 			for (const warning of warnings) this.notify("warning", warning);
 		});

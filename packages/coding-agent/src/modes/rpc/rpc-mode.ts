@@ -155,6 +155,6 @@ export async function runRpcMode(session: AgentSession, options: RpcModeOptions 
 		input.resume();
 		// Until the first prompt arrives, load the model's provider (adapter, SDK, Node's fetch): a prompt sent
 		// meanwhile waits for the same load, one sent later starts its reply ~60 ms sooner.
-		session.preloadProvider();
+		void session.preloadProvider();
 	});
 }

@@ -1,59 +1,24 @@
 // The reference's SDK entry points to the modes: a program that built a session runs print mode, JSON mode or RPC
 // mode on it, as the `agent` command would, and `main(args)` is the command itself. Each program runs in its own
 // process against the built package, with a scripted provider.
-import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { type SdkProgramRun, SdkProgramSandbox, sessionProgram } from "../helpers/sdk-program.js";
 
-const CODING_AGENT = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
-const AI = fileURLToPath(new URL("../../../ai/dist/index.js", import.meta.url));
-
-let root: string | undefined;
+let sandbox: SdkProgramSandbox | undefined;
 afterEach(() => {
-	if (root) rmSync(root, { recursive: true, force: true });
-	root = undefined;
+	sandbox?.cleanup();
+	sandbox = undefined;
 });
 
-const SESSION = `
-const sdk = await import(process.env.CODING_AGENT);
-const { FauxProvider, fauxText, getModel } = await import(process.env.AI);
-const faux = new FauxProvider();
-faux.enqueue(fauxText("First answer."), fauxText("Second answer."));
-const { session } = await sdk.createAgentSession({
-	cwd: process.cwd(),
-	agentDir: process.env.AGENT_DIR,
-	model: getModel("anthropic", "claude-sonnet-4-5"),
-	authStorage: sdk.AuthStorage.inMemory({ anthropic: { type: "api_key", key: "sk-test" } }, {}),
-	sessionManager: sdk.SessionManager.inMemory(),
-	streamFn: faux.stream,
+const SESSION = sessionProgram({
+	before: `const faux = new ai.FauxProvider();
+faux.enqueue(ai.fauxText("First answer."), ai.fauxText("Second answer."));`,
+	streamFn: "faux.stream",
 });
-`;
 
-interface Run {
-	code: number;
-	stdout: string;
-	stderr: string;
-}
-
-function runProgram(body: string, stdin = ""): Promise<Run> {
-	root = realpathSync(mkdtempSync(join(tmpdir(), "agent-sdk-modes-")));
-	const cwd = join(root, "project");
-	const agentDir = join(root, "agent-home");
-	mkdirSync(cwd);
-	mkdirSync(agentDir);
-	writeFileSync(join(root, "program.mjs"), `${SESSION}\n${body}`);
-	return new Promise((resolve) => {
-		const child = execFile(
-			process.execPath,
-			[join(root as string, "program.mjs")],
-			{ cwd, env: { PATH: process.env.PATH, HOME: root, CODING_AGENT, AI, AGENT_DIR: agentDir } },
-			(error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-		);
-		child.stdin?.end(stdin);
-	});
+function runProgram(body: string, stdin = ""): Promise<SdkProgramRun> {
+	sandbox = new SdkProgramSandbox();
+	return sandbox.run(`${SESSION}\n${body}`, { stdin });
 }
 
 describe("the modes for SDK programs", () => {

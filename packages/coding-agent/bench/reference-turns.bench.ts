@@ -261,6 +261,50 @@ async function longSession(node: string, label: string, replyDelayMs = 0): Promi
 	]);
 }
 
+/**
+ * The floors under 1.5.2's figures, on Node 22: starting an empty ES module and an empty CommonJS file (what our bin
+ * is), alternately with our `--version` (the ABBA blocks ran minutes before, and the machine's pace drifts); and one
+ * streaming request to the same server through Node's fetch. Every official provider SDK builds its requests with
+ * the global `Headers`, which loads undici (Node's fetch) as fetch does, so no agent built on them goes below it.
+ */
+async function reportFloors(node22: string, ours: Agent, ref: Summary): Promise<void> {
+	const node = (file: string): Agent => ({ label: "node", node: node22, cliPath: file });
+	const esm = { kind: "ES module", file: join(sandbox.root, "empty.mjs"), starts: [] as number[] };
+	const cjs = { kind: "CommonJS file", file: join(sandbox.root, "empty.cjs"), starts: [] as number[] };
+	for (const { file } of [esm, cjs]) writeFileSync(file, "");
+	const versions: number[] = [];
+	for (let run = 0; run < 2 * BLOCKS; run++) {
+		for (const { file, starts } of [esm, cjs]) starts.push((await runTimed(node(file), [], sandbox, "")).wallMs);
+		versions.push((await runTimed(ours, ["--version"], sandbox)).wallMs);
+	}
+	const oneRequest = join(sandbox.root, "one-request.mjs");
+	writeFileSync(
+		oneRequest,
+		`const reply = await fetch(process.argv[2], { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: ${JSON.stringify(FAKE_MODEL)}, stream: true, messages: [{ role: "user", content: "hi" }] }) });
+if (!reply.ok) process.exit(1);
+await reply.text();
+`,
+	);
+	const requests: Measured[] = [];
+	for (let run = 0; run < 2 * BLOCKS; run++) {
+		requests.push(await runTimed(node(oneRequest), [`${baseUrl}/chat/completions`], sandbox, ""));
+	}
+	const requestMs = median(requests.map((run) => run.wallMs));
+	const requestRssMb = median(requests.map((run) => run.peakRssMb));
+	reportBenchmark("reference-1.5.2 (node 22): the floor", [
+		...[esm, cjs].flatMap(({ kind, starts }) => [
+			{ name: `Node 22 starting an empty ${kind} (wall)`, value: median(starts), unit: "ms", note: "median" },
+			{ name: "that floor / reference --version", value: median(starts) / ref.versionMs, unit: "×" },
+		]),
+		{ name: "ours --version, between these (wall)", value: median(versions), unit: "ms", note: "median" },
+		{ name: "ours --version / the CommonJS floor", value: median(versions) / median(cjs.starts), unit: "×" },
+		{ name: "Node 22 sending one request through fetch (wall)", value: requestMs, unit: "ms", note: "median" },
+		{ name: "that floor / reference one text turn", value: requestMs / ref.oneTurnMs, unit: "×" },
+		{ name: "its peak RSS", value: requestRssMb, unit: "MB", note: "median" },
+		{ name: "that floor / reference peak RSS", value: requestRssMb / ref.peakRssMb, unit: "×" },
+	]);
+}
+
 describe("per-turn cost side by side with the references", () => {
 	it.skipIf(!canTime)("ours and reference 0.58.3 on this Node", async () => {
 		const reference = ensureReference0583();
@@ -291,58 +335,7 @@ describe("per-turn cost side by side with the references", () => {
 			bashTurnCpuMs: 0.5,
 			readTurnCpuMs: 0.5,
 		});
-		// The floors under any `--version`: this Node starting an empty ES module, and an empty CommonJS file (what
-		// our bin is), measured the same way, alternately with our `--version` (the blocks above ran minutes apart
-		// from these, and the machine's pace drifts).
-		const floors = [
-			{ kind: "ES module", file: join(sandbox.root, "empty.mjs"), starts: [] as number[] },
-			{ kind: "CommonJS file", file: join(sandbox.root, "empty.cjs"), starts: [] as number[] },
-		];
-		for (const { file } of floors) writeFileSync(file, "");
-		const versions: number[] = [];
-		for (let run = 0; run < 2 * BLOCKS; run++) {
-			for (const { file, starts } of floors) {
-				starts.push((await runTimed({ label: "node", node: node22, cliPath: file }, [], sandbox, "")).wallMs);
-			}
-			versions.push((await runTimed(ours, ["--version"], sandbox)).wallMs);
-		}
-		const cjsFloorMs = median(floors[1]?.starts ?? []);
-		// The floor under one text turn and its peak RSS: this Node sending one streaming request to the same server
-		// through its fetch and reading the reply. Every official provider SDK builds its requests with the global
-		// `Headers`, which loads undici (Node's fetch) as fetch does, so no agent built on them starts below this.
-		const oneRequest = join(sandbox.root, "one-request.mjs");
-		writeFileSync(
-			oneRequest,
-			`const reply = await fetch(process.argv[2], { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: ${JSON.stringify(FAKE_MODEL)}, stream: true, messages: [{ role: "user", content: "hi" }] }) });
-if (!reply.ok) process.exit(1);
-await reply.text();
-`,
-		);
-		const requests: Measured[] = [];
-		for (let run = 0; run < 2 * BLOCKS; run++) {
-			requests.push(
-				await runTimed(
-					{ label: "node", node: node22, cliPath: oneRequest },
-					[`${baseUrl}/chat/completions`],
-					sandbox,
-					"",
-				),
-			);
-		}
-		const requestMs = median(requests.map((run) => run.wallMs));
-		const requestRssMb = median(requests.map((run) => run.peakRssMb));
-		reportBenchmark("reference-1.5.2 (node 22): the floor", [
-			...floors.flatMap(({ kind, starts }) => [
-				{ name: `Node 22 starting an empty ${kind} (wall)`, value: median(starts), unit: "ms", note: "median" },
-				{ name: "that floor / reference --version", value: median(starts) / result.ref.versionMs, unit: "×" },
-			]),
-			{ name: "ours --version, between these (wall)", value: median(versions), unit: "ms", note: "median" },
-			{ name: "ours --version / the CommonJS floor", value: median(versions) / cjsFloorMs, unit: "×" },
-			{ name: "Node 22 sending one request through fetch (wall)", value: requestMs, unit: "ms", note: "median" },
-			{ name: "that floor / reference one text turn", value: requestMs / result.ref.oneTurnMs, unit: "×" },
-			{ name: "its peak RSS", value: requestRssMb, unit: "MB", note: "median" },
-			{ name: "that floor / reference peak RSS", value: requestRssMb / result.ref.peakRssMb, unit: "×" },
-		]);
+		await reportFloors(node22, ours, result.ref);
 	});
 
 	it(`a ${LONG_TURNS}-turn session stays flat, on this Node`, async () => {

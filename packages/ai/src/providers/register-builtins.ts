@@ -171,7 +171,10 @@ function createLazyProvider(api: Api, load: () => Promise<ProviderModule>) {
  * The built-in providers as the registry holds them, with their loaders, by API; a later registration (a custom
  * provider for the API) replaces one in the registry.
  */
-const builtIns = new Map<string, { registered: unknown; load: () => Promise<ProviderModule> }>();
+const builtIns = new Map<
+	string,
+	{ registered: ReturnType<typeof getApiProvider>; load: () => Promise<ProviderModule> }
+>();
 
 /**
  * Loads a built-in API's adapter with its SDK, and Node's fetch classes the SDKs build requests with (undici, ~40 ms

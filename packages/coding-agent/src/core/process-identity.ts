@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 
 /** Kernel start time of a process (Linux `/proc/<pid>/stat` field 22); undefined elsewhere or when it is gone. */
-export function processStartTime(pid: number | "self"): string | undefined {
+function processStartTime(pid: number | "self"): string | undefined {
 	try {
 		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
 		// Field 2 (comm) may contain spaces and parentheses; the fields after it start past the last ')'.

@@ -11,6 +11,7 @@ import { promptProjectTrust, resolveProjectTrust } from "../core/extensions/trus
 import { DefaultResourceLoader } from "../core/resources/resource-loader.js";
 import { createAgentSession } from "../core/sdk.js";
 import { formatSessionFileDiagnostic } from "../core/session/session-loader.js";
+import { closeShellLaunchers } from "../core/tools/shell-launcher.js";
 import { routeConsoleToStderr } from "../modes/rpc/jsonl.js";
 import { resourceFlagOptions, startAcpMode } from "./acp-startup.js";
 import { type Args, parseArgs, permissionsOf, TOOL_NAMES } from "./args.js";
@@ -282,15 +283,20 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		session.setActiveToolsByName([...(args.tools ?? []), ...others]);
 	}
 
-	return runMode({
-		mode,
-		session,
-		input,
-		...(extensions.runner ? { extensions: extensions.runner } : {}),
-		resume: args.resume,
-		verbose: args.verbose,
-		...(args.tuiMode ? { tuiMode: args.tuiMode } : {}),
-		startupWarnings: startupWarnings.filter((warning) => warning !== modelsWarning),
-		...(modelFallbackMessage ? { modelFallbackMessage } : {}),
-	});
+	try {
+		return await runMode({
+			mode,
+			session,
+			input,
+			...(extensions.runner ? { extensions: extensions.runner } : {}),
+			resume: args.resume,
+			verbose: args.verbose,
+			...(args.tuiMode ? { tuiMode: args.tuiMode } : {}),
+			startupWarnings: startupWarnings.filter((warning) => warning !== modelsWarning),
+			...(modelFallbackMessage ? { modelFallbackMessage } : {}),
+		});
+	} finally {
+		// Collect the bash launchers (and the CPU time of the commands they ran) before the process exits.
+		await closeShellLaunchers();
+	}
 }

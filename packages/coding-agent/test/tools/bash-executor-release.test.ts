@@ -1,5 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createLocalBashOperations } from "@agent/coding-agent";
@@ -25,41 +27,54 @@ const collectGarbage = runInNewContext("gc") as () => void;
 const tempDir = useTempDir("agent-bash-release-");
 
 /**
- * Runs `command` with an `onData` that holds an object only it reaches, and gives back the finished child with a
- * weak reference to that object. The caller keeps the child, as Node keeps a finished child's handle wrappers (and
- * what they reach) alive until a full collection.
+ * Runs `command` with an `onData` that holds an object only it reaches, and gives back a weak reference to that
+ * object and the children this process spawned for it. The caller keeps those children, as Node keeps a finished
+ * child's handle wrappers (and what they reach) alive until a full collection.
  */
-async function runAndKeepChild(
+async function runAndKeepChildren(
 	command: string,
-	{ pipesClose }: { pipesClose: boolean },
-): Promise<{ child: ChildProcess; output: WeakRef<object> }> {
+	shellPath?: string,
+): Promise<{ children: ChildProcess[]; output: WeakRef<object> }> {
 	const chunks: Buffer[] = [];
 	const output = new WeakRef(chunks);
 	const before = spawned.length;
-	await createLocalBashOperations().exec(command, tempDir(), { onData: (data) => chunks.push(data) });
-	const child = spawned[before];
-	if (pipesClose && !child.stdout?.closed) await once(child, "close");
+	await createLocalBashOperations(shellPath ? { shellPath } : {}).exec(command, tempDir(), {
+		onData: (data) => chunks.push(data),
+	});
 	expect(Buffer.concat(chunks).toString()).toBe("out\n");
-	return { child, output };
+	return { children: spawned.slice(before), output };
 }
 
-describe("a finished command", () => {
-	it("leaves the child, and its pipes, reaching nothing of the command's scope", async () => {
-		const { child, output } = await runAndKeepChild("echo out", { pipesClose: true });
+/** The process group of a command that wrote `$$` to `pgid` in the temp dir. */
+function commandGroup(): number {
+	return Number(readFileSync(join(tempDir(), "pgid"), "utf8"));
+}
+
+// A shell not named bash is spawned by this process; bash commands go through the bash launcher.
+describe.each([
+	["spawned here", "/bin/sh"],
+	["run by the bash launcher", undefined],
+])("a finished command, %s,", (_name, shellPath) => {
+	it("leaves nothing reaching the command's scope", async () => {
+		await createLocalBashOperations(shellPath ? { shellPath } : {}).exec("true", tempDir(), { onData() {} });
+		const { children, output } = await runAndKeepChildren("echo out", shellPath);
+		expect(children).toHaveLength(shellPath ? 1 : 0);
+		for (const child of children) if (!child.stdout?.closed) await once(child, "close");
 		collectGarbage();
 		expect(output.deref()).toBeUndefined();
-		expect(child.exitCode).toBe(0);
 	});
 
 	it("does the same while a background process still holds its pipes", async () => {
-		const { child, output } = await runAndKeepChild("echo out; sleep 30 &", { pipesClose: false });
+		const { children, output } = await runAndKeepChildren("echo $$ > pgid; echo out; sleep 30 &", shellPath);
 		try {
 			collectGarbage();
 			expect(output.deref()).toBeUndefined();
 		} finally {
-			child.stdout?.destroy();
-			child.stderr?.destroy();
-			process.kill(-(child.pid ?? 0), "SIGKILL");
+			for (const child of children) {
+				child.stdout?.destroy();
+				child.stderr?.destroy();
+			}
+			process.kill(-commandGroup(), "SIGKILL");
 		}
 	});
 });

@@ -1,7 +1,8 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import type { Readable } from "node:stream";
-import { getShellEnv, resolveShell } from "./shell.js";
+import { getShellEnv, resolveShell, type ShellConfig } from "./shell.js";
+import { type CommandHandlers, killProcessTree, startShellCommand } from "./shell-launcher.js";
+
+export { killProcessTree };
 
 export interface BashExecOptions {
 	/** stdout and stderr, interleaved as they arrive. */
@@ -30,47 +31,10 @@ const DRAIN_MAX_MS = 1000;
 // setTimeout fires at once for delays above 2^31-1 ms; longer timeouts mean "no timeout".
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** Kills a process and everything in its process group (SIGKILL), ignoring processes that are gone. */
-export function killProcessTree(pid: number): void {
-	if (process.platform === "win32") {
-		try {
-			spawn("taskkill", ["/F", "/T", "/PID", String(pid)], { stdio: "ignore", detached: true, windowsHide: true });
-		} catch {
-			// already gone
-		}
-		return;
-	}
-	try {
-		process.kill(-pid, "SIGKILL");
-	} catch {
-		try {
-			process.kill(pid, "SIGKILL");
-		} catch {
-			// already gone
-		}
-	}
-}
-
-function ignore(): void {}
-
-/**
- * Stops collecting from a pipe that a background process may keep open, without blocking that process. Every
- * listener of ours goes: a finished child's pipes survive young-generation collections until a full one, and with
- * them whatever their listeners reach (the command's whole scope, its output with it).
- */
-function detachStream(stream: Readable, onData: (data: Buffer) => void, onEnd: () => void): void {
-	stream.removeListener("data", onData);
-	stream.removeListener("end", onEnd);
-	// Keep draining so a daemon that still writes does not block on a full pipe; do not keep us alive.
-	stream.on("data", ignore);
-	stream.on("error", ignore);
-	stream.resume();
-	(stream as Readable & { unref?: () => void }).unref?.();
-}
-
 /**
  * Runs commands with the local shell (`<shell> -c <command>`), in their own process group, stdin closed so
- * interactive programs get end-of-file instead of waiting for a user.
+ * interactive programs get end-of-file instead of waiting for a user; forked by a bash launcher where one can
+ * (shell-launcher.ts).
  */
 export function createLocalBashOperations(options: LocalBashOperationsOptions = {}): BashOperations {
 	return {
@@ -79,71 +43,42 @@ export function createLocalBashOperations(options: LocalBashOperationsOptions = 
 			if (!existsSync(cwd)) {
 				return Promise.reject(new Error(`Working directory does not exist: ${cwd}\nCannot execute bash commands.`));
 			}
-			let shell: ReturnType<typeof resolveShell>;
+			let shell: ShellConfig;
 			try {
 				shell = resolveShell(options.shellPath);
 			} catch (error) {
 				return Promise.reject(error);
 			}
 			return new Promise((resolve, reject) => {
-				const child = spawn(shell.shell, [...shell.args, command], {
-					cwd,
-					env: env ?? getShellEnv(),
-					detached: true,
-					stdio: ["ignore", "pipe", "pipe"],
-					windowsHide: true,
-				});
-				const streams = [child.stdout, child.stderr];
-				let openStreams = streams.length;
 				let settled = false;
 				let timedOut = false;
 				let aborted = false;
+				let exited = false;
+				let outputEnded = false;
 				let exitCode: number | null = null;
 				let dataEvents = 0;
 				let timer: NodeJS.Timeout | undefined;
 				let drainTimer: NodeJS.Timeout | undefined;
 
-				const handleData = (data: Buffer) => {
-					dataEvents++;
-					onData(data);
-				};
-				const onEnd = () => {
-					openStreams--;
-				};
-				const onError = (error: Error) => {
-					if (settled) return;
-					settled = true;
-					cleanup();
-					reject(error);
-				};
-				const kill = () => {
-					if (child.pid !== undefined) killProcessTree(child.pid);
-				};
-				const onAbort = () => {
-					aborted = true;
-					kill();
-				};
 				const cleanup = () => {
 					if (timer) clearTimeout(timer);
 					if (drainTimer) clearTimeout(drainTimer);
 					signal?.removeEventListener("abort", onAbort);
 				};
-				const finish = () => {
-					if (settled) return;
+				const settle = () => {
 					settled = true;
 					cleanup();
-					for (const stream of streams) detachStream(stream, handleData, onEnd);
-					// As for the pipes (detachStream): the child keeps nothing of ours once settled.
-					child.removeListener("error", onError);
-					child.removeListener("close", finish);
-					child.on("error", ignore);
-					child.unref();
+					started.release();
+				};
+				const finish = () => {
+					if (settled) return;
+					settle();
 					if (aborted) reject(new Error("aborted"));
 					else if (timedOut) reject(new Error(`timeout:${timeout}`));
 					else resolve({ exitCode });
 				};
 				const waitForDrain = () => {
-					if (openStreams === 0) return finish();
+					if (outputEnded) return finish();
 					const deadline = Date.now() + DRAIN_MAX_MS;
 					let seen = dataEvents;
 					const arm = () => {
@@ -162,23 +97,39 @@ export function createLocalBashOperations(options: LocalBashOperationsOptions = 
 					};
 					arm();
 				};
+				const handlers: CommandHandlers = {
+					onData(data) {
+						dataEvents++;
+						onData(data);
+					},
+					onOutputEnd() {
+						outputEnded = true;
+						// Not before the exit: a shell that closed its output may still be running.
+						if (exited) finish();
+					},
+					onExit(code) {
+						exitCode = code;
+						exited = true;
+						// Not "all pipes closed": that waits for every process holding them, e.g. `server &`, to exit.
+						waitForDrain();
+					},
+					onError(error) {
+						if (settled) return;
+						settle();
+						reject(error);
+					},
+				};
+				const onAbort = () => {
+					aborted = true;
+					started.kill();
+				};
 
-				for (const stream of streams) {
-					stream.on("data", handleData);
-					stream.once("end", onEnd);
-				}
-				child.once("error", onError);
-				// Not "close": that waits for every process holding the pipes, e.g. `server &`, to exit.
-				child.once("exit", (code) => {
-					exitCode = code;
-					waitForDrain();
-				});
-				child.once("close", finish);
+				const started = startShellCommand(shell, command, cwd, env ?? getShellEnv(), handlers);
 
 				if (timeout !== undefined && timeout > 0 && timeout * 1000 <= MAX_TIMER_MS) {
 					timer = setTimeout(() => {
 						timedOut = true;
-						kill();
+						started.kill();
 					}, timeout * 1000);
 				}
 				if (signal) {

@@ -1,0 +1,472 @@
+// How a bash command is started: forked by a small bash, the launcher, instead of by this process. fork() copies a
+// process's page tables and write-protects its memory, so a Node process of ~100 MB pays ~2 ms in the call and more
+// in copy-on-write faults after it, on every command (perf on the 2-core VM: ~6 ms of CPU a command); a bash of a
+// few MB pays a fraction of that. A launcher runs LAUNCHER_SCRIPT; one is started per shell (with the first
+// command) and runs one command at a time. The command is what a direct spawn runs: `exec <shell> <args...>
+// <command>`, in its own process group, stdin /dev/null, in `cwd`, with the launcher's environment, which must be
+// the command's (compared on every command; a new one replaces the launcher).
+//
+// Output comes through a FIFO in the launcher's private directory: stdout and stderr on one pipe, in the order they
+// were written. We open its read end (non-blocking) once it exists, and the launcher's open for writing waits for
+// that; we read only once the launcher says the command started, so the read end never sees "no writer yet" as
+// end-of-file. End of file then means what a direct spawn's `close` means: every process holding the pipe has
+// exited. A background process that outlives the settled command still holds the pipe: that launcher is retired.
+//
+// This process spawns the command itself where no launcher can run it: another shell than bash, Windows, a NUL
+// byte, a second command while one runs, a launcher that failed to start (not retried) or died before starting the
+// command. Two things differ for a command a launcher runs: its parent is the launcher, and when a signal ends it,
+// it reports 128 + the signal's number, as bash reports it, where a direct spawn reports no exit code.
+import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync, constants, openSync, writeFileSync } from "node:fs";
+import { Socket } from "node:net";
+import { basename, join } from "node:path";
+import type { Readable } from "node:stream";
+import { makeTempDir, removeTempPath } from "../temp-paths.js";
+
+export interface ShellCommand {
+	shell: string;
+	/** Arguments before the command string. */
+	args: string[];
+}
+
+/** What a started command reports; each fires at most once except `onData`. */
+export interface CommandHandlers {
+	/** stdout and stderr, interleaved as they arrive. */
+	onData(data: Buffer): void;
+	/** Every process holding the output pipes has closed them. */
+	onOutputEnd(): void;
+	/** The shell exited (null: killed by a signal, or its status is unknown). */
+	onExit(code: number | null): void;
+	/** The command could not be started. */
+	onError(error: Error): void;
+}
+
+/** A command that is running or has run. */
+export interface StartedCommand {
+	/** Kills it and everything in its process group. */
+	kill(): void;
+	/** It has settled: stop collecting output (a background process may still write) and let go of it. */
+	release(): void;
+}
+
+/** Kills a process and everything in its process group (SIGKILL), ignoring processes that are gone. */
+export function killProcessTree(pid: number): void {
+	if (process.platform === "win32") {
+		try {
+			spawn("taskkill", ["/F", "/T", "/PID", String(pid)], { stdio: "ignore", detached: true, windowsHide: true });
+		} catch {
+			// already gone
+		}
+		return;
+	}
+	try {
+		process.kill(-pid, "SIGKILL");
+	} catch {
+		try {
+			process.kill(pid, "SIGKILL");
+		} catch {
+			// already gone
+		}
+	}
+}
+
+function ignore(): void {}
+
+/**
+ * Stops collecting from a pipe that a background process may keep open, without blocking that process. Every
+ * listener of ours goes: a finished child's pipes survive young-generation collections until a full one, and with
+ * them whatever their listeners reach (the command's whole scope, its output with it).
+ */
+function detachStream(stream: Readable): void {
+	for (const event of ["data", "end", "error"]) stream.removeAllListeners(event);
+	// Keep draining so a daemon that still writes does not block on a full pipe; do not keep us alive.
+	stream.on("data", ignore);
+	stream.on("error", ignore);
+	stream.resume();
+	(stream as Readable & { unref?: () => void }).unref?.();
+}
+
+/** Spawns `<shell> <args...> <command>` from this process, in its own process group (session), stdin closed. */
+function spawnCommand(
+	shell: ShellCommand,
+	command: string,
+	cwd: string,
+	env: NodeJS.ProcessEnv,
+	handlers: CommandHandlers,
+): StartedCommand {
+	const child = spawn(shell.shell, [...shell.args, command], {
+		cwd,
+		env,
+		detached: true,
+		stdio: ["ignore", "pipe", "pipe"],
+		windowsHide: true,
+	});
+	const streams = [child.stdout, child.stderr];
+	let openStreams = streams.length;
+	const onEnd = () => {
+		if (--openStreams === 0) handlers.onOutputEnd();
+	};
+	for (const stream of streams) {
+		stream.on("data", handlers.onData);
+		stream.once("end", onEnd);
+	}
+	const onError = (error: Error) => handlers.onError(error);
+	const onExit = (code: number | null) => handlers.onExit(code);
+	child.once("error", onError);
+	child.once("exit", onExit);
+	return {
+		kill() {
+			if (child.pid !== undefined) killProcessTree(child.pid);
+		},
+		release() {
+			// A child that could not be spawned may have no pipes.
+			for (const stream of streams) if (stream) detachStream(stream);
+			// As for the pipes: the child keeps nothing of ours once settled.
+			child.removeListener("error", onError);
+			child.removeListener("exit", onExit);
+			child.on("error", ignore);
+			child.unref();
+		},
+	};
+}
+
+// $1 the private directory; $2 "1" when SHLVL was set and $3 its value, the same for OLDPWD and BASH_ENV; then the
+// shell and its arguments. bash raises SHLVL when it starts, `cd` sets OLDPWD, and the launcher runs without
+// BASH_ENV (a non-interactive bash runs that file): the command gets the values it would have had. Each request is
+// one line on stdin; its cwd and command, each ended by NUL, are in `req` (from a file bash reads them in blocks,
+// from a pipe one byte per system call). `set -m` gives each command its own process group; the job notices it
+// prints go to stderr, which is /dev/null. Its variables are named so that no variable of the command's environment
+// is one of them (an imported variable stays exported: assigning it would change the command's environment).
+const LAUNCHER_SCRIPT = `__l_dir=$1 __l_had_shlvl=$2 __l_shlvl=$3 __l_had_oldpwd=$4 __l_oldpwd=$5 __l_had_bash_env=$6 __l_bash_env=$7
+shift 7
+mkfifo -m 600 "$__l_dir/out" || exit 1
+set -m
+printf 'ready\\n'
+while IFS= read -r __l_line; do
+	{ IFS= read -r -d '' __l_cwd && IFS= read -r -d '' __l_cmd; } < "$__l_dir/req" || exit 1
+	exec 3> "$__l_dir/out"
+	(
+		if [ "$__l_had_shlvl" = 1 ]; then SHLVL=$__l_shlvl; else unset SHLVL; fi
+		cd -- "$__l_cwd" || exit 1
+		if [ "$__l_had_oldpwd" = 1 ]; then OLDPWD=$__l_oldpwd; else unset OLDPWD; fi
+		if [ "$__l_had_bash_env" = 1 ]; then export BASH_ENV=$__l_bash_env; fi
+		exec "$@" "$__l_cmd"
+	) < /dev/null >&3 2>&3 &
+	exec 3>&-
+	printf 'pid %s\\n' "$!"
+	wait "$!"
+	printf 'exit %s\\n' "$?"
+done
+`;
+
+/** One command given to a launcher; spawned directly instead if the launcher dies before starting it. */
+class LauncherRun implements StartedCommand {
+	private fd: number | undefined;
+	private output: Socket | undefined;
+	private pid: number | undefined;
+	private direct: StartedCommand | undefined;
+	private killRequested = false;
+	private outputEnded = false;
+	private exited = false;
+	private released = false;
+
+	constructor(
+		private readonly launcher: Launcher,
+		private readonly handlers: CommandHandlers,
+		private readonly spawnDirectly: () => StartedCommand,
+	) {}
+
+	/** Opens the FIFO's read end; false when it cannot be opened. */
+	openOutput(path: string): boolean {
+		try {
+			this.fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+			return true;
+		} catch {
+			return false;
+		}
+	}
+
+	/** The launcher started the command as process (group) `pid`: read its output. */
+	started(pid: number): void {
+		this.pid = pid;
+		if (this.killRequested) killProcessTree(pid);
+		if (this.released || this.fd === undefined) return;
+		const output = new Socket({ fd: this.fd, readable: true, writable: false });
+		this.fd = undefined;
+		this.output = output;
+		output.on("data", this.handlers.onData);
+		output.once("end", () => {
+			this.outputEnded = true;
+			this.handlers.onOutputEnd();
+			// The launcher died after starting the command: the end of its output is all we learn of its end.
+			if (this.launcher.closed && !this.launcher.running(this)) this.exit(null);
+		});
+		output.on("error", (error) => this.handlers.onError(error));
+	}
+
+	exit(code: number | null): void {
+		if (this.exited || this.direct) return;
+		this.exited = true;
+		this.handlers.onExit(code);
+	}
+
+	/** The launcher died or gave up. Before the command started it never will: spawn it here. */
+	abandoned(): void {
+		if (this.pid !== undefined) {
+			if (this.outputEnded) this.exit(null);
+			return;
+		}
+		this.closeFd();
+		if (this.released) return;
+		if (this.killRequested) {
+			this.handlers.onOutputEnd();
+			this.handlers.onExit(null);
+			return;
+		}
+		try {
+			this.direct = this.spawnDirectly();
+		} catch (error) {
+			this.handlers.onError(error instanceof Error ? error : new Error(String(error)));
+		}
+	}
+
+	kill(): void {
+		if (this.direct) this.direct.kill();
+		else if (this.pid === undefined) this.killRequested = true;
+		else killProcessTree(this.pid);
+	}
+
+	release(): void {
+		if (this.released) return;
+		this.released = true;
+		this.direct?.release();
+		this.closeFd();
+		if (this.output) detachStream(this.output);
+		this.launcher.finished(this, this.exited && this.outputEnded);
+	}
+
+	private closeFd(): void {
+		if (this.fd === undefined) return;
+		closeSync(this.fd);
+		this.fd = undefined;
+	}
+}
+
+class Launcher {
+	closed = false;
+	private ready = false;
+	private current: LauncherRun | undefined;
+	private readonly child: ChildProcess;
+	private readonly dir: string;
+	private lines = "";
+
+	constructor(
+		readonly shell: ShellCommand,
+		readonly env: NodeJS.ProcessEnv,
+		/** Once, when it stops taking commands; `failed`: it died before it was ever ready. */
+		private readonly onClosed: (launcher: Launcher, failed: boolean) => void,
+	) {
+		this.dir = makeTempDir("agent-bash-");
+		const flag = (value: string | undefined) => (value === undefined ? ["0", ""] : ["1", value]);
+		const { BASH_ENV: bashEnv, ...launcherEnv } = env;
+		// --norc: bash runs ~/.bashrc when its stdin is a socket, as Node's pipes are (it takes that for sshd).
+		const args = ["--norc", "--noprofile", "-c", LAUNCHER_SCRIPT, "bash", this.dir];
+		args.push(...flag(env.SHLVL), ...flag(env.OLDPWD), ...flag(bashEnv), shell.shell, ...shell.args);
+		this.child = spawn(shell.shell, args, {
+			cwd: this.dir,
+			env: launcherEnv,
+			detached: true,
+			stdio: ["pipe", "pipe", "ignore"],
+			windowsHide: true,
+		});
+		this.child.on("error", () => this.died());
+		this.child.once("exit", () => this.died());
+		this.child.stdin?.on("error", ignore);
+		// Requests are a byte each: the pipe never needs to keep this process alive.
+		(this.child.stdin as Socket | null)?.unref();
+		this.child.stdout?.setEncoding("utf8");
+		this.child.stdout?.on("data", (text: string) => this.onControl(text));
+		this.keepAlive(false);
+	}
+
+	get busy(): boolean {
+		return this.current !== undefined;
+	}
+
+	running(run: LauncherRun): boolean {
+		return this.current === run;
+	}
+
+	/** Gives it `command`; it must not be busy or closed. */
+	start(command: string, cwd: string, handlers: CommandHandlers, spawnDirectly: () => StartedCommand): StartedCommand {
+		const run = new LauncherRun(this, handlers, spawnDirectly);
+		try {
+			writeFileSync(join(this.dir, "req"), `${cwd}\0${command}\0`);
+		} catch {
+			// Its directory is gone (a temp cleaner): retire it.
+			this.retire();
+			return spawnDirectly();
+		}
+		if (this.ready && !run.openOutput(this.fifo)) {
+			this.retire();
+			return spawnDirectly();
+		}
+		this.current = run;
+		this.keepAlive(true);
+		this.child.stdin?.write("\n");
+		return run;
+	}
+
+	/** A run was released; `clean`: its command exited and nothing holds its output pipe any more. */
+	finished(run: LauncherRun, clean: boolean): void {
+		if (run !== this.current) return;
+		this.current = undefined;
+		this.keepAlive(false);
+		if (!clean) this.close();
+	}
+
+	/** Stops taking commands; the launcher exits once a command it runs has ended. */
+	close(): void {
+		if (this.closed) return;
+		this.closed = true;
+		this.child.stdin?.end();
+		this.onClosed(this, false);
+	}
+
+	/** Resolves when the launcher process has exited, keeping this process alive until then. */
+	exited(): Promise<void> {
+		if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
+		this.child.ref();
+		return new Promise((resolve) => this.child.once("exit", () => resolve()));
+	}
+
+	unref(): void {
+		this.child.unref();
+	}
+
+	private get fifo(): string {
+		return join(this.dir, "out");
+	}
+
+	/** Closes it now, killing it: it may be blocked opening a FIFO no one will read. */
+	private retire(): void {
+		this.close();
+		this.child.kill("SIGKILL");
+	}
+
+	private onControl(text: string): void {
+		this.lines += text;
+		let newline = this.lines.indexOf("\n");
+		while (newline >= 0) {
+			const line = this.lines.slice(0, newline);
+			this.lines = this.lines.slice(newline + 1);
+			if (line === "ready") {
+				this.ready = true;
+				const run = this.current;
+				if (run && !run.openOutput(this.fifo)) {
+					this.current = undefined;
+					this.retire();
+					run.abandoned();
+				}
+			} else if (line.startsWith("pid ")) {
+				this.current?.started(Number(line.slice(4)));
+			} else if (line.startsWith("exit ")) {
+				// Idle once the run is released (`finished`), which may be after its output's end.
+				this.keepAlive(false);
+				this.current?.exit(Number(line.slice(5)));
+			}
+			newline = this.lines.indexOf("\n");
+		}
+	}
+
+	/** Only a command it runs keeps this process alive, until its exit is reported. */
+	private keepAlive(alive: boolean): void {
+		const stdout = this.child.stdout as Socket | null;
+		if (alive) {
+			this.child.ref();
+			stdout?.ref();
+		} else {
+			this.child.unref();
+			stdout?.unref();
+		}
+	}
+
+	private died(): void {
+		if (!this.closed) {
+			this.closed = true;
+			this.onClosed(this, !this.ready);
+		}
+		removeTempPath(this.dir);
+		const run = this.current;
+		this.current = undefined;
+		run?.abandoned();
+	}
+}
+
+const launchers = new Map<string, Launcher>();
+/** Shells whose launcher died before it was ready: not tried again in this process. */
+const unsupported = new Set<string>();
+
+function sameEnv(a: NodeJS.ProcessEnv, b: NodeJS.ProcessEnv): boolean {
+	const keys = Object.keys(a);
+	if (keys.length !== Object.keys(b).length) return false;
+	for (const key of keys) if (a[key] !== b[key]) return false;
+	return true;
+}
+
+/** Starts `<shell> <args...> <command>` in `cwd` with `env`: through the shell's launcher when it can. */
+export function startShellCommand(
+	shell: ShellCommand,
+	command: string,
+	cwd: string,
+	env: NodeJS.ProcessEnv,
+	handlers: CommandHandlers,
+): StartedCommand {
+	const spawnDirectly = () => spawnCommand(shell, command, cwd, env, handlers);
+	const key = [shell.shell, ...shell.args].join("\0");
+	const usable =
+		process.platform !== "win32" &&
+		basename(shell.shell) === "bash" &&
+		!command.includes("\0") &&
+		!cwd.includes("\0") &&
+		// Options bash takes from the environment would apply to the launcher as well as to the command.
+		env.SHELLOPTS === undefined &&
+		env.BASHOPTS === undefined &&
+		!unsupported.has(key);
+	if (!usable) return spawnDirectly();
+	let launcher = launchers.get(key);
+	if (launcher?.busy) return spawnDirectly();
+	if (launcher && !sameEnv(launcher.env, env)) {
+		launcher.close();
+		launcher = undefined;
+	}
+	if (!launcher) {
+		launcher = new Launcher(shell, { ...env }, (closed, failed) => {
+			if (launchers.get(key) === closed) launchers.delete(key);
+			if (failed) unsupported.add(key);
+		});
+		launchers.set(key, launcher);
+	}
+	return launcher.start(command, cwd, handlers, spawnDirectly);
+}
+
+/**
+ * Closes every launcher and waits (up to `timeoutMs`) for the idle ones to exit, so that this process collects
+ * them, and with them the CPU time of the commands they ran. A launcher running a command exits after it.
+ */
+export async function closeShellLaunchers(timeoutMs = 1000): Promise<void> {
+	const closing = [...launchers.values()];
+	const idle = closing.filter((launcher) => !launcher.busy);
+	for (const launcher of closing) launcher.close();
+	if (idle.length === 0) return;
+	let timer: NodeJS.Timeout | undefined;
+	await Promise.race([
+		Promise.all(idle.map((launcher) => launcher.exited())),
+		new Promise<void>((resolve) => {
+			timer = setTimeout(resolve, timeoutMs);
+		}),
+	]);
+	clearTimeout(timer);
+	// One that did not exit in time must not keep this process alive.
+	for (const launcher of idle) launcher.unref();
+}

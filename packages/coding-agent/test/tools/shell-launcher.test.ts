@@ -1,0 +1,143 @@
+// The bash launcher (src/core/tools/shell-launcher.ts): bash commands are forked by a small bash, not by this
+// process, and nothing else about them changes. Commands print `$PPID` to say which process started them.
+import { execFileSync } from "node:child_process";
+import { readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type BashOperations, createLocalBashOperations } from "@agent/coding-agent";
+import { describe, expect, it } from "vitest";
+import { closeShellLaunchers } from "../../src/core/tools/shell-launcher.js";
+import { useTempDir } from "../helpers/tools-fixtures.js";
+
+const tempDir = useTempDir("agent-bash-launcher-");
+const bash = createLocalBashOperations();
+
+async function exec(
+	command: string,
+	options: { ops?: BashOperations; env?: NodeJS.ProcessEnv; signal?: AbortSignal } = {},
+): Promise<{ text: string; exitCode: number | null }> {
+	const chunks: Buffer[] = [];
+	const { exitCode } = await (options.ops ?? bash).exec(command, tempDir(), {
+		onData: (data) => chunks.push(data),
+		...(options.env ? { env: options.env } : {}),
+		...(options.signal ? { signal: options.signal } : {}),
+	});
+	return { text: Buffer.concat(chunks).toString(), exitCode };
+}
+
+/** The pid of the process that started `$PPID`-printing output's first line. */
+function parentOf(text: string): number {
+	return Number(text.split("\n")[0]);
+}
+
+function isRunning(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+describe("the bash launcher", () => {
+	it("starts bash commands, one launcher for one command after another", async () => {
+		const first = parentOf((await exec("echo $PPID")).text);
+		const second = parentOf((await exec("echo $PPID")).text);
+		expect(first).not.toBe(process.pid);
+		expect(second).toBe(first);
+	});
+
+	it("runs in the working directory, with stdout and stderr in order, stdin closed, and the exit code", async () => {
+		const result = await exec("pwd; echo err >&2; echo out; cat; exit 3");
+		expect(result).toEqual({ text: `${tempDir()}\nerr\nout\n`, exitCode: 3 });
+	});
+
+	it("reports a command ended by a signal with 128 + its number, as bash does", async () => {
+		expect((await exec("kill -TERM $$")).exitCode).toBe(143);
+	});
+
+	// A shell of another name is spawned by this process: the same bash, started directly, for comparison.
+	describe.each([
+		["SHLVL, OLDPWD and BASH_ENV set", true],
+		["SHLVL, OLDPWD and BASH_ENV unset", false],
+	])("with %s", (_name, set) => {
+		it("gives the command the environment, and the start, a direct spawn gives it", async () => {
+			const directShell = join(tempDir(), "bash-direct");
+			symlinkSync("/bin/bash", directShell);
+			const bashEnv = join(tempDir(), "bash-env");
+			writeFileSync(bashEnv, "echo from BASH_ENV\n");
+			// bash runs it when its stdin is a socket (taking that for sshd), as a launcher's is.
+			writeFileSync(join(tempDir(), ".bashrc"), "export FROM_BASHRC=1\n");
+			const extra = set ? { SHLVL: "4", OLDPWD: "/", BASH_ENV: bashEnv } : {};
+			// Names a launcher script might use for its own variables, too.
+			const env = { PATH: process.env.PATH, HOME: tempDir(), SOME_VAR: "a b  c", cmd: "x", dir: "y", ...extra };
+			const command = "env | grep -v '^_=' | sort; echo $PPID";
+			const launched = await exec(command, { env });
+			const direct = await exec(command, { env, ops: createLocalBashOperations({ shellPath: directShell }) });
+			const lines = (text: string) => text.trimEnd().split("\n");
+			expect(Number(lines(launched.text).at(-1))).not.toBe(process.pid);
+			expect(Number(lines(direct.text).at(-1))).toBe(process.pid);
+			expect(lines(launched.text).slice(0, -1)).toEqual(lines(direct.text).slice(0, -1));
+			expect(lines(launched.text)).toContain("SOME_VAR=a b  c");
+			expect(lines(launched.text)[0] === "from BASH_ENV").toBe(set);
+		});
+	});
+
+	it("leaves commands whose environment sets bash options to a direct spawn", async () => {
+		const env = { PATH: process.env.PATH, SHELLOPTS: "braceexpand:hashall:interactive-comments:noclobber" };
+		expect(parentOf((await exec("echo $PPID", { env })).text)).toBe(process.pid);
+	});
+
+	it("runs a command with another environment in a new launcher", async () => {
+		const first = parentOf((await exec("echo $PPID", { env: { PATH: process.env.PATH, A: "1" } })).text);
+		const second = await exec("echo $PPID; echo $A", { env: { PATH: process.env.PATH, A: "2" } });
+		expect(parentOf(second.text)).not.toBe(first);
+		expect(second.text.split("\n")[1]).toBe("2");
+	});
+
+	it("spawns a second command itself while the launcher runs one", async () => {
+		const [slow, beside] = await Promise.all([exec("echo $PPID; sleep 0.2"), exec("echo $PPID")]);
+		expect(parentOf(slow.text)).not.toBe(process.pid);
+		expect(parentOf(beside.text)).toBe(process.pid);
+	});
+
+	it("retires a launcher whose output a background process still holds: later output is not mixed in", async () => {
+		const fifo = join(tempDir(), "go");
+		execFileSync("mkfifo", [fifo]);
+		// The background process holds the output pipe, waiting for the next command to write to the FIFO.
+		const first = await exec(`echo $PPID; (cat ${fifo}; echo late) &`);
+		const second = await exec(`echo $PPID; echo early > ${fifo}`);
+		expect(parentOf(second.text)).not.toBe(parentOf(first.text));
+		expect(second.text).toBe(`${parentOf(second.text)}\n`);
+	});
+
+	it("still runs commands when the launcher's directory was removed, in a new launcher", async () => {
+		const launcher = parentOf((await exec("echo $PPID")).text);
+		// The launcher runs in its private directory.
+		rmSync(readlinkSync(`/proc/${launcher}/cwd`), { recursive: true, force: true });
+		expect((await exec("echo ok")).text).toBe("ok\n");
+		expect(parentOf((await exec("echo $PPID")).text)).not.toBe(launcher);
+	});
+
+	it("still runs a command given to a launcher that was killed", async () => {
+		const launcher = parentOf((await exec("echo $PPID")).text);
+		process.kill(launcher, "SIGKILL");
+		expect(await exec("echo ok")).toEqual({ text: "ok\n", exitCode: 0 });
+	});
+
+	it("aborts a command before the launcher reported it started", async () => {
+		const controller = new AbortController();
+		const pending = exec("echo $$; sleep 30 & sleep 30", { signal: controller.signal });
+		const aborted = expect(pending).rejects.toThrow("aborted");
+		controller.abort();
+		await aborted;
+	});
+
+	it("ends idle launchers when closed", async () => {
+		const launcher = parentOf((await exec("echo $PPID")).text);
+		expect(isRunning(launcher)).toBe(true);
+		await closeShellLaunchers();
+		expect(isRunning(launcher)).toBe(false);
+		// The next command starts a new one.
+		expect(parentOf((await exec("echo $PPID")).text)).not.toBe(launcher);
+	});
+});

@@ -46,6 +46,12 @@ describe("the bash launcher", () => {
 		expect(second).toBe(first);
 	});
 
+	it("runs a short command after a long one as given (requests are written over each other)", async () => {
+		const long = "x".repeat(5000);
+		expect((await exec(`echo ${long}`)).text).toBe(`${long}\n`);
+		expect((await exec("echo short")).text).toBe("short\n");
+	});
+
 	it("runs in the working directory, with stdout and stderr in order, stdin closed, and the exit code", async () => {
 		const result = await exec("pwd; echo err >&2; echo out; cat; exit 3");
 		expect(result).toEqual({ text: `${tempDir()}\nerr\nout\n`, exitCode: 3 });

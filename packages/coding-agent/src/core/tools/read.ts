@@ -1,5 +1,4 @@
-import { constants } from "node:fs";
-import { access as fsAccess } from "node:fs/promises";
+import { accessSync, constants, fstatSync } from "node:fs";
 import type { AgentTool } from "@agent/agent-core";
 import { type ImageContent, LeanType, type Static, type TextContent } from "@agent/ai";
 import { runAbortable, throwIfAborted } from "./abort.js";
@@ -82,14 +81,16 @@ export async function openLocalReadableFile(absolutePath: string): Promise<Reada
 	const { handle } = await openRegularFile(absolutePath);
 	return {
 		read: async (buffer, position) => (await handle.read(buffer, 0, buffer.length, position)).bytesRead,
-		size: async () => (await handle.stat()).size,
+		size: async () => fstatSync(handle.fd).size,
 		close: () => handle.close(),
 	};
 }
 
+// A path's access check and an open descriptor's fstat are one system call each, made synchronously: a round trip
+// through libuv's threads costs ~50 µs each, more than the call.
 export const localReadOperations: ReadOperations = {
 	readFile: (absolutePath) => readRegularFile(absolutePath),
-	access: (absolutePath) => fsAccess(absolutePath, constants.R_OK),
+	access: async (absolutePath) => accessSync(absolutePath, constants.R_OK),
 	detectImageMimeType: detectImageMimeTypeFromFile,
 	open: openLocalReadableFile,
 };
@@ -187,21 +188,21 @@ async function readOpenedFile(
 	signal: AbortSignal | undefined,
 ): Promise<{ content: ReadContent; details: ReadToolDetails | undefined }> {
 	const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-	const headLength = await file.read(buffer.subarray(0, IMAGE_SNIFF_BYTES), 0);
+	// The first chunk is both the image sniff's head and the text's start.
+	let bytesRead = await file.read(buffer, 0);
 	throwIfAborted(signal);
-	const mimeType = sniffImageMimeType(buffer.subarray(0, headLength));
+	const mimeType = sniffImageMimeType(buffer.subarray(0, Math.min(bytesRead, IMAGE_SNIFF_BYTES)));
 	if (mimeType && SUPPORTED_IMAGE_TYPES.has(mimeType)) {
 		const image = await readWholeImage(file, path, signal);
 		return { content: await readImage(image, mimeType, request.autoResize), details: undefined };
 	}
 	const scanner = new TextPageScanner({ offset: request.offset, limit: request.limit });
 	let position = 0;
-	for (;;) {
-		const bytesRead = await file.read(buffer, position);
-		throwIfAborted(signal);
-		if (bytesRead === 0) break;
+	while (bytesRead > 0) {
 		scanner.push(buffer.subarray(0, bytesRead));
 		position += bytesRead;
+		bytesRead = await file.read(buffer, position);
+		throwIfAborted(signal);
 	}
 	const page = renderTextPage(scanner.end(), path);
 	return { content: [{ type: "text", text: page.text }], details: page.details };

@@ -1,7 +1,8 @@
 // Where checkpoint data lives and how recorded paths are written: relative to the working directory (its real
 // path) with `/` separators, or absolute for files outside it.
-import { realpathSync, rmSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { rmSync } from "node:fs";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { isInsideDir, realpathOfNearestExisting } from "../tools/path-utils.js";
 
 /** The checkpoint store of a session file: `<file without .jsonl>.checkpoints/` beside it. */
 export function checkpointStoreDirFor(sessionFile: string): string {
@@ -12,27 +13,6 @@ export function checkpointStoreDirFor(sessionFile: string): string {
 /** Deletes a session's checkpoint store (when the session file itself is deleted). */
 export function removeCheckpointStore(sessionFile: string): void {
 	rmSync(checkpointStoreDirFor(sessionFile), { recursive: true, force: true });
-}
-
-/** Follows symlinks of the longest existing prefix of `path`; the rest is appended as written. */
-export function realpathOfNearestExisting(path: string): string {
-	const missing: string[] = [];
-	let current = path;
-	for (;;) {
-		try {
-			return missing.length === 0 ? realpathSync(current) : join(realpathSync(current), ...missing.reverse());
-		} catch {
-			const parent = dirname(current);
-			if (parent === current) return path;
-			missing.push(basename(current));
-			current = parent;
-		}
-	}
-}
-
-export function isInsideDir(child: string, parent: string): boolean {
-	const rel = relative(parent, child);
-	return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`));
 }
 
 /** Maps paths between the file system and their recorded form, for one working directory. */

@@ -18,7 +18,8 @@ import {
 import { basename, dirname, join } from "node:path";
 import type { FileCheckpointState } from "../session/entries.js";
 import { generateDiffString } from "../tools/line-diff.js";
-import { type RecordPaths, realpathOfNearestExisting } from "./checkpoint-paths.js";
+import { realpathOfNearestExisting } from "../tools/path-utils.js";
+import type { RecordPaths } from "./checkpoint-paths.js";
 import { blobOf, observePath, readRegularFileNoFollow, sameState } from "./file-state.js";
 import type { FileRestoreResult } from "./types.js";
 

@@ -13,7 +13,7 @@ import type {
 import type { SessionManager } from "../session/session-manager.js";
 import type { ForkOptions, ForkResult, NavigateTreeOptions, NavigateTreeResult } from "../session-runtime/events.js";
 import { userMessageText } from "../session-runtime/prompt-input.js";
-import { resolveToCwd } from "../tools/path-utils.js";
+import { isInsideDir, realpathOfNearestExisting, resolveToCwd } from "../tools/path-utils.js";
 import {
 	type CheckpointHistory,
 	isFileCheckpointEntry,
@@ -21,7 +21,6 @@ import {
 	readCheckpointHistory,
 	statesAt,
 } from "./checkpoint-history.js";
-import { isInsideDir, realpathOfNearestExisting } from "./checkpoint-paths.js";
 import { CheckpointStores } from "./checkpoint-stores.js";
 import {
 	applyRestore,

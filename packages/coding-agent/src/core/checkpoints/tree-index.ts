@@ -13,9 +13,9 @@ import {
 	loadAncestorLayers,
 	loadIgnoreLayerSync,
 } from "../tools/ignore-rules.js";
+import { isInsideDir } from "../tools/path-utils.js";
 import { runInSlices } from "../tools/time-slicing.js";
 import { type BlobStore, hashContent, type PackWriter } from "./blob-store.js";
-import { isInsideDir } from "./checkpoint-paths.js";
 import {
 	fileMode,
 	fileStateOf,

@@ -12,9 +12,8 @@
 // `resolveCallPath`), so `src/link-to-etc/passwd` is not under `src/` for an allow rule.
 
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { expandPath } from "../tools/path-utils.js";
+import { expandPath, realpathOfNearestExisting } from "../tools/path-utils.js";
 import { loadPicomatch } from "../tools/pattern-libraries.js";
-import { realpathOfNearestExisting } from "../tools/workspace-confinement.js";
 
 export interface PathAnchors {
 	/** The project root, symbolic links resolved. */

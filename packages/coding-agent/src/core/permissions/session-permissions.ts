@@ -5,7 +5,7 @@
 import { homedir } from "node:os";
 import type { SettingsManager } from "../config/settings-manager.js";
 import type { PermissionDecision } from "../session/entries.js";
-import { realpathOfNearestExisting } from "../tools/workspace-confinement.js";
+import { realpathOfNearestExisting } from "../tools/path-utils.js";
 import {
 	checkFailedText,
 	DISMISSED_TEXT,

@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 // Spaces that models and macOS file names use in place of U+0020.
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
@@ -42,4 +42,30 @@ export function resolveReadPath(path: string, cwd: string, exists: (p: string) =
 		if (variant !== resolved && exists(variant)) return variant;
 	}
 	return resolved;
+}
+
+// libc's realpath: one call instead of Node's lstat of every component. Node's own on Windows, where the native one
+// differs for some drives (subst, RAM disks).
+const realpath = process.platform === "win32" ? realpathSync : realpathSync.native;
+
+/** Follows symlinks of the longest existing prefix of `path`; the rest is appended as written. */
+export function realpathOfNearestExisting(path: string): string {
+	const missing: string[] = [];
+	let current = path;
+	for (;;) {
+		try {
+			return missing.length === 0 ? realpath(current) : join(realpath(current), ...missing.reverse());
+		} catch {
+			const parent = dirname(current);
+			if (parent === current) return path;
+			missing.push(basename(current));
+			current = parent;
+		}
+	}
+}
+
+/** Whether `child` is `parent` or lies under it (both absolute and normalized). */
+export function isInsideDir(child: string, parent: string): boolean {
+	const rel = relative(parent, child);
+	return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`));
 }

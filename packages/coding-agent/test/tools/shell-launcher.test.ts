@@ -130,6 +130,12 @@ describe("the bash launcher", () => {
 		expect(await exec("echo ok")).toEqual({ text: "ok\n", exitCode: 0 });
 	});
 
+	it("ends a command whose launcher died while it ran when its output ends, with no exit code", async () => {
+		const result = await exec("kill -KILL $PPID; echo after");
+		expect(result).toEqual({ text: "after\n", exitCode: null });
+		expect(parentOf((await exec("echo $PPID")).text)).not.toBe(process.pid);
+	});
+
 	it("aborts a command before the launcher reported it started", async () => {
 		const controller = new AbortController();
 		const pending = exec("echo $$; sleep 30 & sleep 30", { signal: controller.signal });

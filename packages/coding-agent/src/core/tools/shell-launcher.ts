@@ -22,12 +22,7 @@ import { Socket } from "node:net";
 import { basename, join } from "node:path";
 import type { Readable } from "node:stream";
 import { makeTempDir, removeTempPath } from "../temp-paths.js";
-
-export interface ShellCommand {
-	shell: string;
-	/** Arguments before the command string. */
-	args: string[];
-}
+import type { ShellConfig } from "./shell.js";
 
 /** What a started command reports; each fires at most once except `onData`. */
 export interface CommandHandlers {
@@ -88,7 +83,7 @@ function detachStream(stream: Readable): void {
 
 /** Spawns `<shell> <args...> <command>` from this process, in its own process group (session), stdin closed. */
 function spawnCommand(
-	shell: ShellCommand,
+	shell: ShellConfig,
 	command: string,
 	cwd: string,
 	env: NodeJS.ProcessEnv,
@@ -262,12 +257,12 @@ class Launcher {
 	private lines = "";
 
 	constructor(
-		readonly shell: ShellCommand,
+		shell: ShellConfig,
 		readonly env: NodeJS.ProcessEnv,
 		/** Once, when it stops taking commands; `failed`: it died before it was ever ready. */
 		private readonly onClosed: (launcher: Launcher, failed: boolean) => void,
 	) {
-		this.dir = makeTempDir("agent-bash-");
+		this.dir = makeTempDir("agent-launcher-");
 		const flag = (value: string | undefined) => (value === undefined ? ["0", ""] : ["1", value]);
 		const { BASH_ENV: bashEnv, ...launcherEnv } = env;
 		// --norc: bash runs ~/.bashrc when its stdin is a socket, as Node's pipes are (it takes that for sshd).
@@ -281,7 +276,8 @@ class Launcher {
 			windowsHide: true,
 		});
 		this.child.on("error", () => this.died());
-		this.child.once("exit", () => this.died());
+		// "close", not "exit": by then everything it wrote, a last command's exit line too, has been read.
+		this.child.once("close", () => this.died());
 		this.child.stdin?.on("error", ignore);
 		// Requests are a byte each: the pipe never needs to keep this process alive.
 		(this.child.stdin as Socket | null)?.unref();
@@ -421,7 +417,7 @@ function sameEnv(a: NodeJS.ProcessEnv, b: NodeJS.ProcessEnv): boolean {
 
 /** Starts `<shell> <args...> <command>` in `cwd` with `env`: through the shell's launcher when it can. */
 export function startShellCommand(
-	shell: ShellCommand,
+	shell: ShellConfig,
 	command: string,
 	cwd: string,
 	env: NodeJS.ProcessEnv,

@@ -136,6 +136,32 @@ describe("the bash launcher", () => {
 		expect(parentOf((await exec("echo $PPID")).text)).not.toBe(process.pid);
 	});
 
+	// A shell path of its own gets a launcher of its own.
+	function freshBash(): BashOperations {
+		const shellPath = join(tempDir(), "bash");
+		symlinkSync("/bin/bash", shellPath);
+		return createLocalBashOperations({ shellPath });
+	}
+
+	it("runs commands itself when no launcher can start (here, no mkfifo on PATH)", async () => {
+		const ops = freshBash();
+		const env = { PATH: "/nonexistent" };
+		expect(parentOf((await exec("echo $PPID", { ops, env })).text)).toBe(process.pid);
+		expect(parentOf((await exec("echo $PPID", { ops, env })).text)).toBe(process.pid);
+	});
+
+	it("runs commands itself when the temp directory cannot hold a launcher's", async () => {
+		const ops = freshBash();
+		const saved = process.env.TMPDIR;
+		process.env.TMPDIR = join(tempDir(), "missing");
+		try {
+			expect(await exec("echo ok", { ops })).toEqual({ text: "ok\n", exitCode: 0 });
+		} finally {
+			if (saved === undefined) delete process.env.TMPDIR;
+			else process.env.TMPDIR = saved;
+		}
+	});
+
 	it("aborts a command before the launcher reported it started", async () => {
 		const controller = new AbortController();
 		const pending = exec("echo $$; sleep 30 & sleep 30", { signal: controller.signal });

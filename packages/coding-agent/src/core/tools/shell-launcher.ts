@@ -442,10 +442,16 @@ export function startShellCommand(
 		launcher = undefined;
 	}
 	if (!launcher) {
-		launcher = new Launcher(shell, { ...env }, (closed, failed) => {
-			if (launchers.get(key) === closed) launchers.delete(key);
-			if (failed) unsupported.add(key);
-		});
+		try {
+			launcher = new Launcher(shell, { ...env }, (closed, failed) => {
+				if (launchers.get(key) === closed) launchers.delete(key);
+				if (failed) unsupported.add(key);
+			});
+		} catch {
+			// No private directory (TMPDIR missing or read-only): commands run as they would without launchers.
+			unsupported.add(key);
+			return spawnDirectly();
+		}
 		launchers.set(key, launcher);
 	}
 	return launcher.start(command, cwd, handlers, spawnDirectly);

@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type BashOperations, createLocalBashOperations } from "@agent/coding-agent";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { closeShellLaunchers } from "../../src/core/tools/shell-launcher.js";
 import { useTempDir } from "../helpers/tools-fixtures.js";
 
@@ -39,6 +39,12 @@ function isRunning(pid: number): boolean {
 }
 
 describe("the bash launcher", () => {
+	// Launchers outlive tests. An environment's second command in a row has one: each test starts with the default's.
+	beforeEach(async () => {
+		await exec("true");
+		await exec("true");
+	});
+
 	it("starts bash commands, one launcher for one command after another", async () => {
 		const first = parentOf((await exec("echo $PPID")).text);
 		const second = parentOf((await exec("echo $PPID")).text);
@@ -77,6 +83,7 @@ describe("the bash launcher", () => {
 			// Names a launcher script might use for its own variables, too.
 			const env = { PATH: process.env.PATH, HOME: tempDir(), SOME_VAR: "a b  c", cmd: "x", dir: "y", ...extra };
 			const command = "env | grep -v '^_=' | sort; echo $PPID";
+			await exec("true", { env }); // with the next, a launcher for this environment
 			const launched = await exec(command, { env });
 			const direct = await exec(command, { env, ops: createLocalBashOperations({ shellPath: directShell }) });
 			const lines = (text: string) => text.trimEnd().split("\n");
@@ -93,11 +100,22 @@ describe("the bash launcher", () => {
 		expect(parentOf((await exec("echo $PPID", { env })).text)).toBe(process.pid);
 	});
 
-	it("runs a command with another environment in a new launcher", async () => {
-		const first = parentOf((await exec("echo $PPID", { env: { PATH: process.env.PATH, A: "1" } })).text);
-		const second = await exec("echo $PPID; echo $A", { env: { PATH: process.env.PATH, A: "2" } });
-		expect(parentOf(second.text)).not.toBe(first);
-		expect(second.text.split("\n")[1]).toBe("2");
+	it("runs a command with another environment itself, and gives one that comes twice in a row a launcher", async () => {
+		const parent = async (A: string) =>
+			parentOf((await exec("echo $PPID", { env: { PATH: process.env.PATH, A } })).text);
+		await parent("0");
+		const launcher = await parent("0");
+		expect(launcher).not.toBe(process.pid);
+		expect(await parent("0")).toBe(launcher);
+		// An environment per command (a spawn hook's): each runs here, the launcher stays.
+		expect(await parent("1")).toBe(process.pid);
+		expect(await parent("2")).toBe(process.pid);
+		expect(await parent("0")).toBe(launcher);
+		// The same new environment twice: a launcher for it.
+		expect(await parent("3")).toBe(process.pid);
+		const next = await parent("3");
+		expect(next).not.toBe(process.pid);
+		expect(next).not.toBe(launcher);
 	});
 
 	it("spawns a second command itself while the launcher runs one", async () => {

@@ -4,7 +4,7 @@
 // few MB pays a fraction of that. A launcher runs LAUNCHER_SCRIPT; one is started per shell (with the first
 // command) and runs one command at a time. The command is what a direct spawn runs: `exec <shell> <args...>
 // <command>`, in its own process group, stdin /dev/null, in `cwd`, with the launcher's environment, which must be
-// the command's (compared on every command; a new one replaces the launcher).
+// the command's (compared on every command; one that comes twice in a row replaces the launcher).
 //
 // Output comes through a FIFO in the launcher's private directory: stdout and stderr on one pipe, in the order they
 // were written. We open its read end (non-blocking) once it exists, and the launcher's open for writing waits for
@@ -407,6 +407,8 @@ class Launcher {
 const launchers = new Map<string, Launcher>();
 /** Shells whose launcher died before it was ready: not tried again in this process. */
 const unsupported = new Set<string>();
+/** Per shell, the last environment that was not its launcher's. */
+const otherEnv = new Map<string, NodeJS.ProcessEnv>();
 
 function sameEnv(a: NodeJS.ProcessEnv, b: NodeJS.ProcessEnv): boolean {
 	const keys = Object.keys(a);
@@ -438,6 +440,14 @@ export function startShellCommand(
 	let launcher = launchers.get(key);
 	if (launcher?.busy) return spawnDirectly();
 	if (launcher && !sameEnv(launcher.env, env)) {
+		// A launcher for the new environment once it comes twice in a row: an environment made per command (a
+		// spawn hook's) would otherwise cost a launcher a command.
+		const previous = otherEnv.get(key);
+		if (!previous || !sameEnv(previous, env)) {
+			otherEnv.set(key, { ...env });
+			return spawnDirectly();
+		}
+		otherEnv.delete(key);
 		launcher.close();
 		launcher = undefined;
 	}

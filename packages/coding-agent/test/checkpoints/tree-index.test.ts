@@ -78,6 +78,19 @@ describe("the working-tree index", () => {
 		expect(paths(index)).toEqual([".ignore", "packages", "packages/p", "src", "src/.gitignore", "src/a.ts"]);
 	});
 
+	it("never tracks the temp file of an edit or write in progress, walking or told of it", async () => {
+		const temp = ".a.txt.0d12423a87cc.tmp";
+		const t = setup({ "a.txt": "a", [temp]: "half written" });
+		const index = t.create();
+		await index.build();
+		expect(paths(index)).toEqual(["a.txt"]);
+		const another = ".b.txt.a1b2c3d4e5f6.tmp";
+		writeFileSync(join(t.root, another), "b");
+		expect(index.refreshPaths([another])).toEqual([]);
+		renameSync(join(t.root, another), join(t.root, "b.txt"));
+		expect(summary(index.refreshPaths([another, "b.txt"]))).toEqual(["+b.txt"]);
+	});
+
 	it("records links by their target without following them, and never opens FIFOs or devices", async () => {
 		const t = setup({ "a.txt": "a" });
 		const outside = join(t.base, "outside");

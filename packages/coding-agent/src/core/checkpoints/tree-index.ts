@@ -2,10 +2,13 @@
 // mtime, inode and mode, and the content each file had (stored, so a file a command deletes or rewrites can
 // be brought back). Built once by a walk that honours .gitignore/.ignore (also of the directories above),
 // skips `.git` and `node_modules`, never follows a symlink and stops at `checkpoints.maxFiles`; afterwards
-// refreshed path by path (what the watcher reports) or by subtree (the fallback without a watcher).
+// refreshed path by path (what the watcher reports) or by subtree (the fallback without a watcher). The temp file of
+// an edit or write in progress (atomic-write.ts) is part of that write, never a path of its own: a command running
+// beside the write would otherwise be given its creation, and a later one its removal.
 import { type Dirent, lstatSync, readdirSync, type Stats } from "node:fs";
 import { join, sep } from "node:path";
 import type { FileCheckpointState } from "../session/entries.js";
+import { isAtomicWriteTempName } from "../tools/atomic-write.js";
 import {
 	IGNORE_FILE_NAMES,
 	type IgnoreLayer,
@@ -298,6 +301,7 @@ export class WorkingTreeIndex {
 		if (path !== "" && !this.isDirectoryWalked(parent)) return false;
 		const name = path.slice(path.lastIndexOf("/") + 1);
 		if (isDirectory && SKIPPED_DIRECTORY_NAMES.has(name)) return false;
+		if (!isDirectory && isAtomicWriteTempName(name)) return false;
 		return !isIgnoredByLayers(this.layersFor(parent), this.absolute(path), isDirectory);
 	}
 
@@ -361,6 +365,7 @@ export class WorkingTreeIndex {
 	private trackedKind(dirent: Dirent, frame: WalkFrame): "file" | "link" | "dir" | undefined {
 		const isDirectory = dirent.isDirectory();
 		if (isDirectory && SKIPPED_DIRECTORY_NAMES.has(dirent.name)) return undefined;
+		if (!isDirectory && isAtomicWriteTempName(dirent.name)) return undefined;
 		const abs = childPath(frame.abs, dirent.name);
 		if (this.options.excluded().has(abs)) return undefined;
 		if (frame.layers.length > 0 && isIgnoredByLayers(frame.layers, abs, isDirectory)) return undefined;

@@ -13,6 +13,13 @@ function tempPathBeside(target: string): string {
 	return join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
 }
 
+const TEMP_NAME = /^\..+\.[0-9a-f]{12}\.tmp$/;
+
+/** Whether a file name is one `tempPathBeside` makes (a write in progress, renamed or removed when it ends). */
+export function isAtomicWriteTempName(name: string): boolean {
+	return TEMP_NAME.test(name);
+}
+
 function errorCode(error: unknown): string | undefined {
 	return (error as NodeJS.ErrnoException | undefined)?.code;
 }

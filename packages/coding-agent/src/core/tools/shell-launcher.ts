@@ -12,7 +12,7 @@
 // end-of-file. End of file then means what a direct spawn's `close` means: every process holding the pipe has
 // exited. A background process that outlives the settled command still holds the pipe: that launcher is retired.
 //
-// This process spawns the command itself where no launcher can run it: another shell than bash, Windows, a NUL
+// This process spawns the command itself where no launcher can run it: another shell than bash, not Linux, a NUL
 // byte, a second command while one runs, a launcher that failed to start (not retried) or died before starting the
 // command. Two things differ for a command a launcher runs: its parent is the launcher, and when a signal ends it,
 // it reports 128 + the signal's number, as bash reports it, where a direct spawn reports no exit code.
@@ -428,7 +428,9 @@ export function startShellCommand(
 	const spawnDirectly = () => spawnCommand(shell, command, cwd, env, handlers);
 	const key = [shell.shell, ...shell.args].join("\0");
 	const usable =
-		process.platform !== "win32" &&
+		// Linux only: there a fork copies the agent's page tables. libuv spawns with posix_spawn on macOS, which does
+		// not, and the launcher has not been tried there.
+		process.platform === "linux" &&
 		basename(shell.shell) === "bash" &&
 		!command.includes("\0") &&
 		!cwd.includes("\0") &&

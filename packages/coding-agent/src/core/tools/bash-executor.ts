@@ -124,7 +124,7 @@ export function createLocalBashOperations(options: LocalBashOperationsOptions = 
 					started.kill();
 				};
 
-				const started = startShellCommand(shell, command, cwd, env ?? getShellEnv(), handlers);
+				const started = startShellCommand({ shell, command, cwd, env: env ?? getShellEnv() }, handlers);
 
 				if (timeout !== undefined && timeout > 0 && timeout * 1000 <= MAX_TIMER_MS) {
 					timer = setTimeout(() => {

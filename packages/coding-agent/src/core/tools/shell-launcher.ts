@@ -24,6 +24,14 @@ import type { Readable } from "node:stream";
 import { makeTempDir, removeTempPath } from "../temp-paths.js";
 import type { ShellConfig } from "./shell.js";
 
+/** A command to run: `<shell> <args...> <command>` in `cwd` with `env`. */
+export interface ShellRequest {
+	shell: ShellConfig;
+	command: string;
+	cwd: string;
+	env: NodeJS.ProcessEnv;
+}
+
 /** What a started command reports; each fires at most once except `onData`. */
 export interface CommandHandlers {
 	/** stdout and stderr, interleaved as they arrive. */
@@ -81,14 +89,8 @@ function detachStream(stream: Readable): void {
 	(stream as Readable & { unref?: () => void }).unref?.();
 }
 
-/** Spawns `<shell> <args...> <command>` from this process, in its own process group (session), stdin closed. */
-function spawnCommand(
-	shell: ShellConfig,
-	command: string,
-	cwd: string,
-	env: NodeJS.ProcessEnv,
-	handlers: CommandHandlers,
-): StartedCommand {
+/** Spawns the command from this process, in its own process group (session), stdin closed. */
+function spawnCommand({ shell, command, cwd, env }: ShellRequest, handlers: CommandHandlers): StartedCommand {
 	const child = spawn(shell.shell, [...shell.args, command], {
 		cwd,
 		env,
@@ -161,6 +163,8 @@ class LauncherRun implements StartedCommand {
 	private pid: number | undefined;
 	private direct: StartedCommand | undefined;
 	private killRequested = false;
+	/** Started, and its launcher gone: no exit line will come. */
+	private orphaned = false;
 	private outputEnded = false;
 	private exited = false;
 	private released = false;
@@ -194,7 +198,7 @@ class LauncherRun implements StartedCommand {
 			this.outputEnded = true;
 			this.handlers.onOutputEnd();
 			// The launcher died after starting the command: the end of its output is all we learn of its end.
-			if (this.launcher.closed && !this.launcher.running(this)) this.exit(null);
+			if (this.orphaned) this.exit(null);
 		});
 		output.on("error", (error) => this.handlers.onError(error));
 	}
@@ -208,6 +212,7 @@ class LauncherRun implements StartedCommand {
 	/** The launcher died or gave up. Before the command started it never will: spawn it here. */
 	abandoned(): void {
 		if (this.pid !== undefined) {
+			this.orphaned = true;
 			if (this.outputEnded) this.exit(null);
 			return;
 		}
@@ -248,7 +253,7 @@ class LauncherRun implements StartedCommand {
 }
 
 class Launcher {
-	closed = false;
+	private closed = false;
 	private ready = false;
 	private current: LauncherRun | undefined;
 	private readonly child: ChildProcess;
@@ -290,12 +295,12 @@ class Launcher {
 		return this.current !== undefined;
 	}
 
-	running(run: LauncherRun): boolean {
-		return this.current === run;
-	}
-
 	/** Gives it `command`; it must not be busy or closed. */
-	start(command: string, cwd: string, handlers: CommandHandlers, spawnDirectly: () => StartedCommand): StartedCommand {
+	start(
+		{ command, cwd }: ShellRequest,
+		handlers: CommandHandlers,
+		spawnDirectly: () => StartedCommand,
+	): StartedCommand {
 		const run = new LauncherRun(this, handlers, spawnDirectly);
 		try {
 			// Written over the last request without truncating (~0.2 ms on ext4): the launcher reads two fields.
@@ -417,15 +422,10 @@ function sameEnv(a: NodeJS.ProcessEnv, b: NodeJS.ProcessEnv): boolean {
 	return true;
 }
 
-/** Starts `<shell> <args...> <command>` in `cwd` with `env`: through the shell's launcher when it can. */
-export function startShellCommand(
-	shell: ShellConfig,
-	command: string,
-	cwd: string,
-	env: NodeJS.ProcessEnv,
-	handlers: CommandHandlers,
-): StartedCommand {
-	const spawnDirectly = () => spawnCommand(shell, command, cwd, env, handlers);
+/** Starts the command: through the shell's launcher when it can. */
+export function startShellCommand(request: ShellRequest, handlers: CommandHandlers): StartedCommand {
+	const { shell, command, cwd, env } = request;
+	const spawnDirectly = () => spawnCommand(request, handlers);
 	const key = [shell.shell, ...shell.args].join("\0");
 	const usable =
 		// Linux only: there a fork copies the agent's page tables. libuv spawns with posix_spawn on macOS, which does
@@ -466,7 +466,7 @@ export function startShellCommand(
 		}
 		launchers.set(key, launcher);
 	}
-	return launcher.start(command, cwd, handlers, spawnDirectly);
+	return launcher.start(request, handlers, spawnDirectly);
 }
 
 /**

@@ -1,7 +1,8 @@
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createReadTool, type ReadOperations, type ReadToolDetails } from "@agent/coding-agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openLocalReadableFile } from "../../src/core/tools/read.js";
 import { errorOf, isRoot, run, textOf, useTempDir } from "../helpers/tools-fixtures.js";
 
 const tempDir = useTempDir("agent-read-");
@@ -117,6 +118,29 @@ describe("type detection", () => {
 });
 
 describe("file system edge cases", () => {
+	it("reads a file of several 64 KB chunks whole", async () => {
+		const lines = numberedLines(20_000);
+		file("long.txt", lines);
+		const result = await read({ path: "long.txt", offset: 19_999 });
+		expect(textOf(result)).toBe("line 19999\nline 20000");
+	});
+
+	it("reads a local file to its end, including what was appended after it was opened", async () => {
+		const path = file("growing.txt", "first\n");
+		const opened = await openLocalReadableFile(path);
+		try {
+			appendFileSync(path, "second\n");
+			const buffer = Buffer.alloc(64);
+			const bytesRead = await opened.read(buffer, 0);
+			expect(buffer.subarray(0, bytesRead).toString()).toBe("first\nsecond\n");
+			expect(await opened.read(buffer, bytesRead)).toBe(0);
+			expect(await opened.read(Buffer.alloc(6), 0)).toBe(6);
+			expect(await opened.read(Buffer.alloc(64), 6)).toBe(7);
+		} finally {
+			await opened.close();
+		}
+	});
+
 	it("describes the truncation in details", async () => {
 		file("long.txt", numberedLines(2500));
 		const result = await read({ path: "long.txt" });

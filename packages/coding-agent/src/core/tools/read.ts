@@ -1,11 +1,11 @@
-import { accessSync, constants, fstatSync } from "node:fs";
+import { accessSync, closeSync, constants, fstatSync, read } from "node:fs";
 import type { AgentTool } from "@agent/agent-core";
 import { type ImageContent, LeanType, type Static, type TextContent } from "@agent/ai";
 import { runAbortable, throwIfAborted } from "./abort.js";
 import { detectImageMimeTypeFromFile, IMAGE_SNIFF_BYTES, sniffImageMimeType } from "./image-mime.js";
 import { formatDimensionNote, resizeImage } from "./image-resize.js";
 import { resolveReadPath } from "./path-utils.js";
-import { isNotRegularFileError, openRegularFile, readRegularFile } from "./regular-file.js";
+import { isNotRegularFileError, openRegularFileSync, readRegularFile } from "./regular-file.js";
 import { type TextPage, TextPageScanner } from "./text-page-scanner.js";
 import { optionalNumber, requireString } from "./tool-arguments.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";
@@ -76,18 +76,35 @@ export function imageTooLargeMessage(path: string, bytes: number): string {
 	return `Cannot read ${path}: the image is ${formatSize(bytes)}, more than the ${formatSize(MAX_IMAGE_FILE_BYTES)} the read tool loads. Make a smaller copy with bash (e.g. ImageMagick's convert) and read that.`;
 }
 
-/** A local regular file opened for paging (see `openRegularFile`). */
+/**
+ * A local regular file opened for paging (see `openRegularFileSync`). Opening, fstat and closing are one system
+ * call each, made synchronously: a round trip through libuv's threads costs ~50 µs each, more than the call. The
+ * reads go through libuv's threads, so a slow disk or network mount does not stall the event loop. A short read
+ * that reaches the size the file had when opened is its end: reading there again answers 0 without asking.
+ */
 export async function openLocalReadableFile(absolutePath: string): Promise<ReadableFile> {
-	const { handle } = await openRegularFile(absolutePath);
+	const fd = openRegularFileSync(absolutePath);
+	const sizeAtOpen = fstatSync(fd).size;
+	let end = Number.POSITIVE_INFINITY;
 	return {
-		read: async (buffer, position) => (await handle.read(buffer, 0, buffer.length, position)).bytesRead,
-		size: async () => fstatSync(handle.fd).size,
-		close: () => handle.close(),
+		read: async (buffer, position) => {
+			if (position >= end) return 0;
+			const bytesRead = await readAt(fd, buffer, position);
+			if (bytesRead < buffer.length && position + bytesRead >= sizeAtOpen) end = position + bytesRead;
+			return bytesRead;
+		},
+		size: async () => fstatSync(fd).size,
+		close: async () => closeSync(fd),
 	};
 }
 
-// A path's access check and an open descriptor's fstat are one system call each, made synchronously: a round trip
-// through libuv's threads costs ~50 µs each, more than the call.
+function readAt(fd: number, buffer: Buffer, position: number): Promise<number> {
+	return new Promise((resolve, reject) => {
+		read(fd, buffer, 0, buffer.length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead)));
+	});
+}
+
+// The access check is one system call as well.
 export const localReadOperations: ReadOperations = {
 	readFile: (absolutePath) => readRegularFile(absolutePath),
 	access: async (absolutePath) => accessSync(absolutePath, constants.R_OK),

@@ -171,7 +171,11 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 	const stdinPrompt = protocolOnStdin ? undefined : await readPipedStdin(process.stdin, args.readStdin);
 	const mode = chooseRunMode(args, stdinPrompt !== undefined, terminals);
 	// ACP makes its sessions when the editor asks for them, each for the cwd the editor names.
-	if (mode === "acp") return startAcpMode({ args, agentDir, settingsManager, authStorage, modelRegistry, io });
+	if (mode === "acp") {
+		return collectingLaunchers(() =>
+			startAcpMode({ args, agentDir, settingsManager, authStorage, modelRegistry, io }),
+		);
+	}
 	if (args.resume && mode !== "interactive") return fail(io, RESUME_NEEDS_UI_TEXT, startupWarnings);
 
 	let input: InitialInput;
@@ -283,8 +287,8 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		session.setActiveToolsByName([...(args.tools ?? []), ...others]);
 	}
 
-	try {
-		return await runMode({
+	return collectingLaunchers(() =>
+		runMode({
 			mode,
 			session,
 			input,
@@ -294,9 +298,15 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 			...(args.tuiMode ? { tuiMode: args.tuiMode } : {}),
 			startupWarnings: startupWarnings.filter((warning) => warning !== modelsWarning),
 			...(modelFallbackMessage ? { modelFallbackMessage } : {}),
-		});
+		}),
+	);
+}
+
+/** Runs a mode, then collects the bash launchers (and the CPU time of the commands they ran) before the process exits. */
+async function collectingLaunchers(run: () => Promise<number>): Promise<number> {
+	try {
+		return await run();
 	} finally {
-		// Collect the bash launchers (and the CPU time of the commands they ran) before the process exits.
 		await closeShellLaunchers();
 	}
 }

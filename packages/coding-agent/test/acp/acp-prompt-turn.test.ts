@@ -202,3 +202,24 @@ describe("failures", () => {
 		expect((error as RequestError).code).toBe(-32002);
 	});
 });
+
+describe.skipIf(process.platform !== "linux")("end of input", () => {
+	it("collects the bash launcher before exiting: no shell of the agent's outlives it", async () => {
+		const { agent, sessionId } = await startSession();
+		server.enqueue(
+			toolCallReply([{ name: "bash", id: "ppid", arguments: { command: "echo launcher=$PPID" } }]),
+			textReply("ok"),
+		);
+		await agent.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+		const result = turnUpdates(agent, sessionId).find(
+			(update) => update.sessionUpdate === "tool_call_update" && update.toolCallId === "ppid" && update.content,
+		);
+		const text = JSON.stringify(result);
+		const launcher = Number(/launcher=(\d+)/.exec(text)?.[1]);
+		expect(launcher).toBeGreaterThan(0);
+		expect(launcher).not.toBe(agent.child.pid);
+		expect(await agent.stop()).toBe(0);
+		// The agent waited for it and collected it, so the pid is gone, not a zombie or a process still exiting.
+		expect(() => process.kill(launcher, 0)).toThrow();
+	});
+});

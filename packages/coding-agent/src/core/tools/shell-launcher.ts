@@ -21,6 +21,7 @@ import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { Socket } from "node:net";
 import { basename, join } from "node:path";
 import type { Readable } from "node:stream";
+import { JsonlLineSplitter } from "../line-splitter.js";
 import { makeTempDir, removeTempPath } from "../temp-paths.js";
 import type { ShellConfig } from "./shell.js";
 
@@ -259,7 +260,7 @@ class Launcher {
 	private readonly child: ChildProcess;
 	private readonly dir: string;
 	private requestFd: number | undefined;
-	private lines = "";
+	private readonly lines = new JsonlLineSplitter((line) => this.onControl(line));
 
 	constructor(
 		shell: ShellConfig,
@@ -286,8 +287,7 @@ class Launcher {
 		this.child.stdin?.on("error", ignore);
 		// Requests are a byte each: the pipe never needs to keep this process alive.
 		(this.child.stdin as Socket | null)?.unref();
-		this.child.stdout?.setEncoding("utf8");
-		this.child.stdout?.on("data", (text: string) => this.onControl(text));
+		this.child.stdout?.on("data", (chunk: Buffer) => this.lines.push(chunk));
 		this.keepAlive(false);
 	}
 
@@ -358,28 +358,21 @@ class Launcher {
 		this.child.kill("SIGKILL");
 	}
 
-	private onControl(text: string): void {
-		this.lines += text;
-		let newline = this.lines.indexOf("\n");
-		while (newline >= 0) {
-			const line = this.lines.slice(0, newline);
-			this.lines = this.lines.slice(newline + 1);
-			if (line === "ready") {
-				this.ready = true;
-				const run = this.current;
-				if (run && !run.openOutput(this.fifo)) {
-					this.current = undefined;
-					this.retire();
-					run.abandoned();
-				}
-			} else if (line.startsWith("pid ")) {
-				this.current?.started(Number(line.slice(4)));
-			} else if (line.startsWith("exit ")) {
-				// Idle once the run is released (`finished`), which may be after its output's end.
-				this.keepAlive(false);
-				this.current?.exit(Number(line.slice(5)));
+	private onControl(line: string): void {
+		if (line === "ready") {
+			this.ready = true;
+			const run = this.current;
+			if (run && !run.openOutput(this.fifo)) {
+				this.current = undefined;
+				this.retire();
+				run.abandoned();
 			}
-			newline = this.lines.indexOf("\n");
+		} else if (line.startsWith("pid ")) {
+			this.current?.started(Number(line.slice(4)));
+		} else if (line.startsWith("exit ")) {
+			// Idle once the run is released (`finished`), which may be after its output's end.
+			this.keepAlive(false);
+			this.current?.exit(Number(line.slice(5)));
 		}
 	}
 

@@ -9,7 +9,7 @@
 // its RSS; and on this Node once more with each reply 500 ms after its request, a model's pace (an instant server
 // makes the agent allocate far faster than a real session does, and V8 sizes its young generation by that rate).
 // AGENT_BENCH_BLOCKS sets the number of ABBA blocks (default 3); AGENT_BENCH_LONG_TURNS the long session's turns.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,7 +19,9 @@ import { CLI_PATH, type CliSandbox, createCliSandbox, FAKE_MODEL, FAKE_PROVIDER 
 import { ensureNode22, ensureReference152, ensureReference0583 } from "./helpers/reference-install.js";
 
 const BLOCKS = Number(process.env.AGENT_BENCH_BLOCKS ?? 3);
-const TURNS = 50;
+// The runs each further turn is measured over. 0.58.3's one-turn run, which the method subtracts, moves by ±100 ms
+// between runs (it costs ~2.5 s of CPU): over 50 turns that was ±2 ms a turn, a third of its read turn.
+const TURNS = 200;
 const LONG_TURNS = Number(process.env.AGENT_BENCH_LONG_TURNS ?? 1000);
 const TIME_BIN = "/usr/bin/time";
 
@@ -77,7 +79,7 @@ async function measureBlock(agent: Agent, sandbox: CliSandbox): Promise<BlockRes
 	const oneTurn = await runTimed(agent, ["--no-session", "-p", "hi"], sandbox, "ok\n");
 	const bash = await runTimed(agent, ["--no-session", "-p", `turns=${TURNS} tool=bash`], sandbox, "done\n");
 	const read = await runTimed(agent, ["--no-session", "-p", `turns=${TURNS} tool=read`], sandbox, "done\n");
-	// Each further turn: what a 50-turn run costs beyond a one-turn run, per turn.
+	// Each further turn: what a TURNS-turn run costs beyond a one-turn run, per turn.
 	const perTurn = (run: Measured, key: "wallMs" | "cpuMs") => (run[key] - oneTurn[key]) / (TURNS - 1);
 	return {
 		versionMs: version.wallMs,
@@ -305,6 +307,32 @@ await reply.text();
 	]);
 }
 
+/**
+ * The floor under a `read` turn on `node`: the OpenAI SDK alone sending the same kind of request each turn, in a bare
+ * process (bench/sdk-turn-floor.mjs), against the same server; wall and CPU per turn, each against the reference's
+ * read turn. Every agent built on the official SDK pays at least this much a turn.
+ */
+async function reportTurnFloor(node: string, suite: string, ref: Summary): Promise<void> {
+	const script = fileURLToPath(new URL("./sdk-turn-floor.mjs", import.meta.url));
+	const runs: { wallMs: number; cpuMs: number }[] = [];
+	for (let run = 0; run < 2 * BLOCKS; run++) {
+		const stdout = await new Promise<string>((resolve, reject) => {
+			execFile(node, [script, baseUrl, String(TURNS)], { env: sandbox.env }, (error, out) =>
+				error ? reject(error) : resolve(out),
+			);
+		});
+		runs.push(JSON.parse(stdout) as { wallMs: number; cpuMs: number });
+	}
+	const wallMs = median(runs.map((run) => run.wallMs));
+	const cpuMs = median(runs.map((run) => run.cpuMs));
+	reportBenchmark(suite, [
+		{ name: "the OpenAI SDK alone, per read turn (wall)", value: wallMs, unit: "ms", note: "median" },
+		{ name: "that floor / reference read turn (wall)", value: wallMs / ref.readTurnMs, unit: "×" },
+		{ name: "the OpenAI SDK alone, per read turn, CPU", value: cpuMs, unit: "ms", note: "median" },
+		{ name: "that floor / reference read turn, CPU", value: cpuMs / ref.readTurnCpuMs, unit: "×" },
+	]);
+}
+
 describe("per-turn cost side by side with the references", () => {
 	it.skipIf(!canTime)("ours and reference 0.58.3 on this Node", async () => {
 		const reference = ensureReference0583();
@@ -317,6 +345,11 @@ describe("per-turn cost side by side with the references", () => {
 			bashTurnCpuMs: 0.5,
 			readTurnCpuMs: 0.5,
 		});
+		await reportTurnFloor(
+			process.execPath,
+			`reference-0.58.3 (node ${process.versions.node}): the floor`,
+			result.ref,
+		);
 	});
 
 	it.skipIf(!canTime)("ours and reference 1.5.2 on Node 22", async () => {
@@ -336,6 +369,7 @@ describe("per-turn cost side by side with the references", () => {
 			readTurnCpuMs: 0.5,
 		});
 		await reportFloors(node22, ours, result.ref);
+		await reportTurnFloor(node22, "reference-1.5.2 (node 22): the floor", result.ref);
 	});
 
 	it(`a ${LONG_TURNS}-turn session stays flat, on this Node`, async () => {

@@ -139,6 +139,9 @@ describe("file system edge cases", () => {
 		} finally {
 			await opened.close();
 		}
+		// Its descriptor's number may belong to another file by now.
+		await expect(opened.read(Buffer.alloc(64), 0)).rejects.toThrow("was closed");
+		await opened.close();
 	});
 
 	it("describes the truncation in details", async () => {

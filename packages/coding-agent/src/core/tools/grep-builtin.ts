@@ -30,7 +30,7 @@ function countNewlines(bytes: Buffer): number {
  */
 function openForSearch(path: string, isFileEntry: boolean): number | undefined {
 	try {
-		return isFileEntry ? openCheckedRegularFileSync(path) : openRegularFileSync(path);
+		return (isFileEntry ? openCheckedRegularFileSync(path) : openRegularFileSync(path)).fd;
 	} catch {
 		return undefined;
 	}

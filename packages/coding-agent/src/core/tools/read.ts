@@ -84,11 +84,17 @@ export function imageTooLargeMessage(path: string, bytes: number): string {
  * read that reaches the size the file had when opened is its end: reading there again answers 0 without asking.
  */
 export async function openLocalReadableFile(absolutePath: string): Promise<ReadableFile> {
-	const fd = openRegularFileSync(absolutePath);
-	const sizeAtOpen = fstatSync(fd).size;
+	const { fd, stats } = openRegularFileSync(absolutePath);
+	const sizeAtOpen = stats.size;
 	let end = Number.POSITIVE_INFINITY;
+	let closed = false;
+	// A closed descriptor's number may already belong to another file: never read or close it again.
+	const assertOpen = () => {
+		if (closed) throw new Error(`${absolutePath} was closed`);
+	};
 	return {
 		read: async (buffer, position) => {
+			assertOpen();
 			if (position >= end) return 0;
 			const bytesRead =
 				position === 0 && sizeAtOpen < buffer.length
@@ -97,8 +103,15 @@ export async function openLocalReadableFile(absolutePath: string): Promise<Reada
 			if (bytesRead < buffer.length && position + bytesRead >= sizeAtOpen) end = position + bytesRead;
 			return bytesRead;
 		},
-		size: async () => fstatSync(fd).size,
-		close: async () => closeSync(fd),
+		size: async () => {
+			assertOpen();
+			return fstatSync(fd).size;
+		},
+		close: async () => {
+			if (closed) return;
+			closed = true;
+			closeSync(fd);
+		},
 	};
 }
 

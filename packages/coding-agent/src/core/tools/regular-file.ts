@@ -104,11 +104,18 @@ async function readFromHandle(handle: FileHandle, expectedSize: number, maxBytes
 	return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
 }
 
+export interface OpenedRegularFileSync {
+	/** Opened for reading; the caller closes it. */
+	fd: number;
+	/** fstat of the opened descriptor. */
+	stats: Stats;
+}
+
 /**
- * Synchronous `openRegularFile`: a descriptor opened for reading (the caller closes it). Throws
- * `NotRegularFileError` for anything but a regular file, fs errors as they are.
+ * Synchronous `openRegularFile`. Throws `NotRegularFileError` for anything but a regular file, fs errors as they
+ * are.
  */
-export function openRegularFileSync(path: string): number {
+export function openRegularFileSync(path: string): OpenedRegularFileSync {
 	assertRegular(path, statSync(path));
 	return openCheckedRegularFileSync(path);
 }
@@ -117,11 +124,12 @@ export function openRegularFileSync(path: string): number {
  * The second half of `openRegularFileSync`, for callers that know the path's type already (a directory walk's
  * entry types): the O_NONBLOCK open and the fstat check.
  */
-export function openCheckedRegularFileSync(path: string): number {
+export function openCheckedRegularFileSync(path: string): OpenedRegularFileSync {
 	const fd = openSync(path, READ_FLAGS);
 	try {
-		assertRegular(path, fstatSync(fd));
-		return fd;
+		const stats = fstatSync(fd);
+		assertRegular(path, stats);
+		return { fd, stats };
 	} catch (error) {
 		closeSync(fd);
 		throw error;
@@ -137,9 +145,8 @@ export function readRegularFileSync(
 	path: string,
 	maxBytes = Number.POSITIVE_INFINITY,
 ): { bytes: Buffer; truncated: boolean; size: number } {
-	const fd = openRegularFileSync(path);
+	const { fd, stats } = openRegularFileSync(path);
 	try {
-		const stats = fstatSync(fd);
 		const limit = Math.min(maxBytes, Number.MAX_SAFE_INTEGER);
 		const chunks: Buffer[] = [];
 		let total = 0;

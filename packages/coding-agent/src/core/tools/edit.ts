@@ -1,5 +1,4 @@
-import { constants } from "node:fs";
-import { access as fsAccess } from "node:fs/promises";
+import { accessSync, constants } from "node:fs";
 import type { AgentTool } from "@agent/agent-core";
 import { LeanType, type Static } from "@agent/ai";
 import { runAbortable, throwIfAborted } from "./abort.js";
@@ -52,7 +51,8 @@ export interface EditToolOptions {
 export const localEditOperations: EditOperations = {
 	readFile: (absolutePath) => readRegularFile(absolutePath),
 	writeFile: (absolutePath, content, options) => writeFileAtomic(absolutePath, content, options),
-	access: (absolutePath) => fsAccess(absolutePath, constants.R_OK | constants.W_OK),
+	// One system call: quicker made synchronously than through libuv's threads.
+	access: async (absolutePath) => accessSync(absolutePath, constants.R_OK | constants.W_OK),
 };
 
 // Bytes inspected for a NUL byte, the mark of a binary file (as git does).

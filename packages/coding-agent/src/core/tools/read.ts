@@ -1,11 +1,17 @@
-import { accessSync, closeSync, constants, fstatSync, read, readSync } from "node:fs";
+import { accessSync, closeSync, constants, fstatSync, readSync } from "node:fs";
 import type { AgentTool } from "@agent/agent-core";
 import { type ImageContent, LeanType, type Static, type TextContent } from "@agent/ai";
 import { runAbortable, throwIfAborted } from "./abort.js";
 import { detectImageMimeTypeFromFile, IMAGE_SNIFF_BYTES, sniffImageMimeType } from "./image-mime.js";
 import { formatDimensionNote, resizeImage } from "./image-resize.js";
 import { resolveReadPath } from "./path-utils.js";
-import { isNotRegularFileError, openRegularFileSync, readRegularFile } from "./regular-file.js";
+import {
+	isNotRegularFileError,
+	openRegularFileSync,
+	readAt,
+	readRegularFile,
+	SYNC_READ_BYTES,
+} from "./regular-file.js";
 import { type TextPage, TextPageScanner } from "./text-page-scanner.js";
 import { optionalNumber, requireString } from "./tool-arguments.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";
@@ -77,11 +83,9 @@ export function imageTooLargeMessage(path: string, bytes: number): string {
 }
 
 /**
- * A local regular file opened for paging (see `openRegularFileSync`). Opening, fstat and closing are one system
- * call each, made synchronously, and so is the read of a file smaller than the buffer: a round trip through libuv's
- * threads costs more than the call (a `read` turn took 0.3–0.5 ms less without it). Larger files are read through
- * libuv's threads, chunk by chunk, so a slow disk or network mount does not stall the event loop for long. A short
- * read that reaches the size the file had when opened is its end: reading there again answers 0 without asking.
+ * A local regular file opened for paging (see `openRegularFileSync`), read synchronously up to `SYNC_READ_BYTES`
+ * and through libuv's threads after that. A short read that reaches the size the file had when opened is its end:
+ * reading there again answers 0 without asking.
  */
 export async function openLocalReadableFile(absolutePath: string): Promise<ReadableFile> {
 	const { fd, stats } = openRegularFileSync(absolutePath);
@@ -97,8 +101,8 @@ export async function openLocalReadableFile(absolutePath: string): Promise<Reada
 			assertOpen();
 			if (position >= end) return 0;
 			const bytesRead =
-				position === 0 && sizeAtOpen < buffer.length
-					? readSync(fd, buffer, 0, buffer.length, 0)
+				position + buffer.length <= SYNC_READ_BYTES
+					? readSync(fd, buffer, 0, buffer.length, position)
 					: await readAt(fd, buffer, position);
 			if (bytesRead < buffer.length && position + bytesRead >= sizeAtOpen) end = position + bytesRead;
 			return bytesRead;
@@ -113,12 +117,6 @@ export async function openLocalReadableFile(absolutePath: string): Promise<Reada
 			closeSync(fd);
 		},
 	};
-}
-
-function readAt(fd: number, buffer: Buffer, position: number): Promise<number> {
-	return new Promise((resolve, reject) => {
-		read(fd, buffer, 0, buffer.length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead)));
-	});
 }
 
 // The access check is one system call as well.

@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createWriteTool, type WriteOperations } from "@agent/coding-agent";
+import { createEditTool, createWriteTool, type WriteOperations } from "@agent/coding-agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { errorOf, isRoot, run, textOf, useTempDir } from "../helpers/tools-fixtures.js";
 
@@ -37,6 +37,14 @@ describe("content", () => {
 		const result = await write({ path: "utf8.txt", content: "你好 🌍" });
 		expect(textOf(result)).toBe("Successfully wrote 11 bytes to utf8.txt");
 		expect(readFileSync(join(tempDir(), "utf8.txt"), "utf8")).toBe("你好 🌍");
+	});
+
+	it("writes content of several 64 KB chunks whole, and an edit of it reads it back whole", async () => {
+		const lines = Array.from({ length: 40_000 }, (_, i) => `line ${i} ${"é".repeat(i % 7)}`).join("\n");
+		await write({ path: "big.txt", content: lines });
+		expect(readFileSync(join(tempDir(), "big.txt"), "utf8")).toBe(lines);
+		await run(createEditTool(tempDir()), { path: "big.txt", oldText: "line 39999", newText: "last line" });
+		expect(readFileSync(join(tempDir(), "big.txt"), "utf8")).toBe(lines.replace("line 39999", "last line"));
 	});
 
 	it("keeps line endings exactly as given", async () => {

@@ -1,4 +1,4 @@
-import { mkdir as fsMkdir } from "node:fs/promises";
+import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AgentTool } from "@agent/agent-core";
 import { LeanType, type Static } from "@agent/ai";
@@ -60,8 +60,9 @@ export interface WriteToolOptions {
 export const localWriteOperations: WriteOperations = {
 	writeFile: (absolutePath, content, options) => writeFileAtomic(absolutePath, content, options),
 	captureVersion: captureFileVersion,
+	// Metadata calls are made synchronously, as writeFileAtomic's are.
 	mkdir: async (dir) => {
-		await fsMkdir(dir, { recursive: true });
+		mkdirSync(dir, { recursive: true });
 	},
 };
 

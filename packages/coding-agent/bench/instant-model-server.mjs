@@ -1,6 +1,6 @@
 // An OpenAI-compatible chat-completions server that answers at once, in its own process, so the CLI benchmark
 // measures the agent and not a fake server sharing the benchmark's event loop. Stateless: the reply follows
-// from the request. A first user message `turns=<N> tool=<read|bash>` gets N-1 tool calls and then "done";
+// from the request. A first user message `turns=<N> tool=<read|bash|edit>` gets N-1 tool calls and then "done";
 // anything else gets "ok". Prints `{"port":<n>}` once listening.
 // With --log it also prints one line per request, `{"request":<n>,"gapMs":<ms>,"rssKb":<kb>,"cpuMs":<ms>}`: the time
 // since its previous reply ended (what the agent spent between two model calls: tool, events, building the
@@ -38,7 +38,14 @@ function cpuMs(pid) {
 	}
 }
 
-const TOOL_ARGUMENTS = { read: { path: "note.txt" }, bash: { command: "true" } };
+// `edit` turns flip note.txt's "a small file" to "A small file" and back (odd turns, even turns): a run of an even
+// number of edits leaves the file as it found it.
+const TOOL_ARGUMENTS = { read: () => ({ path: "note.txt" }), bash: () => ({ command: "true" }), edit: editArguments };
+
+function editArguments(turn) {
+	const [from, to] = turn % 2 === 1 ? ["a small file", "A small file"] : ["A small file", "a small file"];
+	return { path: "note.txt", oldText: from, newText: to };
+}
 
 const chunk = (delta, finishReason = null, usage = undefined) =>
 	`data: ${JSON.stringify({
@@ -64,7 +71,9 @@ function reply(body) {
 	const turn = body.messages.filter((message) => message.role === "assistant").length + 1;
 	const [, turns, tool] = script;
 	if (turn >= Number(turns)) return { text: "done" };
-	return { toolCall: { id: `call_${turn}`, name: tool, arguments: JSON.stringify(TOOL_ARGUMENTS[tool] ?? {}) } };
+	return {
+		toolCall: { id: `call_${turn}`, name: tool, arguments: JSON.stringify(TOOL_ARGUMENTS[tool]?.(turn) ?? {}) },
+	};
 }
 
 const server = createServer(async (req, res) => {

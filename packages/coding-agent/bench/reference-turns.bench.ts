@@ -22,6 +22,7 @@ const BLOCKS = Number(process.env.AGENT_BENCH_BLOCKS ?? 3);
 // The runs each further turn is measured over. 0.58.3's one-turn run, which the method subtracts, moves by ±100 ms
 // between runs (it costs ~2.5 s of CPU): over 50 turns that was ±2 ms a turn, a third of its read turn.
 const TURNS = 200;
+const NOTE_TEXT = "a small file\n";
 const LONG_TURNS = Number(process.env.AGENT_BENCH_LONG_TURNS ?? 1000);
 const TIME_BIN = "/usr/bin/time";
 
@@ -72,6 +73,8 @@ interface BlockResult {
 	bashTurnCpuMs: number;
 	readTurnMs: number;
 	readTurnCpuMs: number;
+	editTurnMs: number;
+	editTurnCpuMs: number;
 }
 
 async function measureBlock(agent: Agent, sandbox: CliSandbox): Promise<BlockResult> {
@@ -79,6 +82,9 @@ async function measureBlock(agent: Agent, sandbox: CliSandbox): Promise<BlockRes
 	const oneTurn = await runTimed(agent, ["--no-session", "-p", "hi"], sandbox, "ok\n");
 	const bash = await runTimed(agent, ["--no-session", "-p", `turns=${TURNS} tool=bash`], sandbox, "done\n");
 	const read = await runTimed(agent, ["--no-session", "-p", `turns=${TURNS} tool=read`], sandbox, "done\n");
+	// TURNS - 1 edits, an odd number: each run starts from the file as the sandbox wrote it.
+	writeFileSync(join(sandbox.cwd, "note.txt"), NOTE_TEXT);
+	const edit = await runTimed(agent, ["--no-session", "-p", `turns=${TURNS} tool=edit`], sandbox, "done\n");
 	// Each further turn: what a TURNS-turn run costs beyond a one-turn run, per turn.
 	const perTurn = (run: Measured, key: "wallMs" | "cpuMs") => (run[key] - oneTurn[key]) / (TURNS - 1);
 	return {
@@ -88,6 +94,8 @@ async function measureBlock(agent: Agent, sandbox: CliSandbox): Promise<BlockRes
 		bashTurnCpuMs: perTurn(bash, "cpuMs"),
 		readTurnMs: perTurn(read, "wallMs"),
 		readTurnCpuMs: perTurn(read, "cpuMs"),
+		editTurnMs: perTurn(edit, "wallMs"),
+		editTurnCpuMs: perTurn(edit, "cpuMs"),
 	};
 }
 
@@ -100,6 +108,8 @@ interface Summary {
 	bashTurnCpuMs: number;
 	readTurnMs: number;
 	readTurnCpuMs: number;
+	editTurnMs: number;
+	editTurnCpuMs: number;
 }
 
 function summarize(blocks: BlockResult[]): Summary {
@@ -113,6 +123,8 @@ function summarize(blocks: BlockResult[]): Summary {
 		bashTurnCpuMs: of((b) => b.bashTurnCpuMs),
 		readTurnMs: of((b) => b.readTurnMs),
 		readTurnCpuMs: of((b) => b.readTurnCpuMs),
+		editTurnMs: of((b) => b.editTurnMs),
+		editTurnCpuMs: of((b) => b.editTurnCpuMs),
 	};
 }
 
@@ -143,6 +155,8 @@ function report(suite: string, ours: Summary, ref: Summary, targets: Partial<Rec
 		bashTurnCpuMs: ["per further bash turn, CPU", "ms"],
 		readTurnMs: ["per further read turn (wall)", "ms"],
 		readTurnCpuMs: ["per further read turn, CPU", "ms"],
+		editTurnMs: ["per further edit turn (wall)", "ms"],
+		editTurnCpuMs: ["per further edit turn, CPU", "ms"],
 	};
 	const figures = (Object.keys(names) as (keyof Summary)[]).flatMap((key) => {
 		const [name, unit] = names[key];
@@ -205,7 +219,7 @@ beforeAll(async () => {
 		},
 	});
 	sandbox.env.PI_CODING_AGENT_DIR = sandbox.agentDir;
-	writeFileSync(join(sandbox.cwd, "note.txt"), "a small file\n");
+	writeFileSync(join(sandbox.cwd, "note.txt"), NOTE_TEXT);
 });
 afterAll(() => {
 	sandbox.cleanup();

@@ -20,7 +20,7 @@ import {
 } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { describeNonRegularFile, NotRegularFileError, readRegularFile, SYNC_READ_BYTES } from "./regular-file.js";
+import { describeNonRegularFile, NotRegularFileError, readRegularFile, SYNC_IO_BYTES } from "./regular-file.js";
 
 /** A fresh hidden temp file name in `target`'s directory, so the rename stays on one file system. */
 function tempPathBeside(target: string): string {
@@ -127,7 +127,7 @@ export async function writeFileAtomic(
 	options: FileWriteOptions = {},
 ): Promise<void> {
 	// Every step but a large content's data is one system call, made synchronously: a round trip through libuv's
-	// threads costs more than the call (see SYNC_READ_BYTES). That took ~1 ms off an edit turn.
+	// threads costs more than the call (see SYNC_IO_BYTES). That took ~1 ms off an edit turn.
 	let target = path;
 	try {
 		target = realpathSync.native(path);
@@ -180,11 +180,11 @@ export async function writeFileAtomic(
 	}
 }
 
-/** Writes all of `bytes` at the descriptor's position: the first SYNC_READ_BYTES at once, the rest through libuv. */
+/** Writes all of `bytes` at the descriptor's position: the first SYNC_IO_BYTES at once, the rest through libuv. */
 async function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
 	let offset = 0;
 	while (offset < bytes.length) {
-		const length = Math.min(bytes.length - offset, SYNC_READ_BYTES);
+		const length = Math.min(bytes.length - offset, SYNC_IO_BYTES);
 		offset +=
 			offset === 0
 				? writeSync(fd, bytes, 0, length)

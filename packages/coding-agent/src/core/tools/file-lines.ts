@@ -1,6 +1,7 @@
 // Chosen lines of a file, read without holding the file: grep shows a few lines around each match, and the
 // file may be a 2 GB log.
-import { openRegularFile } from "./regular-file.js";
+import { closeSync } from "node:fs";
+import { openRegularFileSync, readChunk } from "./regular-file.js";
 import { incompleteTailLength } from "./utf8.js";
 
 export interface FileLine {
@@ -25,7 +26,7 @@ export async function readLinesOfFile(
 	const found = new Map<number, FileLine>();
 	const lastWanted = Math.max(0, ...lineNumbers);
 	if (lastWanted === 0) return found;
-	const { handle } = await openRegularFile(path);
+	const { fd } = openRegularFileSync(path);
 	try {
 		const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
 		let line = 1;
@@ -54,7 +55,7 @@ export async function readLinesOfFile(
 		};
 		let position = 0;
 		while (line <= lastWanted) {
-			const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+			const bytesRead = await readChunk(fd, buffer, position);
 			if (bytesRead === 0) {
 				finishLine();
 				break;
@@ -74,6 +75,6 @@ export async function readLinesOfFile(
 		}
 		return found;
 	} finally {
-		await handle.close();
+		closeSync(fd);
 	}
 }

@@ -1,4 +1,5 @@
-import { openRegularFile } from "./regular-file.js";
+import { closeSync } from "node:fs";
+import { openRegularFileSync, readChunk } from "./regular-file.js";
 
 /** Bytes read from the start of a file to recognise an image. */
 export const IMAGE_SNIFF_BYTES = 4100;
@@ -26,12 +27,12 @@ export function sniffImageMimeType(bytes: Uint8Array): SupportedImageMimeType | 
  * device, FIFO or socket without blocking on it.
  */
 export async function detectImageMimeTypeFromFile(absolutePath: string): Promise<SupportedImageMimeType | null> {
-	const { handle } = await openRegularFile(absolutePath);
+	const { fd } = openRegularFileSync(absolutePath);
 	try {
 		const buffer = Buffer.alloc(IMAGE_SNIFF_BYTES);
-		const { bytesRead } = await handle.read(buffer, 0, IMAGE_SNIFF_BYTES, 0);
+		const bytesRead = await readChunk(fd, buffer, 0);
 		return sniffImageMimeType(buffer.subarray(0, bytesRead));
 	} finally {
-		await handle.close();
+		closeSync(fd);
 	}
 }

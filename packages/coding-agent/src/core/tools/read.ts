@@ -1,17 +1,11 @@
-import { accessSync, closeSync, constants, fstatSync, readSync } from "node:fs";
+import { accessSync, closeSync, constants, fstatSync } from "node:fs";
 import type { AgentTool } from "@agent/agent-core";
 import { type ImageContent, LeanType, type Static, type TextContent } from "@agent/ai";
 import { runAbortable, throwIfAborted } from "./abort.js";
 import { detectImageMimeTypeFromFile, IMAGE_SNIFF_BYTES, sniffImageMimeType } from "./image-mime.js";
 import { formatDimensionNote, resizeImage } from "./image-resize.js";
 import { resolveReadPath } from "./path-utils.js";
-import {
-	isNotRegularFileError,
-	openRegularFileSync,
-	readAt,
-	readRegularFile,
-	SYNC_READ_BYTES,
-} from "./regular-file.js";
+import { isNotRegularFileError, openRegularFileSync, readChunk, readRegularFile } from "./regular-file.js";
 import { type TextPage, TextPageScanner } from "./text-page-scanner.js";
 import { optionalNumber, requireString } from "./tool-arguments.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";
@@ -83,8 +77,7 @@ export function imageTooLargeMessage(path: string, bytes: number): string {
 }
 
 /**
- * A local regular file opened for paging (see `openRegularFileSync`), read synchronously up to `SYNC_READ_BYTES`
- * and through libuv's threads after that. A short read that reaches the size the file had when opened is its end:
+ * A local regular file opened for paging (see `openRegularFileSync`), read by `readChunk`. A short read that reaches the size the file had when opened is its end:
  * reading there again answers 0 without asking.
  */
 export async function openLocalReadableFile(absolutePath: string): Promise<ReadableFile> {
@@ -100,10 +93,7 @@ export async function openLocalReadableFile(absolutePath: string): Promise<Reada
 		read: async (buffer, position) => {
 			assertOpen();
 			if (position >= end) return 0;
-			const bytesRead =
-				position + buffer.length <= SYNC_READ_BYTES
-					? readSync(fd, buffer, 0, buffer.length, position)
-					: await readAt(fd, buffer, position);
+			const bytesRead = await readChunk(fd, buffer, position);
 			if (bytesRead < buffer.length && position + bytesRead >= sizeAtOpen) end = position + bytesRead;
 			return bytesRead;
 		},
@@ -119,7 +109,7 @@ export async function openLocalReadableFile(absolutePath: string): Promise<Reada
 	};
 }
 
-// The access check is one system call as well.
+// The access check is one system call: made synchronously, as opening is.
 export const localReadOperations: ReadOperations = {
 	readFile: (absolutePath) => readRegularFile(absolutePath),
 	access: async (absolutePath) => accessSync(absolutePath, constants.R_OK),

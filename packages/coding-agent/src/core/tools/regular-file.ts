@@ -78,12 +78,12 @@ export async function openRegularFile(path: string): Promise<OpenedRegularFile> 
 }
 
 /**
- * The bytes at the start of a file read synchronously: the stat, the open, the fstat and the close are one system
- * call each, and so is a read of up to this much. A round trip through libuv's threads costs the agent more than
- * that (removing the read tool's last one took 0.3–0.5 ms off a turn); data past it is read through them, so a
- * large file or a slow mount does not stall the event loop for long.
+ * The bytes at the start of a file read (or written) synchronously: the stat, the open, the fstat and the close are
+ * one system call each, and so is a read of up to this much. A round trip through libuv's threads costs the agent
+ * more than that (removing the read tool's last one took 0.3–0.5 ms off a turn); data past it goes through them, so
+ * a large file or a slow mount does not stall the event loop for long.
  */
-export const SYNC_READ_BYTES = 64 * 1024;
+export const SYNC_IO_BYTES = 64 * 1024;
 
 /** Reads at most `maxBytes` of a regular file. Rejects `NotRegularFileError` for anything else. */
 export async function readRegularFile(path: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Buffer> {
@@ -102,10 +102,7 @@ async function readFromFd(fd: number, expectedSize: number, maxBytes: number): P
 	let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(expectedSize + 1, maxBytes, 1024 * 1024)));
 	while (total < maxBytes) {
 		const wanted = Math.min(buffer.length, maxBytes - total);
-		const bytesRead =
-			total + wanted <= SYNC_READ_BYTES
-				? readSync(fd, buffer, 0, wanted, total)
-				: await readAt(fd, buffer.subarray(0, wanted), total);
+		const bytesRead = await readChunk(fd, buffer.subarray(0, wanted), total);
 		if (bytesRead === 0) break;
 		chunks.push(buffer.subarray(0, bytesRead));
 		total += bytesRead;
@@ -115,8 +112,12 @@ async function readFromFd(fd: number, expectedSize: number, maxBytes: number): P
 	return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
 }
 
-/** Reads into all of `buffer` from byte `position` through libuv's threads; resolves the bytes read. */
-export function readAt(fd: number, buffer: Buffer, position: number): Promise<number> {
+/**
+ * Reads into all of `buffer` from byte `position`; resolves the bytes read. Synchronously within the file's first
+ * SYNC_IO_BYTES, through libuv's threads past them.
+ */
+export async function readChunk(fd: number, buffer: Buffer, position: number): Promise<number> {
+	if (position + buffer.length <= SYNC_IO_BYTES) return readSync(fd, buffer, 0, buffer.length, position);
 	return new Promise((resolve, reject) => {
 		read(fd, buffer, 0, buffer.length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead)));
 	});

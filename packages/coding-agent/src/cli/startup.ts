@@ -306,7 +306,7 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
  * the bash launchers (and the CPU time of the commands they ran) before the process exits.
  */
 async function runningMode(run: () => Promise<number>): Promise<number> {
-	startupDone();
+	await startupDone();
 	try {
 		return await run();
 	} finally {

@@ -6,8 +6,6 @@
 // turns cost no more: in alternating runs on the 2-core VM, 1,000-turn print runs took the same CPU and wall on
 // Node 20 and 0.2 ms less a turn on Node 22, and 200-turn `read` runs 0.4–0.5 ms less a turn on both. Start-up
 // keeps its growth: held from the first line, a one-turn print run took ~40 ms longer.
-import { setFlagsFromString } from "node:v8";
-
 let requested = false;
 
 /**
@@ -19,8 +17,10 @@ export function keepYoungGenerationAfterStartup(): void {
 }
 
 /** Start-up is done: a mode starts. */
-export function startupDone(): void {
+export async function startupDone(): Promise<void> {
 	if (!requested) return;
+	// Imported here: node:v8 costs ~4 ms to load, and this module is part of the command line's front (cli.ts).
+	const { setFlagsFromString } = await import("node:v8");
 	// Read by V8 each time it grows the young generation (Node 20 to 24): the new size is this factor times the old.
 	setFlagsFromString("--semi-space-growth-factor=1");
 }

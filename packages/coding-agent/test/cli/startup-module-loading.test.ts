@@ -81,6 +81,8 @@ describe("what each start loads", () => {
 			"cli/compile-cache.js",
 			"cli/help.js",
 			"cli/main.js",
+			// Holds the request that the young generation stop growing after start-up; node:v8 loads later.
+			"cli/young-generation.js",
 			"config.js",
 			"core/config/paths.js",
 			// The names of the permission modes (`--permission-mode`), nothing else of the permissions.

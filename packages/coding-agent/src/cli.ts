@@ -1,7 +1,7 @@
 // The command line's entry, bundled into dist/agent.js. Exit codes: 0 success, 1 any failure, 130/143 when
 // interrupted. The `agent` bin (bin/agent.cjs) answers `--version` alone itself and imports that bundle otherwise.
 import { main } from "./cli/main.js";
-import { keepYoungGenerationAfterStartup } from "./cli/young-generation.js";
+import { holdYoungGenerationAfterFirstTurn } from "./cli/young-generation.js";
 
 const argv = process.argv.slice(2);
 
@@ -27,7 +27,7 @@ for (const [signal, code] of [
 	});
 }
 
-keepYoungGenerationAfterStartup();
+holdYoungGenerationAfterFirstTurn();
 
 // The bin is a bundle holding its own copy of this package: extensions get that copy, loaded when one asks.
 main(argv, process, () => import("./index.js")).then(exitAfterFlush, (error: unknown) => {

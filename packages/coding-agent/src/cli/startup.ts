@@ -27,7 +27,7 @@ import { type RunMode, runMode } from "./run-mode.js";
 import { selectSession } from "./session-selection.js";
 import { formatNoModelsHelp } from "./setup-hints.js";
 import { readPipedStdin } from "./stdin.js";
-import { startupDone } from "./young-generation.js";
+import { watchFirstTurn } from "./young-generation.js";
 
 const API_KEY_WITHOUT_MODEL_TEXT =
 	"--api-key requires a model to be specified via --model, --provider/--model, or --models";
@@ -173,7 +173,9 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 	const mode = chooseRunMode(args, stdinPrompt !== undefined, terminals);
 	// ACP makes its sessions when the editor asks for them, each for the cwd the editor names.
 	if (mode === "acp") {
-		return runningMode(() => startAcpMode({ args, agentDir, settingsManager, authStorage, modelRegistry, io }));
+		return collectingLaunchers(() =>
+			startAcpMode({ args, agentDir, settingsManager, authStorage, modelRegistry, io }),
+		);
 	}
 	if (args.resume && mode !== "interactive") return fail(io, RESUME_NEEDS_UI_TEXT, startupWarnings);
 
@@ -286,7 +288,8 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		session.setActiveToolsByName([...(args.tools ?? []), ...others]);
 	}
 
-	return runningMode(() =>
+	watchFirstTurn(session);
+	return collectingLaunchers(() =>
 		runMode({
 			mode,
 			session,
@@ -301,12 +304,8 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 	);
 }
 
-/**
- * Runs a mode, start-up done: from here on V8's young generation keeps its size (young-generation.ts). Then collects
- * the bash launchers (and the CPU time of the commands they ran) before the process exits.
- */
-async function runningMode(run: () => Promise<number>): Promise<number> {
-	await startupDone();
+/** Runs a mode, then collects the bash launchers (and the CPU time of the commands they ran) before the process exits. */
+async function collectingLaunchers(run: () => Promise<number>): Promise<number> {
 	try {
 		return await run();
 	} finally {

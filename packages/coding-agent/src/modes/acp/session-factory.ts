@@ -42,6 +42,8 @@ export interface AcpSessionDefaults {
 	extensionFlagValues?: ReadonlyMap<string, boolean | string>;
 	/** `--allow`, `--deny`, `--permission-mode`. */
 	permissions?: CommandLinePermissions;
+	/** Called with each session made. */
+	onSession?: (session: AgentSession) => void;
 }
 
 export interface SessionRequest {
@@ -168,6 +170,7 @@ export async function createSessionForCwd(
 			const others = session.getActiveToolNames().filter((name) => !TOOL_NAMES_BUILT_IN.includes(name));
 			session.setActiveToolsByName([...defaults.tools, ...others]);
 		}
+		defaults.onSession?.(session);
 		return { session, ...(extensions ? { extensions } : {}) };
 	} catch (error) {
 		sessionManager.close();

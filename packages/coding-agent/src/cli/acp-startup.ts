@@ -10,7 +10,7 @@ import type { SettingsManager } from "../core/config/settings-manager.js";
 import type { DefaultResourceLoaderOptions } from "../core/resources/resource-loader.js";
 import { type Args, permissionsOf } from "./args.js";
 import { type CliIo, EXIT_FAILURE } from "./help.js";
-import { watchFirstTurn } from "./young-generation.js";
+import { watchTurns } from "./young-generation.js";
 
 export const FILES_IN_ACP_MODE_TEXT = "@file arguments are not supported in ACP mode";
 export const MESSAGES_IN_ACP_MODE_TEXT =
@@ -90,7 +90,7 @@ export async function startAcpMode(options: AcpStartupOptions): Promise<number> 
 			persistSessions: !args.noSession,
 			extensionFlagValues: args.extensionFlagValues,
 			permissions: permissionsOf(args),
-			onSession: watchFirstTurn,
+			onSession: watchTurns,
 		},
 	});
 }

@@ -27,7 +27,7 @@ import { type RunMode, runMode } from "./run-mode.js";
 import { selectSession } from "./session-selection.js";
 import { formatNoModelsHelp } from "./setup-hints.js";
 import { readPipedStdin } from "./stdin.js";
-import { watchFirstTurn } from "./young-generation.js";
+import { watchTurns } from "./young-generation.js";
 
 const API_KEY_WITHOUT_MODEL_TEXT =
 	"--api-key requires a model to be specified via --model, --provider/--model, or --models";
@@ -288,7 +288,7 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		session.setActiveToolsByName([...(args.tools ?? []), ...others]);
 	}
 
-	watchFirstTurn(session);
+	watchTurns(session);
 	return collectingLaunchers(() =>
 		runMode({
 			mode,

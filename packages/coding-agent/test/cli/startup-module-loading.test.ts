@@ -81,7 +81,7 @@ describe("what each start loads", () => {
 			"cli/compile-cache.js",
 			"cli/help.js",
 			"cli/main.js",
-			// Holds the request that the young generation stop growing after start-up; node:v8 loads later.
+			// Holds the request that the young generation stop growing after the first turn; node:v8 loads then.
 			"cli/young-generation.js",
 			"config.js",
 			"core/config/paths.js",

@@ -1,4 +1,4 @@
-// After its first turn, the `agent` process keeps V8's young generation at the size it has then
+// After its first turn, the `agent` process no longer lets V8's young generation grow past the size it has then
 // (src/cli/young-generation.ts): later turns would otherwise double it, two or three times, for good. A preload
 // records its size at the second model request (the first turn done) and at exit.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -54,5 +54,6 @@ it(`keeps the young generation at its size after the first turn over ${TURNS} tu
 	expect(turn).toBe(TURNS);
 	const { atSecondRequest, atExit } = JSON.parse(readFileSync(out, "utf8")) as Record<string, number>;
 	expect(atSecondRequest).toBeGreaterThan(0);
-	expect(atExit).toBe(atSecondRequest);
+	// V8 may still shrink it (its memory reducer, when allocation slows down).
+	expect(atExit).toBeLessThanOrEqual(atSecondRequest);
 });

@@ -66,39 +66,6 @@ function runTimed(agent: Agent, args: string[], sandbox: CliSandbox, expected?: 
 	});
 }
 
-interface BlockResult {
-	versionMs: number;
-	oneTurn: Measured;
-	bashTurnMs: number;
-	bashTurnCpuMs: number;
-	readTurnMs: number;
-	readTurnCpuMs: number;
-	editTurnMs: number;
-	editTurnCpuMs: number;
-}
-
-async function measureBlock(agent: Agent, sandbox: CliSandbox): Promise<BlockResult> {
-	const version = await runTimed(agent, ["--version"], sandbox);
-	const oneTurn = await runTimed(agent, ["--no-session", "-p", "hi"], sandbox, "ok\n");
-	const bash = await runTimed(agent, ["--no-session", "-p", `turns=${TURNS} tool=bash`], sandbox, "done\n");
-	const read = await runTimed(agent, ["--no-session", "-p", `turns=${TURNS} tool=read`], sandbox, "done\n");
-	// TURNS - 1 edits, an odd number: each run starts from the file as the sandbox wrote it.
-	writeFileSync(join(sandbox.cwd, "note.txt"), NOTE_TEXT);
-	const edit = await runTimed(agent, ["--no-session", "-p", `turns=${TURNS} tool=edit`], sandbox, "done\n");
-	// Each further turn: what a TURNS-turn run costs beyond a one-turn run, per turn.
-	const perTurn = (run: Measured, key: "wallMs" | "cpuMs") => (run[key] - oneTurn[key]) / (TURNS - 1);
-	return {
-		versionMs: version.wallMs,
-		oneTurn,
-		bashTurnMs: perTurn(bash, "wallMs"),
-		bashTurnCpuMs: perTurn(bash, "cpuMs"),
-		readTurnMs: perTurn(read, "wallMs"),
-		readTurnCpuMs: perTurn(read, "cpuMs"),
-		editTurnMs: perTurn(edit, "wallMs"),
-		editTurnCpuMs: perTurn(edit, "cpuMs"),
-	};
-}
-
 interface Summary {
 	versionMs: number;
 	oneTurnMs: number;
@@ -112,20 +79,37 @@ interface Summary {
 	editTurnCpuMs: number;
 }
 
-function summarize(blocks: BlockResult[]): Summary {
-	const of = (pick: (block: BlockResult) => number) => median(blocks.map(pick));
+async function measureBlock(agent: Agent, sandbox: CliSandbox): Promise<Summary> {
+	const version = await runTimed(agent, ["--version"], sandbox);
+	const oneTurn = await runTimed(agent, ["--no-session", "-p", "hi"], sandbox, "ok\n");
+	const bash = await runTimed(agent, ["--no-session", "-p", `turns=${TURNS} tool=bash`], sandbox, "done\n");
+	const read = await runTimed(agent, ["--no-session", "-p", `turns=${TURNS} tool=read`], sandbox, "done\n");
+	// TURNS - 1 edits, an odd number: each run starts from the file as the sandbox wrote it.
+	writeFileSync(join(sandbox.cwd, "note.txt"), NOTE_TEXT);
+	const edit = await runTimed(agent, ["--no-session", "-p", `turns=${TURNS} tool=edit`], sandbox, "done\n");
+	// Each further turn: what a TURNS-turn run costs beyond a one-turn run, per turn.
+	const perTurn = (run: Measured, key: "wallMs" | "cpuMs") => (run[key] - oneTurn[key]) / (TURNS - 1);
 	return {
-		versionMs: of((b) => b.versionMs),
-		oneTurnMs: of((b) => b.oneTurn.wallMs),
-		oneTurnCpuMs: of((b) => b.oneTurn.cpuMs),
-		peakRssMb: of((b) => b.oneTurn.peakRssMb),
-		bashTurnMs: of((b) => b.bashTurnMs),
-		bashTurnCpuMs: of((b) => b.bashTurnCpuMs),
-		readTurnMs: of((b) => b.readTurnMs),
-		readTurnCpuMs: of((b) => b.readTurnCpuMs),
-		editTurnMs: of((b) => b.editTurnMs),
-		editTurnCpuMs: of((b) => b.editTurnCpuMs),
+		versionMs: version.wallMs,
+		oneTurnMs: oneTurn.wallMs,
+		oneTurnCpuMs: oneTurn.cpuMs,
+		peakRssMb: oneTurn.peakRssMb,
+		bashTurnMs: perTurn(bash, "wallMs"),
+		bashTurnCpuMs: perTurn(bash, "cpuMs"),
+		readTurnMs: perTurn(read, "wallMs"),
+		readTurnCpuMs: perTurn(read, "cpuMs"),
+		editTurnMs: perTurn(edit, "wallMs"),
+		editTurnCpuMs: perTurn(edit, "cpuMs"),
 	};
+}
+
+/** Each figure's median over the blocks. */
+function summarize(blocks: Summary[]): Summary {
+	const keys = Object.keys(blocks[0] as Summary) as (keyof Summary)[];
+	return Object.fromEntries(keys.map((key) => [key, median(blocks.map((block) => block[key]))])) as Record<
+		keyof Summary,
+		number
+	>;
 }
 
 /** Ours and the reference in ABBA blocks; returns the medians of each. */
@@ -133,8 +117,8 @@ async function compare(ours: Agent, reference: Agent, sandbox: CliSandbox): Prom
 	// Warm the file system cache and the Node compile caches once.
 	await runTimed(ours, ["--no-session", "-p", "hi"], sandbox);
 	await runTimed(reference, ["--no-session", "-p", "hi"], sandbox);
-	const oursBlocks: BlockResult[] = [];
-	const refBlocks: BlockResult[] = [];
+	const oursBlocks: Summary[] = [];
+	const refBlocks: Summary[] = [];
 	for (let block = 0; block < BLOCKS; block++) {
 		oursBlocks.push(await measureBlock(ours, sandbox));
 		refBlocks.push(await measureBlock(reference, sandbox));

@@ -182,17 +182,13 @@ export async function writeFileAtomic(
 
 /** Writes all of `bytes` at the descriptor's position: the first SYNC_IO_BYTES at once, the rest through libuv. */
 async function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
-	let offset = 0;
+	let offset = bytes.length === 0 ? 0 : writeSync(fd, bytes, 0, Math.min(bytes.length, SYNC_IO_BYTES));
 	while (offset < bytes.length) {
-		const length = Math.min(bytes.length - offset, SYNC_IO_BYTES);
-		offset +=
-			offset === 0
-				? writeSync(fd, bytes, 0, length)
-				: await new Promise<number>((resolve, reject) => {
-						write(fd, bytes, offset, bytes.length - offset, null, (error, written) =>
-							error ? reject(error) : resolve(written),
-						);
-					});
+		offset += await new Promise<number>((resolve, reject) => {
+			write(fd, bytes, offset, bytes.length - offset, null, (error, written) =>
+				error ? reject(error) : resolve(written),
+			);
+		});
 	}
 }
 

@@ -77,8 +77,8 @@ export function imageTooLargeMessage(path: string, bytes: number): string {
 }
 
 /**
- * A local regular file opened for paging (see `openRegularFileSync`), read by `readChunk`. A short read that reaches the size the file had when opened is its end:
- * reading there again answers 0 without asking.
+ * A local regular file opened for paging (see `openRegularFileSync`), read by `readChunk`. A short read that reaches
+ * the size the file had when opened is its end: reading there again answers 0 without asking.
  */
 export async function openLocalReadableFile(absolutePath: string): Promise<ReadableFile> {
 	const { fd, stats } = openRegularFileSync(absolutePath);

@@ -2,7 +2,8 @@
 // bundle gathers its hundreds of small modules into a few files, so importing the package reads a few files
 // instead of hundreds (module loading, not code, dominated start-up). Dynamic imports stay lazy chunks.
 // Externals are resolved at run time from the package's own folder, so they must be its dependencies.
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { isBuiltin } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -65,13 +66,14 @@ for (const bundle of bundles) {
 		external: bundle.external,
 		alias: bundle.alias,
 		// Bundled CommonJS dependencies call require() for Node built-ins; give the ESM bundle one.
-		banner: {
-			js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);",
-		},
+		banner: { js: 'const require = process.getBuiltinModule("node:module").createRequire(import.meta.url);' },
 		legalComments: "none",
 		metafile: true,
 		logLevel: "warning",
 	});
+	for (const output of Object.keys(result.metafile.outputs)) {
+		if (output.endsWith(".js")) takeBuiltinsWithoutFacades(join(bundle.packageDir, output));
+	}
 	// Node looks for the package.json that gives a module its type on every import of it, and remembers only the
 	// files it found: without one here, each chunk's import cost two failed opens (~370 at a start).
 	writeFileSync(join(bundle.packageDir, bundle.outdir, "chunks", "package.json"), '{ "type": "module" }\n');
@@ -81,4 +83,33 @@ for (const bundle of bundles) {
 		);
 		writeFileSync(join(bundle.packageDir, bundle.metaFile), `${JSON.stringify(chunks)}\n`);
 	}
+}
+
+/**
+ * A static `import { x } from "node:fs"` makes Node build the built-in's ES-module facade, which reads every export
+ * of it: lazy getters then load what nothing here uses (node:crypto's webcrypto, node:util's parseArgs, node:net's
+ * BlockList, …), ~20 ms of a print run on Node 22. Each such import of an output file becomes a read of just the
+ * names it imports from `process.getBuiltinModule` (the same objects). esbuild writes every import at the top of the
+ * file, one per line, so the reads come first, where the imports were.
+ */
+function takeBuiltinsWithoutFacades(file) {
+	const text = readFileSync(file, "utf8");
+	const anImport = /^import (?:\* as ([\w$]+)|([\w$]+)(?:, \{([^}]*)\})?|\{([^}]*)\}) from ["']([\w:/]+)["'];$/gm;
+	const rewritten = text.replace(anImport, (line, namespace, defaultName, namedAfterDefault, named, id) => {
+		if (!isBuiltin(id)) return line;
+		const builtin = `process.getBuiltinModule(${JSON.stringify(id)})`;
+		// The built-in's exports object stands for its namespace, which has the same names and a `default`.
+		const binding = namespace ?? defaultName;
+		if (namespace && new RegExp(`\\b${namespace.replaceAll("$", "\\$")}\\.default\\b`).test(text)) {
+			throw new Error(`${file}: ${namespace}.default of ${id} has no equivalent`);
+		}
+		const names = namedAfterDefault ?? named;
+		const pattern = names && `{ ${names.replace(/\b([\w$]+) as ([\w$]+)/g, "$1: $2").trim()} }`;
+		if (binding && pattern) return `const ${binding} = ${builtin}, ${pattern} = ${binding};`;
+		return binding ? `const ${binding} = ${builtin};` : `const ${pattern} = ${builtin};`;
+	});
+	for (const [line, id] of rewritten.matchAll(/^import [^;]* from ["']([\w:/]+)["'];$/gm)) {
+		if (isBuiltin(id)) throw new Error(`${file}: an import of a built-in this build cannot rewrite: ${line}`);
+	}
+	if (rewritten !== text) writeFileSync(file, rewritten);
 }

@@ -102,6 +102,15 @@ describe("what each start loads", () => {
 		expect(modules.filter((url) => /node_modules\/(\.pnpm\/)?(jiti|sharp)/.test(url))).toEqual([]);
 	});
 
+	it("takes Node's built-in modules without their ES-module facades", async () => {
+		server.enqueue(textReply("ok"));
+		const modules = await tracedRun(["-p", "hi"]);
+		// A built-in imported as an ES module passes the loader, and its facade reads every export: the lazy ones
+		// load what nothing here uses (node:crypto's webcrypto, node:util's parseArgs). The bundle takes each with
+		// `process.getBuiltinModule`, which does neither (scripts/bundle.mjs).
+		expect(modules.filter((url) => url.startsWith("node:"))).toEqual([]);
+	});
+
 	it("loads no MCP SDK when no MCP server is configured", async () => {
 		server.enqueue(textReply("ok"));
 		const modules = await tracedRun(["-p", "hi"]);

@@ -85,8 +85,9 @@ export class Agent {
 	constructor(options: AgentOptions = {}) {
 		this.agentState = {
 			systemPrompt: "",
-			// The catalog may not carry the reference's default; prompt() then reports "No model configured".
-			model: getModel(DEFAULT_MODEL_PROVIDER, DEFAULT_MODEL_ID) as Model,
+			// The catalog may not carry the reference's default; prompt() then reports "No model configured". Read
+			// only when no model is given: the catalog parses a provider's models when they are first read.
+			model: options.initialState?.model ?? (getModel(DEFAULT_MODEL_PROVIDER, DEFAULT_MODEL_ID) as Model),
 			thinkingLevel: "off",
 			tools: [],
 			messages: [],

@@ -6,7 +6,7 @@ import {
 	PROMPT_WHILE_RUNNING_TEXT,
 } from "@agent/agent-core";
 import { type AssistantMessage, fauxText, fauxToolCall, type Message, type Model } from "@agent/ai";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
 	createEchoTool,
 	createGatedTool,
@@ -93,6 +93,23 @@ describe("prompt input", () => {
 		const agent = new Agent({ initialState: { model: undefined as unknown as Model } });
 		await expect(agent.prompt("hi")).rejects.toThrow("No model configured");
 		expect(agent.state.isStreaming).toBe(false);
+	});
+
+	it("reads its default model from the catalog only when given none", async () => {
+		vi.resetModules();
+		const parse = vi.spyOn(JSON, "parse");
+		try {
+			const fresh = await import("@agent/agent-core");
+			const catalogParses = () =>
+				parse.mock.calls.filter(([text]) => typeof text === "string" && text.includes('"provider":"')).length;
+			const given = new fresh.Agent({ initialState: { model: createHarness().agent.state.model } });
+			expect(given.state.model.provider).toBe("faux");
+			expect(catalogParses()).toBe(0);
+			expect(new fresh.Agent().state.model).toMatchObject({ provider: "google" });
+			expect(catalogParses()).toBe(1);
+		} finally {
+			parse.mockRestore();
+		}
 	});
 
 	it("refuses to continue from nothing", async () => {

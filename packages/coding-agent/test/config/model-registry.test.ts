@@ -8,7 +8,7 @@ import {
 	getProviders,
 	type Model,
 } from "@agent/ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { AuthStorage, clearConfigValueCache, ModelRegistry } from "../../src/core/config/index.js";
 import { SessionManager } from "../../src/core/session/index.js";
 import { assistantMessage, userMessage, useTempDirs } from "../helpers/session-fixtures.js";
@@ -389,5 +389,75 @@ describe("models the registry hands out are its own copies", () => {
 			name: "Renamed",
 		});
 		expect(builtIn).toEqual(before);
+	});
+});
+
+describe("the list is built when first needed", () => {
+	const tempDir = useTempDirs("agent-registry-");
+
+	it("a start that looks up its model reads only that provider's part of the catalog", async () => {
+		vi.resetModules();
+		const parse = vi.spyOn(JSON, "parse");
+		try {
+			const fresh = await import("../../src/core/config/index.js");
+			const catalogParses = () =>
+				parse.mock.calls.filter(([text]) => typeof text === "string" && text.includes('"provider":"')).length;
+			const registry = new fresh.ModelRegistry(fresh.AuthStorage.inMemory({}, {}), undefined, {});
+			expect(catalogParses()).toBe(0);
+			expect(registry.find("anthropic", "claude-sonnet-4-5")?.provider).toBe("anthropic");
+			expect(registry.find("anthropic", "no-such-model")).toBeUndefined();
+			expect(catalogParses()).toBe(1);
+			expect(registry.getAll()).toEqual(getProviders().flatMap((provider) => getModels(provider)));
+		} finally {
+			parse.mockRestore();
+		}
+	});
+
+	it("models found first are the very models of the whole list, which is as if built at once", () => {
+		const path = join(tempDir(), "models.json");
+		writeFileSync(
+			path,
+			JSON.stringify({
+				providers: {
+					anthropic: {
+						baseUrl: "http://proxy",
+						modelOverrides: { "claude-sonnet-4-5": { name: "Renamed" } },
+						apiKey: "k",
+						models: [{ id: "claude-local", api: "anthropic-messages" }],
+					},
+					ollama: {
+						baseUrl: "http://localhost:11434/v1",
+						api: "openai-completions",
+						apiKey: "ollama",
+						models: [{ id: "llama" }],
+					},
+				},
+			}),
+		);
+		const registration = {
+			baseUrl: "http://registered",
+			apiKey: "k",
+			api: "openai-completions" as const,
+			models: [{ id: "r1" }, { id: "r2" }],
+		};
+		const make = () => {
+			const registry = new ModelRegistry(AuthStorage.inMemory({}, {}), path, {});
+			registry.registerProvider("openai", registration);
+			return registry;
+		};
+		expect(make().getError()).toBeUndefined();
+		const atOnce = make().getAll();
+		const registry = make();
+		const found = [
+			registry.find("anthropic", "claude-local"),
+			registry.find("anthropic", "claude-sonnet-4-5"),
+			registry.find("ollama", "llama"),
+			registry.find("openai", "r2"),
+		];
+		expect(found.map((model) => model?.name)).toEqual(["claude-local", "Renamed", "llama", "r2"]);
+		const all = registry.getAll();
+		expect(all).toEqual(atOnce);
+		for (const model of found) expect(all).toContain(model);
+		expect(registry.find("openai", "gpt-4o")).toBeUndefined();
 	});
 });

@@ -138,18 +138,26 @@ function upsert(models: Model[], model: Model): void {
 }
 
 /**
- * The model list, rebuilt from scratch on `refresh()`: built-ins, then models.json (provider-level baseUrl,
- * headers and compat on built-in models; `modelOverrides`; custom models upserted by provider and id), then
- * extension registrations. Provider `apiKey`s become each provider's lowest-priority key in the AuthStorage.
- * A models.json error rejects the whole file and leaves built-ins usable (`getError()`).
+ * The model list: built-ins, then models.json (provider-level baseUrl, headers and compat on built-in models;
+ * `modelOverrides`; custom models upserted by provider and id), then extension registrations. Provider `apiKey`s
+ * become each provider's lowest-priority key in the AuthStorage. A models.json error rejects the whole file and
+ * leaves built-ins usable (`getError()`).
+ *
+ * Built when first needed, and again after `refresh()`: `find` builds only its provider's models (each step above
+ * changes a provider's models by that provider's own settings), so a start that names its model reads one provider
+ * of the catalog. A sign-in that adjusts models (`modifyModels`) is given the whole list, so then it is all built.
  */
 export class ModelRegistry {
-	private models: Model[] = [];
+	/** The whole list, once something needed it. */
+	private models: Model[] | undefined;
+	/** Providers' models built by `find` before the whole list; the whole list takes these same objects. */
+	private readonly byProvider = new Map<string, Model[]>();
+	private config: ModelsJsonConfig | undefined;
 	/**
-	 * The built-in models the list still shares with @agent/ai's catalog. Each is cloned, in place in the list, when
+	 * Models still shared with @agent/ai's catalog, which every registry and `getModels` return: one is copied when
 	 * a caller first gets it (`getAll`, `getAvailable`, `find`), so a start that looks up one model copies one.
 	 */
-	private shared = new Set<Model>();
+	private readonly shared = new Set<Model>();
 	private error: string | undefined;
 	private readonly fallbackKeys = new Map<string, string>();
 	private readonly registrations = new Map<string, ProviderRegistration>();
@@ -165,26 +173,26 @@ export class ModelRegistry {
 		this.refresh();
 	}
 
-	/** Re-reads models.json and rebuilds the list (interactive `/model`, `/reload`). */
+	/** Re-reads models.json; the list is built again when next needed (interactive `/model`, `/reload`). */
 	refresh(): void {
 		this.error = undefined;
+		this.config = undefined;
+		this.models = undefined;
+		this.byProvider.clear();
+		this.shared.clear();
 		this.fallbackKeys.clear();
 		this.credentialValues.clear();
-		const catalog = getProviders().flatMap((provider) => getModels(provider));
-		// Before models.json, so a base URL configured there wins over the one a sign-in implies. A sign-in's
-		// adjustment may change the models it is given, so it gets copies of all of them.
-		const modified = this.authStorage.modifiesModels();
-		const models = modified ? [...this.authStorage.modifyModels(catalog.map(cloneModel))] : catalog;
-		// models.json and registrations below replace a model they change with a copy; they never change one in place.
-		this.shared = new Set(modified ? [] : catalog);
-
 		if (this.modelsJsonPath) {
 			const loaded = loadModelsJson(this.modelsJsonPath);
 			if (loaded.error !== undefined) this.error = loaded.error;
-			else this.applyModelsJson(models, loaded.config);
+			else this.config = loaded.config;
 		}
-		for (const [name, registration] of this.registrations) this.applyRegistration(models, name, registration);
-		this.models = models;
+		// Registrations after models.json: an extension's key wins over the file's.
+		const providers = [...Object.entries(this.config?.providers ?? {}), ...this.registrations];
+		for (const [name, provider] of providers) {
+			for (const value of credentialStrings(provider)) this.credentialValues.add(value);
+			if (provider.apiKey !== undefined) this.fallbackKeys.set(name, provider.apiKey);
+		}
 	}
 
 	/** The models.json problem that made the registry ignore the file, if any. */
@@ -193,32 +201,35 @@ export class ModelRegistry {
 	}
 
 	getAll(): Model[] {
-		return this.models.map((_, index) => this.modelAt(index));
+		const models = this.all();
+		return models.map((_, index) => this.handOut(models, index));
 	}
 
 	/** Models whose provider has any credential configured (no token refresh). */
 	getAvailable(): Model[] {
 		const withAuth = new Map<string, boolean>();
 		const available: Model[] = [];
-		for (const [index, model] of this.models.entries()) {
+		const models = this.all();
+		for (const [index, model] of models.entries()) {
 			let has = withAuth.get(model.provider);
 			if (has === undefined) {
 				has = this.authStorage.hasAuth(model.provider);
 				withAuth.set(model.provider, has);
 			}
-			if (has) available.push(this.modelAt(index));
+			if (has) available.push(this.handOut(models, index));
 		}
 		return available;
 	}
 
 	find(provider: string, modelId: string): Model | undefined {
-		const index = this.models.findIndex((model) => model.provider === provider && model.id === modelId);
-		return index < 0 ? undefined : this.modelAt(index);
+		const models = this.models ?? (this.authStorage.modifiesModels() ? this.all() : this.ofProvider(provider));
+		const index = models.findIndex((model) => model.provider === provider && model.id === modelId);
+		return index < 0 ? undefined : this.handOut(models, index);
 	}
 
 	/** Every provider that has at least one model, in catalog order. */
 	getProviders(): string[] {
-		return [...new Set(this.models.map((model) => model.provider))];
+		return [...new Set(this.all().map((model) => model.provider))];
 	}
 
 	hasAuth(provider: string): boolean {
@@ -269,19 +280,60 @@ export class ModelRegistry {
 		return [...new Set(values)].filter((value) => ENV_NAME.test(value));
 	}
 
-	/** The list's model at `index`, which is the registry's own copy from now on if it was still the catalog's. */
-	private modelAt(index: number): Model {
-		const model = this.models[index] as Model;
+	/** The whole list, built on first use; a provider's models that `find` built already are kept as they are. */
+	private all(): Model[] {
+		if (this.models) return this.models;
+		const models = this.build(getProviders().flatMap((provider) => getModels(provider)));
+		const taken = new Map<string, number>();
+		for (const [index, model] of models.entries()) {
+			const built = this.byProvider.get(model.provider);
+			if (!built) continue;
+			const position = taken.get(model.provider) ?? 0;
+			taken.set(model.provider, position + 1);
+			models[index] = built[position] as Model;
+		}
+		this.byProvider.clear();
+		this.models = models;
+		return models;
+	}
+
+	/** One provider's models, as the whole list would have them, in its order. */
+	private ofProvider(provider: string): Model[] {
+		let models = this.byProvider.get(provider);
+		if (!models) {
+			models = this.build(getModels(provider)).filter((model) => model.provider === provider);
+			this.byProvider.set(provider, models);
+		}
+		return models;
+	}
+
+	/**
+	 * The list from these catalog models: models.json's and registrations' changes apply to their own provider's
+	 * models, so given one provider's catalog models this gives that provider's models (and others' custom ones).
+	 */
+	private build(catalog: Model[]): Model[] {
+		// Before models.json, so a base URL configured there wins over the one a sign-in implies. A sign-in's
+		// adjustment may change the models it is given, so it gets copies of all of them.
+		const modified = this.authStorage.modifiesModels();
+		const models = modified ? [...this.authStorage.modifyModels(catalog.map(cloneModel))] : [...catalog];
+		// models.json and registrations below replace a model they change with a copy; they never change one in place.
+		if (!modified) for (const model of catalog) this.shared.add(model);
+		if (this.config) this.applyModelsJson(models, this.config);
+		for (const [name, registration] of this.registrations) this.applyRegistration(models, name, registration);
+		return models;
+	}
+
+	/** The model at `index`, which is the registry's own copy from now on if it was still the catalog's. */
+	private handOut(models: Model[], index: number): Model {
+		const model = models[index] as Model;
 		if (!this.shared.delete(model)) return model;
 		const copy = cloneModel(model);
-		this.models[index] = copy;
+		models[index] = copy;
 		return copy;
 	}
 
 	private applyModelsJson(models: Model[], config: ModelsJsonConfig): void {
 		for (const [name, provider] of Object.entries(config.providers)) {
-			for (const value of credentialStrings(provider)) this.credentialValues.add(value);
-			if (provider.apiKey !== undefined) this.fallbackKeys.set(name, provider.apiKey);
 			const providerHeaders = resolveHeaders(provider.headers, this.env);
 			for (let i = 0; i < models.length; i++) {
 				const model = models[i] as Model;
@@ -305,8 +357,6 @@ export class ModelRegistry {
 	}
 
 	private applyRegistration(models: Model[], name: string, registration: ProviderRegistration): void {
-		for (const value of credentialStrings(registration)) this.credentialValues.add(value);
-		if (registration.apiKey !== undefined) this.fallbackKeys.set(name, registration.apiKey);
 		if (registration.models && registration.models.length > 0) {
 			for (let i = models.length - 1; i >= 0; i--) if (models[i]?.provider === name) models.splice(i, 1);
 			for (const definition of registration.models)

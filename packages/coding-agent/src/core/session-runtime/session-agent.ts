@@ -1,7 +1,7 @@
 // The Agent an AgentSession drives: messages converted the coding agent's way, and every model call going
 // through the session's stream function, key lookup and extension hooks.
 import { Agent, type AgentMessage, type StreamFn } from "@agent/agent-core";
-import type { StreamOptions } from "@agent/ai";
+import type { Model, StreamOptions } from "@agent/ai";
 import type { ModelRegistry } from "../config/model-registry.js";
 import type { SettingsManager } from "../config/settings-manager.js";
 import type { ExtensionHooks } from "../extensions/hooks.js";
@@ -13,6 +13,8 @@ export interface SessionAgentOptions {
 	modelRegistry: ModelRegistry;
 	hooks: ExtensionHooks;
 	streamFn: StreamFn;
+	/** The model the session starts with, if any (otherwise the Agent starts with its own default). */
+	model: Model | undefined;
 	/** The `context` extension hook (runs before every model call). */
 	transformContext: (messages: AgentMessage[]) => Promise<AgentMessage[]>;
 }
@@ -23,6 +25,7 @@ export function createSessionAgent(options: SessionAgentOptions): Agent {
 	const onPayload: NonNullable<StreamOptions["onPayload"]> = (payload, model) =>
 		hooks.hasHandlers("before_provider_request") ? hooks.emitBeforeProviderRequest(payload, model) : undefined;
 	return new Agent({
+		...(options.model ? { initialState: { model: options.model } } : {}),
 		convertToLlm: (messages) => convertToLlm(messages, { blockImages: settings.getBlockImages() }),
 		transformContext: options.transformContext,
 		// The session's own payload hook reaches the provider only while a `before_provider_request` handler listens:

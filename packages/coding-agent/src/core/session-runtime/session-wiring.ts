@@ -101,6 +101,7 @@ export function wireSessionRuntime(config: AgentSessionConfig): SessionRuntime {
 		modelRegistry,
 		hooks,
 		streamFn,
+		model: config.model,
 		transformContext: async (messages: AgentMessage[]) => {
 			if (!hooks.hasHandlers("context")) return messages;
 			// Handlers see this turn's `turn_start` and message events before `context` (docs/extensions.md "Events").

@@ -252,6 +252,10 @@ export async function runStartup(argv: readonly string[], io: CliIo): Promise<nu
 		return closeAndFail(NO_PROMPT_TEXT);
 	}
 
+	// A print or JSON run cannot restore files, so without a session file to resume nothing could use a checkpoint.
+	if ((mode === "text" || mode === "json") && !sessionManager.isPersisted()) {
+		settingsManager.applyOverrides({ checkpoints: { enabled: false } });
+	}
 	const thinkingLevel = args.thinking ?? initial.thinkingLevel;
 	const { session, modelFallbackMessage, mcpWarnings } = await createAgentSession({
 		cwd,

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CliSandbox, createCliSandbox, FAKE_PROVIDER, parseJsonLines, runCli } from "../helpers/cli-sandbox.js";
@@ -402,5 +402,30 @@ describe("sessions", () => {
 			? readdirSync(sessionsRoot, { recursive: true }).filter((f) => String(f).endsWith(".jsonl"))
 			: [];
 		expect(jsonl).toEqual([]);
+	});
+
+	it("--no-session keeps no file checkpoints, which nothing could restore; with a session file they are kept", async () => {
+		newSandbox();
+		const tmp = join(sandbox.root, "tmp");
+		mkdirSync(tmp);
+		const env = { TMPDIR: tmp };
+		const writeAndList = (text: string) => {
+			server.enqueue(
+				toolCallReply([{ name: "bash", arguments: { command: `echo ${text} > made.txt && ls -a "$TMPDIR"` } }]),
+				textReply("done"),
+			);
+		};
+		writeAndList("one");
+		expect((await runCli(sandbox, ["--no-session", "-p", "make a file"], { env })).code).toBe(0);
+		// Without a session file the store would be a temporary directory, there while the command runs.
+		const listing = JSON.stringify(server.requests[1]!.body.messages.at(-1)!.content);
+		expect(listing).toContain("agent-launcher-");
+		expect(listing).not.toContain("agent-checkpoints-");
+
+		writeAndList("two");
+		expect((await runCli(sandbox, ["-p", "make a file"], { env })).code).toBe(0);
+		const sessionDir = join(sandbox.agentDir, "sessions", readdirSync(join(sandbox.agentDir, "sessions"))[0]!);
+		const file = join(sessionDir, readdirSync(sessionDir).find((f) => f.endsWith(".jsonl"))!);
+		expect(readFileSync(file, "utf8")).toContain('"type":"file_checkpoint"');
 	});
 });

@@ -9,6 +9,8 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+// Bundled CommonJS dependencies call require() for Node built-ins; the first line of each output gives them one.
+const BANNER = 'const require = process.getBuiltinModule("node:module").createRequire(import.meta.url);';
 
 const bundles = [
 	{
@@ -65,8 +67,7 @@ for (const bundle of bundles) {
 		chunkNames: "chunks/[name]-[hash]",
 		external: bundle.external,
 		alias: bundle.alias,
-		// Bundled CommonJS dependencies call require() for Node built-ins; give the ESM bundle one.
-		banner: { js: 'const require = process.getBuiltinModule("node:module").createRequire(import.meta.url);' },
+		banner: { js: BANNER },
 		legalComments: "none",
 		metafile: true,
 		logLevel: "warning",
@@ -88,14 +89,16 @@ for (const bundle of bundles) {
 /**
  * A static `import { x } from "node:fs"` makes Node build the built-in's ES-module facade, which reads every export
  * of it: lazy getters then load what nothing here uses (node:crypto's webcrypto, node:util's parseArgs, node:net's
- * BlockList, …), ~20 ms of a print run on Node 22. Each such import of an output file becomes a read of just the
- * names it imports from `process.getBuiltinModule` (the same objects). esbuild writes every import at the top of the
- * file, one per line, so the reads come first, where the imports were.
+ * BlockList, …), ~5–20 ms of a print run on Node 22. Each such import of an output file becomes a read of just the
+ * names it imports from `process.getBuiltinModule` (the same objects). esbuild writes a module's imports where its
+ * code starts, and imports are hoisted, so the reads go to the top of the file, after the banner: every binding is
+ * there before any code of the file runs, as an import's is.
  */
 function takeBuiltinsWithoutFacades(file) {
 	const text = readFileSync(file, "utf8");
-	const anImport = /^import (?:\* as ([\w$]+)|([\w$]+)(?:, \{([^}]*)\})?|\{([^}]*)\}) from ["']([\w:/]+)["'];$/gm;
-	const rewritten = text.replace(anImport, (line, namespace, defaultName, namedAfterDefault, named, id) => {
+	const reads = [];
+	const anImport = /^import (?:\* as ([\w$]+)|([\w$]+)(?:, \{([^}]*)\})?|\{([^}]*)\}) from ["']([\w:/]+)["'];\n/gm;
+	const rest = text.replace(anImport, (line, namespace, defaultName, namedAfterDefault, named, id) => {
 		if (!isBuiltin(id)) return line;
 		const builtin = `process.getBuiltinModule(${JSON.stringify(id)})`;
 		// The built-in's exports object stands for its namespace, which has the same names and a `default`.
@@ -105,11 +108,14 @@ function takeBuiltinsWithoutFacades(file) {
 		}
 		const names = namedAfterDefault ?? named;
 		const pattern = names && `{ ${names.replace(/\b([\w$]+) as ([\w$]+)/g, "$1: $2").trim()} }`;
-		if (binding && pattern) return `const ${binding} = ${builtin}, ${pattern} = ${binding};`;
-		return binding ? `const ${binding} = ${builtin};` : `const ${pattern} = ${builtin};`;
+		if (binding && pattern) reads.push(`const ${binding} = ${builtin}, ${pattern} = ${binding};\n`);
+		else reads.push(binding ? `const ${binding} = ${builtin};\n` : `const ${pattern} = ${builtin};\n`);
+		return "";
 	});
-	for (const [line, id] of rewritten.matchAll(/^import [^;]* from ["']([\w:/]+)["'];$/gm)) {
+	for (const [line, id] of rest.matchAll(/^import [^;]* from ["']([\w:/]+)["'];$/gm)) {
 		if (isBuiltin(id)) throw new Error(`${file}: an import of a built-in this build cannot rewrite: ${line}`);
 	}
-	if (rewritten !== text) writeFileSync(file, rewritten);
+	if (reads.length === 0) return;
+	const afterBanner = rest.startsWith(BANNER) ? BANNER.length + 1 : 0;
+	writeFileSync(file, rest.slice(0, afterBanner) + reads.join("") + rest.slice(afterBanner));
 }

@@ -51,22 +51,18 @@ const bundles = [
 		alias: { "@agent/ai": join(root, "packages/ai/dist/without-typebox.js") },
 		// Which source modules each output holds, so tests can tell what a start loaded.
 		metaFile: "dist/agent.meta.json",
-		// esbuild gives each set of entry points that share code a chunk of its own, and does not know that a lazy
-		// chunk is only ever imported once another is loaded: a print run loaded ~60 files. Rollup, given esbuild's
-		// files as modules, merges what is always loaded together (~20 files; 5–13 ms of a one-turn run).
-		rechunk: true,
 	},
 ];
 
 for (const bundle of bundles) {
 	const outdir = join(bundle.packageDir, bundle.outdir);
-	// esbuild's own output, when rollup merges its chunks into the outputs.
+	// esbuild's own output, whose chunks rollup merges into the outputs (`rechunk`).
 	const staging = join(outdir, ".esbuild");
 	for (const dir of [join(outdir, "chunks"), staging]) rmSync(dir, { recursive: true, force: true });
 	const result = await build({
 		absWorkingDir: bundle.packageDir,
 		entryPoints: bundle.entryPoints,
-		outdir: bundle.rechunk ? staging : outdir,
+		outdir: staging,
 		bundle: true,
 		splitting: true,
 		format: "esm",
@@ -81,12 +77,15 @@ for (const bundle of bundles) {
 		logLevel: "warning",
 	});
 	/** Each output (relative to the package) with the source modules in it. */
-	let outputs = Object.fromEntries(
-		Object.entries(result.metafile.outputs)
-			.filter(([output]) => output.endsWith(".js"))
-			.map(([output, { inputs }]) => [output, Object.keys(inputs)]),
+	const outputs = await rechunk(
+		bundle,
+		staging,
+		Object.fromEntries(
+			Object.entries(result.metafile.outputs)
+				.filter(([output]) => output.endsWith(".js"))
+				.map(([output, { inputs }]) => [output, Object.keys(inputs)]),
+		),
 	);
-	if (bundle.rechunk) outputs = await rechunk(bundle, staging, outputs);
 	for (const output of Object.keys(outputs)) takeBuiltinsWithoutFacades(join(bundle.packageDir, output));
 	// Node looks for the package.json that gives a module its type on every import of it, and remembers only the
 	// files it found: without one here, each chunk's import cost two failed opens (~370 at a start).
@@ -95,9 +94,12 @@ for (const bundle of bundles) {
 }
 
 /**
- * Rollup over esbuild's output (in `staging`, removed after): esbuild's files are its modules, built-ins and the
- * bundle's externals stay external, nothing is shaken again. Any warning (a circular import would be one) fails the
- * build. Returns the new outputs with their source modules, from esbuild's `outputs`.
+ * esbuild gives each set of entry points that share code a chunk of its own, and does not know that a lazy chunk is
+ * only ever imported once another is loaded: a print run of the `agent` bundle read ~60 files, an import of
+ * @agent/ai's ~20. Rollup over esbuild's output (in `staging`, removed after) merges what always loads together
+ * (~20 and 2 files): esbuild's files are its modules, built-ins and the bundle's externals stay external, nothing is
+ * shaken again, and any warning (a circular import would be one) fails the build. Returns the outputs (relative to
+ * the package) with their source modules, from esbuild's `outputs`.
  */
 async function rechunk(bundle, staging, outputs) {
 	const outdir = join(bundle.packageDir, bundle.outdir);

@@ -1,11 +1,24 @@
 // The bash launcher (src/core/tools/shell-launcher.ts): bash commands are forked by a small bash, not by this
 // process, and nothing else about them changes. Commands print `$PPID` to say which process started them.
-import { execFileSync } from "node:child_process";
-import { readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import {
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	readlinkSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { type BashOperations, createLocalBashOperations } from "@agent/coding-agent";
 import { beforeEach, describe, expect, it } from "vitest";
 import { closeShellLaunchers } from "../../src/core/tools/shell-launcher.js";
+import { CLI_PATH, createCliSandbox } from "../helpers/cli-sandbox.js";
+import { startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
+import { waitFor } from "../helpers/interactive-terminal.js";
 import { useTempDir } from "../helpers/tools-fixtures.js";
 
 const tempDir = useTempDir("agent-bash-launcher-");
@@ -51,6 +64,12 @@ describe.skipIf(process.platform !== "linux")("the bash launcher", () => {
 		const second = parentOf((await exec("echo $PPID")).text);
 		expect(first).not.toBe(process.pid);
 		expect(second).toBe(first);
+	});
+
+	it("leaves a command's SIGPIPE as it was (the launcher traps it)", async () => {
+		const { text } = await exec("echo $PPID; yes | head -1; echo $((PIPESTATUS[0]))");
+		expect(parentOf(text)).not.toBe(process.pid);
+		expect(text.split("\n").slice(1)).toEqual(["y", "141", ""]);
 	});
 
 	it("runs a short command after a long one as given (requests are written over each other)", async () => {
@@ -196,5 +215,42 @@ describe.skipIf(process.platform !== "linux")("the bash launcher", () => {
 		expect(isRunning(launcher)).toBe(false);
 		// The next command starts a new one.
 		expect(parentOf((await exec("echo $PPID")).text)).not.toBe(launcher);
+	});
+});
+
+describe.skipIf(process.platform !== "linux")("a launcher whose agent was killed", () => {
+	const server = startFakeModelServerForFile();
+
+	it("removes its directory, and the last command in it, once that command ends", async () => {
+		const sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+		try {
+			const tmp = join(sandbox.root, "tmp");
+			mkdirSync(tmp);
+			const started = join(sandbox.root, "started");
+			const gate = join(sandbox.root, "gate");
+			execFileSync("mkfifo", [gate]);
+			server.enqueue(
+				toolCallReply([{ name: "bash", arguments: { command: `echo > ${started}; read line < ${gate}` } }]),
+				textReply("done"),
+			);
+			const agent = spawn(process.execPath, [CLI_PATH, "--no-session", "-p", "wait"], {
+				cwd: sandbox.cwd,
+				env: { ...sandbox.env, TMPDIR: tmp },
+				stdio: "ignore",
+			});
+			const launcherDirs = () => readdirSync(tmp).filter((name) => name.startsWith("agent-launcher-"));
+			await waitFor(() => existsSync(started), "the command to start", 15_000);
+			const [dir] = launcherDirs();
+			expect(readFileSync(join(tmp, dir as string, "req"), "utf8")).toContain(gate);
+			const exited = once(agent, "exit");
+			agent.kill("SIGKILL");
+			await exited;
+			expect(launcherDirs()).toEqual([dir]);
+			// The command ends; the launcher's report of it finds no agent.
+			writeFileSync(gate, "go\n");
+			await waitFor(() => launcherDirs().length === 0, "the launcher to remove its directory", 15_000);
+		} finally {
+			sandbox.cleanup();
+		}
 	});
 });

@@ -135,8 +135,13 @@ function spawnCommand({ shell, command, cwd, env }: ShellRequest, handlers: Comm
 // from a pipe one byte per system call). `set -m` gives each command its own process group; the job notices it
 // prints go to stderr, which is /dev/null. Its variables are named so that no variable of the command's environment
 // is one of them (an imported variable stays exported: assigning it would change the command's environment).
+// It removes its directory when it exits: at the end of its input, or when it writes to an agent that is gone
+// (SIGPIPE, trapped; a caught signal is the default again in the command). An agent killed outside its control
+// cannot remove it, and `req` holds the last command.
 const LAUNCHER_SCRIPT = `__l_dir=$1 __l_had_shlvl=$2 __l_shlvl=$3 __l_had_oldpwd=$4 __l_oldpwd=$5 __l_had_bash_env=$6 __l_bash_env=$7
 shift 7
+trap '[ -d "$__l_dir" ] && rm -rf -- "$__l_dir"' EXIT
+trap 'exit 1' PIPE
 mkfifo -m 600 "$__l_dir/out" || exit 1
 set -m
 printf 'ready\\n'

@@ -65,8 +65,7 @@ export async function sweepStaleTempDirs(root: string): Promise<string[]> {
 	for (const name of await readdir(root)) {
 		const owner = OWNED_DIR.exec(name);
 		if (!owner) continue;
-		const pid = Number(owner[1]);
-		if (pid === process.pid || !processEnded(pid, owner[2] === "0" ? undefined : owner[2])) continue;
+		if (!processEnded(Number(owner[1]), owner[2] === "0" ? undefined : owner[2])) continue;
 		const path = join(root, name);
 		const stats = await lstat(path).catch(() => undefined);
 		if (!stats?.isDirectory() || stats.uid !== process.getuid?.()) continue;

@@ -23,7 +23,8 @@ function makeDir(name: string, ageMs: number): string {
 	return path;
 }
 
-describe.skipIf(process.platform === "win32")("temporary directories", () => {
+// Linux: start times come from /proc.
+describe.skipIf(process.platform !== "linux")("temporary directories", () => {
 	it("are named after the process that made them", () => {
 		const dir = makeTempDir("agent-launcher-");
 		try {
@@ -43,6 +44,8 @@ describe.skipIf(process.platform === "win32")("temporary directories", () => {
 			makeDir(`agent-launcher-${gone}.12345-abcDEF`, day + 60_000),
 			makeDir(`agent-checkpoints-${gone}.0-abc123`, 2 * day),
 			makeDir(`agent-checkpoint-barrier-${gone}.77-zzzzzz`, 3 * day),
+			// This process's pid, another process's start time: a killed process that had the pid before.
+			makeDir(`agent-launcher-${process.pid}.1-reused`, 2 * day),
 		];
 		const kept = [
 			// Its process runs: this one, another one (start time unknown).

@@ -137,9 +137,9 @@ async function rechunk(bundle, staging, outputs) {
  * A static `import { x } from "node:fs"` makes Node build the built-in's ES-module facade, which reads every export
  * of it: lazy getters then load what nothing here uses (node:crypto's webcrypto, node:util's parseArgs, node:net's
  * BlockList, …), ~5–20 ms of a print run on Node 22. Each such import of an output file becomes a read of just the
- * names it imports from `process.getBuiltinModule` (the same objects). esbuild writes a module's imports where its
- * code starts, and imports are hoisted, so the reads go to the top of the file, after the banner: every binding is
- * there before any code of the file runs, as an import's is.
+ * names it imports from `process.getBuiltinModule` (the same objects). Imports are hoisted, wherever a bundler wrote
+ * them, so the reads go to the top of the file, after the banner if it starts with it: every binding is there before
+ * any code of the file runs, as an import's is.
  */
 function takeBuiltinsWithoutFacades(file) {
 	const text = readFileSync(file, "utf8");

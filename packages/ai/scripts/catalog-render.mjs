@@ -164,7 +164,7 @@ function propertyKey(/** @type {string} */ key) {
 
 /**
  * The catalog as files: src/catalog/catalog-types.ts, one src/catalog/<provider>.ts per provider, and
- * src/models.generated.ts assembling MODELS. Returns path (relative to src/) → text, counts per provider, and the
+ * src/models.generated.ts gathering their JSON (models.ts makes MODELS of it). Returns path (relative to src/) → text, counts per provider, and the
  * models each provider's file holds (provider → id → model), which importing the files must give back.
  */
 export function render(
@@ -212,7 +212,7 @@ export type CatalogProvider =${providerUnion};
 			`catalog/${provider}.ts`,
 			`${HEADER}
 
-// The models as JSON, one per line: MODELS (models.generated.ts) parses a provider's the first time they are read,
+// The models as JSON, one per line: MODELS (models.ts) parses a provider's the first time they are read,
 // so a start that needs one provider's models parses no other's.
 export const modelsJson: string = ${templateLiteral(`{\n${lines.join(",\n")}\n}`)};
 `,
@@ -224,19 +224,16 @@ export const modelsJson: string = ${templateLiteral(`{\n${lines.join(",\n")}\n}`
 			`./catalog/${provider}.js`,
 			`import { modelsJson as ${identifierOf(provider)} } from "./catalog/${provider}.js";\n`,
 		]),
-		[
-			"./catalog/catalog-types.js",
-			'import type { CatalogModel, CatalogProvider } from "./catalog/catalog-types.js";\n',
-		],
+		["./catalog/catalog-types.js", 'import type { CatalogProvider } from "./catalog/catalog-types.js";\n'],
 	]
 		.sort(([a], [b]) => (a.replace(/\.js$/, "") < b.replace(/\.js$/, "") ? -1 : 1))
 		.map(([, line]) => line)
 		.join("");
 	const entries = Object.keys(PROVIDERS)
-		.map(
-			(provider) =>
-				`\tget ${propertyKey(provider)}() {\n\t\treturn parsed(${JSON.stringify(provider)}, ${identifierOf(provider)});\n\t},\n`,
-		)
+		.map((provider) => {
+			const identifier = identifierOf(provider);
+			return identifier === provider ? `\t${provider},\n` : `\t${propertyKey(provider)}: ${identifier},\n`;
+		})
 		.join("");
 	files.set(
 		"models.generated.ts",
@@ -244,20 +241,8 @@ export const modelsJson: string = ${templateLiteral(`{\n${lines.join(",\n")}\n}`
 ${imports}
 export type { CatalogApi, CatalogModel, CatalogProvider } from "./catalog/catalog-types.js";
 
-const parsedModels = new Map<CatalogProvider, Readonly<Record<string, CatalogModel>>>();
-
-/** A provider's models, parsed from their JSON on first use. */
-function parsed(provider: CatalogProvider, json: string): Readonly<Record<string, CatalogModel>> {
-	let models = parsedModels.get(provider);
-	if (!models) {
-		models = JSON.parse(json) as Readonly<Record<string, CatalogModel>>;
-		parsedModels.set(provider, models);
-	}
-	return models;
-}
-
-/** Every provider's models by id; a provider's are parsed the first time they are read. */
-export const MODELS: { readonly [P in CatalogProvider]: Readonly<Record<string, CatalogModel>> } = {
+/** Each provider's models as JSON text (models.ts parses a provider's the first time they are read). */
+export const CATALOG_JSON: { readonly [P in CatalogProvider]: string } = {
 ${entries}};
 `,
 	);

@@ -2,7 +2,7 @@
 import { modelsJson as amazonBedrock } from "./catalog/amazon-bedrock.js";
 import { modelsJson as anthropic } from "./catalog/anthropic.js";
 import { modelsJson as azureOpenaiResponses } from "./catalog/azure-openai-responses.js";
-import type { CatalogModel, CatalogProvider } from "./catalog/catalog-types.js";
+import type { CatalogProvider } from "./catalog/catalog-types.js";
 import { modelsJson as cerebras } from "./catalog/cerebras.js";
 import { modelsJson as githubCopilot } from "./catalog/github-copilot.js";
 import { modelsJson as google } from "./catalog/google.js";
@@ -26,87 +26,29 @@ import { modelsJson as zai } from "./catalog/zai.js";
 
 export type { CatalogApi, CatalogModel, CatalogProvider } from "./catalog/catalog-types.js";
 
-const parsedModels = new Map<CatalogProvider, Readonly<Record<string, CatalogModel>>>();
-
-/** A provider's models, parsed from their JSON on first use. */
-function parsed(provider: CatalogProvider, json: string): Readonly<Record<string, CatalogModel>> {
-	let models = parsedModels.get(provider);
-	if (!models) {
-		models = JSON.parse(json) as Readonly<Record<string, CatalogModel>>;
-		parsedModels.set(provider, models);
-	}
-	return models;
-}
-
-/** Every provider's models by id; a provider's are parsed the first time they are read. */
-export const MODELS: { readonly [P in CatalogProvider]: Readonly<Record<string, CatalogModel>> } = {
-	get anthropic() {
-		return parsed("anthropic", anthropic);
-	},
-	get openai() {
-		return parsed("openai", openai);
-	},
-	get "azure-openai-responses"() {
-		return parsed("azure-openai-responses", azureOpenaiResponses);
-	},
-	get google() {
-		return parsed("google", google);
-	},
-	get "google-vertex"() {
-		return parsed("google-vertex", googleVertex);
-	},
-	get "amazon-bedrock"() {
-		return parsed("amazon-bedrock", amazonBedrock);
-	},
-	get mistral() {
-		return parsed("mistral", mistral);
-	},
-	get xai() {
-		return parsed("xai", xai);
-	},
-	get groq() {
-		return parsed("groq", groq);
-	},
-	get cerebras() {
-		return parsed("cerebras", cerebras);
-	},
-	get openrouter() {
-		return parsed("openrouter", openrouter);
-	},
-	get "vercel-ai-gateway"() {
-		return parsed("vercel-ai-gateway", vercelAiGateway);
-	},
-	get zai() {
-		return parsed("zai", zai);
-	},
-	get minimax() {
-		return parsed("minimax", minimax);
-	},
-	get "minimax-cn"() {
-		return parsed("minimax-cn", minimaxCn);
-	},
-	get huggingface() {
-		return parsed("huggingface", huggingface);
-	},
-	get opencode() {
-		return parsed("opencode", opencode);
-	},
-	get "opencode-go"() {
-		return parsed("opencode-go", opencodeGo);
-	},
-	get "kimi-coding"() {
-		return parsed("kimi-coding", kimiCoding);
-	},
-	get "openai-codex"() {
-		return parsed("openai-codex", openaiCodex);
-	},
-	get "github-copilot"() {
-		return parsed("github-copilot", githubCopilot);
-	},
-	get "google-gemini-cli"() {
-		return parsed("google-gemini-cli", googleGeminiCli);
-	},
-	get "google-antigravity"() {
-		return parsed("google-antigravity", googleAntigravity);
-	},
+/** Each provider's models as JSON text (models.ts parses a provider's the first time they are read). */
+export const CATALOG_JSON: { readonly [P in CatalogProvider]: string } = {
+	anthropic,
+	openai,
+	"azure-openai-responses": azureOpenaiResponses,
+	google,
+	"google-vertex": googleVertex,
+	"amazon-bedrock": amazonBedrock,
+	mistral,
+	xai,
+	groq,
+	cerebras,
+	openrouter,
+	"vercel-ai-gateway": vercelAiGateway,
+	zai,
+	minimax,
+	"minimax-cn": minimaxCn,
+	huggingface,
+	opencode,
+	"opencode-go": opencodeGo,
+	"kimi-coding": kimiCoding,
+	"openai-codex": openaiCodex,
+	"github-copilot": githubCopilot,
+	"google-gemini-cli": googleGeminiCli,
+	"google-antigravity": googleAntigravity,
 };

@@ -1,5 +1,21 @@
-import { MODELS } from "./models.generated.js";
+import { CATALOG_JSON, type CatalogModel, type CatalogProvider } from "./models.generated.js";
 import type { Model, Provider, Usage, UsageCost } from "./types.js";
+
+type ProviderModels = Readonly<Record<string, CatalogModel>>;
+
+/** Every provider's models by id; a provider's are parsed from their JSON the first time they are read. */
+export const MODELS = {} as { readonly [P in CatalogProvider]: ProviderModels };
+for (const provider of Object.keys(CATALOG_JSON) as CatalogProvider[]) {
+	let models: ProviderModels | undefined;
+	Object.defineProperty(MODELS, provider, {
+		enumerable: true,
+		configurable: true,
+		get: () => {
+			models ??= JSON.parse(CATALOG_JSON[provider]) as ProviderModels;
+			return models;
+		},
+	});
+}
 
 // Read straight from MODELS (no index of Maps built at start-up): own properties only, so a name like
 // "constructor" or "__proto__" is unknown rather than something of Object.prototype.

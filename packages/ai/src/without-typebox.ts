@@ -21,8 +21,8 @@ export {
 	PROVIDER_KEY_ENV_VARS,
 } from "./env-api-keys.js";
 export { AssistantMessageEventStream, createAssistantMessageEventStream, EventStream } from "./event-stream.js";
-export { type CatalogApi, type CatalogModel, type CatalogProvider, MODELS } from "./models.generated.js";
-export { calculateCost, getModel, getModels, getProviders, modelsAreEqual, supportsXhigh } from "./models.js";
+export type { CatalogApi, CatalogModel, CatalogProvider } from "./models.generated.js";
+export { calculateCost, getModel, getModels, getProviders, MODELS, modelsAreEqual, supportsXhigh } from "./models.js";
 export { parseAuthorizationInput } from "./oauth/callback-server.js";
 export {
 	createGitHubCopilotOAuthProvider,

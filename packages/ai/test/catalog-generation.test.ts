@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import fc from "../../../scripts/fast-check.js";
-import { MODELS } from "../src/models.generated.js";
+import { MODELS } from "../src/models.js";
 
 type SourceCatalog = Record<string, Record<string, unknown>>;
 

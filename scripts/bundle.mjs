@@ -1,7 +1,8 @@
 // Build-time bundles (run by `pnpm build` after `tsc -b`). Each entry is the tsc output of a package; the
 // bundle gathers its hundreds of small modules into a few files, so importing the package reads a few files
 // instead of hundreds (module loading, not code, dominated start-up). Dynamic imports stay lazy chunks.
-// Externals are resolved at run time from the package's own folder, so they must be its dependencies.
+// Externals are resolved at run time from the package's own folder, so they must be its dependencies. Every output
+// is ASCII (`asciiOnly`).
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { join, relative } from "node:path";
@@ -10,7 +11,8 @@ import { build } from "esbuild";
 import { rollup } from "rollup";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-// Bundled CommonJS dependencies call require() for Node built-ins; the first line of each output gives them one.
+// Bundled CommonJS dependencies call require() for Node built-ins; the first line of each ES-module output gives
+// them one (a CommonJS output has its own).
 const BANNER = 'const require = process.getBuiltinModule("node:module").createRequire(import.meta.url);';
 
 const bundles = [
@@ -20,6 +22,7 @@ const bundles = [
 		packageDir: join(root, "packages/ai"),
 		entryPoints: { index: "dist/index.js" },
 		outdir: "dist/bundle",
+		format: "es",
 		external: [
 			"@anthropic-ai/sdk",
 			"@anthropic-ai/sdk/*",
@@ -34,7 +37,11 @@ const bundles = [
 		],
 	},
 	{
-		// The command line the `agent` bin (bin/agent.cjs) runs: dist/agent.js plus chunks; provider SDKs, the TUI and ACP are inlined into lazy chunks.
+		// The command line the `agent` bin (bin/agent.cjs) runs: dist/agent.cjs plus chunks; provider SDKs, the TUI and ACP are inlined into lazy chunks.
+		// CommonJS, since nothing imports it but the bin: Node loads a CommonJS file with less work than an ES module
+		// (one synchronous read and compile; no module record, linking or async job per file), 20–40 ms of a print
+		// run. Its dynamic imports of its own chunks become `require` calls, still made on first use; those of
+		// externals and of computed paths (extensions, for one) stay `import()`.
 		// sharp is native, jiti loads itself lazily, highlight.js loads languages by name: those stay external.
 		// AJV is inlined into the lazy chunk that prepareToolValidation() imports (one file instead of ~80); the
 		// first validation without it requires the package, so it stays a dependency. picomatch and ignore are only
@@ -43,6 +50,7 @@ const bundles = [
 		packageDir: join(root, "packages/coding-agent"),
 		entryPoints: { agent: "dist/cli.js" },
 		outdir: "dist",
+		format: "cjs",
 		external: ["sharp", "jiti", "highlight.js", "highlight.js/*"],
 		// Built from @agent/ai's tsc output, not from its bundle (one bundle inside another would repeat its banner),
 		// and without the index's re-export of TypeBox's `Type`: the built-in tools build their schemas with
@@ -59,6 +67,10 @@ for (const bundle of bundles) {
 	// esbuild's own output, whose chunks rollup merges into the outputs (`rechunk`).
 	const staging = join(outdir, ".esbuild");
 	for (const dir of [join(outdir, "chunks"), staging]) rmSync(dir, { recursive: true, force: true });
+	// An entry built in the other format before.
+	for (const name of Object.keys(bundle.entryPoints)) {
+		for (const extension of ["js", "cjs"]) rmSync(join(outdir, `${name}.${extension}`), { force: true });
+	}
 	const result = await build({
 		absWorkingDir: bundle.packageDir,
 		entryPoints: bundle.entryPoints,
@@ -71,7 +83,7 @@ for (const bundle of bundles) {
 		chunkNames: "chunks/[name]-[hash]",
 		external: bundle.external,
 		alias: bundle.alias,
-		banner: { js: BANNER },
+		...(bundle.format === "es" ? { banner: { js: BANNER } } : {}),
 		legalComments: "none",
 		metafile: true,
 		logLevel: "warning",
@@ -86,10 +98,15 @@ for (const bundle of bundles) {
 				.map(([output, { inputs }]) => [output, Object.keys(inputs)]),
 		),
 	);
-	for (const output of Object.keys(outputs)) takeBuiltinsWithoutFacades(join(bundle.packageDir, output));
+	for (const output of Object.keys(outputs)) {
+		const file = join(bundle.packageDir, output);
+		if (bundle.format === "es") takeBuiltinsWithoutFacades(file);
+		asciiOnly(file);
+	}
 	// Node looks for the package.json that gives a module its type on every import of it, and remembers only the
-	// files it found: without one here, each chunk's import cost two failed opens (~370 at a start).
-	writeFileSync(join(outdir, "chunks", "package.json"), '{ "type": "module" }\n');
+	// files it found: without one here, each chunk's import cost two failed opens (~370 at a start). A `.cjs` file's
+	// type is its extension.
+	if (bundle.format === "es") writeFileSync(join(outdir, "chunks", "package.json"), '{ "type": "module" }\n');
 	if (bundle.metaFile) writeFileSync(join(bundle.packageDir, bundle.metaFile), `${JSON.stringify(outputs)}\n`);
 }
 
@@ -114,11 +131,12 @@ async function rechunk(bundle, staging, outputs) {
 			throw new Error(`rollup: ${warning.message}`);
 		},
 	});
+	const extension = bundle.format === "cjs" ? "cjs" : "js";
 	const { output } = await build.write({
 		dir: outdir,
-		format: "es",
-		entryFileNames: "[name].js",
-		chunkFileNames: "chunks/[name]-[hash].js",
+		format: bundle.format,
+		entryFileNames: `[name].${extension}`,
+		chunkFileNames: `chunks/[name]-[hash].${extension}`,
 	});
 	await build.close();
 	const sourcesOf = (file) => outputs[relative(bundle.packageDir, file)] ?? [];
@@ -170,4 +188,19 @@ function takeBuiltinsWithoutFacades(file) {
 	if (rest === text) return;
 	const afterBanner = rest.startsWith(BANNER) ? BANNER.length + 1 : 0;
 	writeFileSync(file, rest.slice(0, afterBanner) + reads.join("") + rest.slice(afterBanner));
+}
+
+/**
+ * Escapes each non-ASCII character of an output (`\uXXXX`, surrogate pairs for the rest). Node decodes an ES module's
+ * file with a TextDecoder, and V8 keeps any source with one non-ASCII character as a two-byte string: both cost more
+ * than ASCII (8–16 ms and ~1 MB of a print run). esbuild already escapes strings, templates, regular expressions and
+ * identifiers (its default `charset`), where such an escape means the same character; what it leaves is comments,
+ * where the escape is only text. A raw line or paragraph separator would end a `//` comment, which its escape would
+ * not, so one fails the build.
+ */
+function asciiOnly(file) {
+	const text = readFileSync(file, "utf8");
+	if (/[\u2028\u2029]/.test(text)) throw new Error(`${file}: a raw U+2028 or U+2029 this build cannot escape`);
+	const ascii = text.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+	if (ascii !== text) writeFileSync(file, ascii);
 }

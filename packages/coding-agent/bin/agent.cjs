@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `agent` command. A CommonJS file on purpose: Node starts one faster than an ES module, so `agent --version`
 // alone (what editors and scripts run to probe the agent) is answered here, at Node's floor, with one write to
-// fd 1. Everything else runs the bundled command line, dist/agent.js.
+// fd 1. Everything else runs the bundled command line, dist/agent.cjs.
 "use strict";
 
 const argv = process.argv.slice(2);
@@ -15,8 +15,10 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
 		process.exitCode = 1;
 	}
 } else {
-	import("../dist/agent.js").catch((error) => {
+	try {
+		require("../dist/agent.cjs");
+	} catch (error) {
 		process.stderr.write(`Error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 		process.exitCode = 1;
-	});
+	}
 }

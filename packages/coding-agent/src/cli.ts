@@ -1,4 +1,4 @@
-// The command line's entry, bundled into dist/agent.js. Exit codes: 0 success, 1 any failure, 130/143 when
+// The command line's entry, bundled into dist/agent.cjs. Exit codes: 0 success, 1 any failure, 130/143 when
 // interrupted. The `agent` bin (bin/agent.cjs) answers `--version` alone itself and imports that bundle otherwise.
 import { main } from "./cli/main.js";
 import { holdYoungGenerationAfterFirstTurn } from "./cli/young-generation.js";

@@ -13,7 +13,6 @@ import type { AgentSessionEvent } from "../core/session-runtime/events.js";
 type V8 = typeof import("node:v8");
 
 let requested = false;
-let starting = false;
 /** node:v8, once a second turn has started. */
 let v8: V8 | undefined;
 /** The young generation's size then: it does not grow past it. */
@@ -38,18 +37,14 @@ export function watchTurns(session: { subscribe(listener: (event: AgentSessionEv
 	let turns = 0;
 	session.subscribe((event) => {
 		if (event.type !== "turn_start") return;
-		if (v8) holdAtLimit(v8);
-		else if (++turns >= 2 && !starting) void startHolding();
+		if (!v8) {
+			if (++turns < 2) return;
+			// Taken here: node:v8 costs ~4 ms to load, and this module is part of the command line's front (cli.ts).
+			v8 = process.getBuiltinModule("node:v8");
+			limit = youngGenerationBytes(v8);
+		}
+		holdAtLimit(v8);
 	});
-}
-
-async function startHolding(): Promise<void> {
-	starting = true;
-	// Imported here: node:v8 costs ~4 ms to load, and this module is part of the command line's front (cli.ts).
-	const loaded = await import("node:v8");
-	limit = youngGenerationBytes(loaded);
-	v8 = loaded;
-	holdAtLimit(loaded);
 }
 
 function youngGenerationBytes(v8: V8): number {

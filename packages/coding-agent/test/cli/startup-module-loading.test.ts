@@ -1,6 +1,6 @@
 // Startup loads only what the chosen mode needs (no terminal UI in print or RPC runs, nothing of the command line
 // for --version alone), checked by tracing every module the `agent` bin loads.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -191,5 +191,23 @@ describe("what each start loads", () => {
 		} finally {
 			await agent.stop();
 		}
+	});
+});
+
+describe("the bundle", () => {
+	it("is ASCII: V8 keeps a source file with one other character as a two-byte string, slower to read and compile", () => {
+		const outputs = Object.keys(
+			JSON.parse(readFileSync(join(PACKAGE_DIR, "dist", "agent.meta.json"), "utf8")) as Record<string, string[]>,
+		);
+		expect(outputs.length).toBeGreaterThan(10);
+		const aiBundle = join(PACKAGE_DIR, "..", "ai", "dist", "bundle");
+		const files = [
+			join(PACKAGE_DIR, "bin", "agent.cjs"),
+			...outputs.map((output) => join(PACKAGE_DIR, output)),
+			...readdirSync(aiBundle, { recursive: true, encoding: "utf8" })
+				.filter((file) => file.endsWith(".js"))
+				.map((file) => join(aiBundle, file)),
+		];
+		expect(files.filter((file) => readFileSync(file).some((byte) => byte > 0x7f))).toEqual([]);
 	});
 });

@@ -10,7 +10,7 @@ import { RpcClient } from "../../src/modes/rpc/rpc-client.js";
 /** The `agent` bin, as users run it: it runs BUNDLE_PATH. */
 export const CLI_PATH = fileURLToPath(new URL("../../bin/agent.cjs", import.meta.url));
 /** The built command line; `pnpm test` builds first (in a loop: `pnpm build`). */
-export const BUNDLE_PATH = fileURLToPath(new URL("../../dist/agent.js", import.meta.url));
+export const BUNDLE_PATH = fileURLToPath(new URL("../../dist/agent.cjs", import.meta.url));
 
 export const FAKE_PROVIDER = "fake";
 export const FAKE_MODEL = "fake-model";

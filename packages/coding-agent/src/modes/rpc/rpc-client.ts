@@ -39,7 +39,7 @@ import type {
 
 export interface RpcClientOptions {
 	/**
-	 * The agent's entry script. Default: this package's `dist/agent.js` (what the `agent` bin runs), else
+	 * The agent's entry script. Default: this package's `dist/agent.cjs` (what the `agent` bin runs), else
 	 * `dist/cli.js`.
 	 */
 	cliPath?: string;
@@ -82,7 +82,7 @@ const DIALOG_METHODS = new Set(["select", "confirm", "input", "editor"]);
 function defaultCliPath(): string {
 	// The bundled CLI users run (`agent`), else the unbundled build of the same program.
 	const root = getPackageRoot();
-	const bundled = join(root, "dist", "agent.js");
+	const bundled = join(root, "dist", "agent.cjs");
 	return existsSync(bundled) ? bundled : join(root, "dist", "cli.js");
 }
 

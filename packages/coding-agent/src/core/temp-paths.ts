@@ -2,8 +2,9 @@
 // kept in memory, file-watch barriers, bash launchers). Their owner removes them when it is done; whatever is still
 // here when the process exits — an SDK program that never disposes its session, a mode that ends with
 // `process.exit`, a signal before a mode took over — is removed by one `exit` hook. A process killed outright
-// (SIGKILL, the OOM killer) leaves its directories behind: each is named after the process that made it, and the
-// first directory another process makes starts a sweep of those whose maker is gone.
+// (SIGKILL, the OOM killer) leaves them behind: each is named after the process that made it, and the first one
+// another process makes starts a sweep of those whose maker is gone.
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { lstat, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,15 +15,19 @@ const live = new Set<string>();
 let exitHookInstalled = false;
 let swept = false;
 
-/** The directories `makeTempDir` makes: `<prefix><pid>.<start time>-XXXXXX` (start time 0 where unknown). */
+/**
+ * What this code makes, each named `<prefix><pid>.<start time>-<random>` (start time 0 where unknown): the
+ * directories of `makeTempDir` and the files of `tempFilePath`.
+ */
 const OWNED_DIR = /^agent-(?:launcher|checkpoints|checkpoint-barrier)-(\d+)\.(\d+)-[A-Za-z0-9]{6}$/;
+const OWNED_FILE = /^agent-bash-(\d+)\.(\d+)-[0-9a-f]{16}\.log$/;
 
 /**
- * How old a directory of a gone process must be before a sweep removes it. A day: a process in another PID namespace
+ * How old a directory or file of a gone process must be before a sweep removes it. A day: a process in another PID namespace
  * that shares this temp directory looks gone from here, and its directories stay until they are this old (a
  * temp cleaner such as systemd-tmpfiles takes 10 days, owner or not).
  */
-export const STALE_TEMP_DIR_MS = 24 * 60 * 60 * 1000;
+export const STALE_TEMP_PATH_MS = 24 * 60 * 60 * 1000;
 
 /** Registers a path created by the caller for removal at exit, unless `removeTempPath` removes it first. */
 export function trackTempPath(path: string): void {
@@ -40,14 +45,30 @@ export function trackTempPath(path: string): void {
  * first one of a process also sweeps, in the background, the directories that killed processes left.
  */
 export function makeTempDir(prefix: string): string {
+	const dir = mkdtempSync(join(sweptTempDir(), `${prefix}${process.pid}.${OWN_START_TIME ?? 0}-`));
+	trackTempPath(dir);
+	return dir;
+}
+
+/**
+ * A new path for a temporary file, `<tmpdir>/<prefix><pid>.<start time>-<16 hex digits><suffix>`, for the caller to
+ * create (exclusively) and track. The first one of a process sweeps as `makeTempDir` does.
+ */
+export function tempFilePath(prefix: "agent-bash-", suffix: ".log"): string {
+	return join(
+		sweptTempDir(),
+		`${prefix}${process.pid}.${OWN_START_TIME ?? 0}-${randomBytes(8).toString("hex")}${suffix}`,
+	);
+}
+
+/** The system's temporary directory, swept in the background on a process's first use. */
+function sweptTempDir(): string {
 	const root = tmpdir();
 	if (!swept) {
 		swept = true;
-		void sweepStaleTempDirs(root).catch(() => {});
+		void sweepStaleTempPaths(root).catch(() => {});
 	}
-	const dir = mkdtempSync(join(root, `${prefix}${process.pid}.${OWN_START_TIME ?? 0}-`));
-	trackTempPath(dir);
-	return dir;
+	return root;
 }
 
 /** Removes a tracked (or any) temporary path now. */
@@ -57,19 +78,20 @@ export function removeTempPath(path: string): void {
 }
 
 /**
- * Removes the directories `makeTempDir` made in `root` whose process is gone (by pid and start time), that this
- * user owns and that have not changed for `STALE_TEMP_DIR_MS`. Returns their names.
+ * Removes the directories `makeTempDir` made and the files `tempFilePath` named in `root` whose process is gone (by
+ * pid and start time), that this user owns and that have not changed for `STALE_TEMP_PATH_MS`. Returns their names.
  */
-export async function sweepStaleTempDirs(root: string): Promise<string[]> {
+export async function sweepStaleTempPaths(root: string): Promise<string[]> {
 	const removed: string[] = [];
 	for (const name of await readdir(root)) {
-		const owner = OWNED_DIR.exec(name);
+		const dirOwner = OWNED_DIR.exec(name);
+		const owner = dirOwner ?? OWNED_FILE.exec(name);
 		if (!owner) continue;
 		if (!processEnded(Number(owner[1]), owner[2] === "0" ? undefined : owner[2])) continue;
 		const path = join(root, name);
 		const stats = await lstat(path).catch(() => undefined);
-		if (!stats?.isDirectory() || stats.uid !== process.getuid?.()) continue;
-		if (Date.now() - stats.mtimeMs < STALE_TEMP_DIR_MS) continue;
+		if (!stats || (dirOwner ? !stats.isDirectory() : !stats.isFile()) || stats.uid !== process.getuid?.()) continue;
+		if (Date.now() - stats.mtimeMs < STALE_TEMP_PATH_MS) continue;
 		await rm(path, { recursive: true, force: true });
 		removed.push(name);
 	}

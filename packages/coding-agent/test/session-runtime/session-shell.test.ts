@@ -89,8 +89,8 @@ describe("full-output files", () => {
 		await harness.session.prompt("count");
 		const toolPath = /Full output: (\S+)\]/.exec(toolResults(harness)[0] ?? "")?.[1];
 		const userPath = (await harness.session.executeBash("seq 1 30000")).fullOutputPath;
-		expect(toolPath).toMatch(/agent-bash-[0-9a-f]{16}\.log$/);
-		expect(userPath).toMatch(/agent-bash-[0-9a-f]{16}\.log$/);
+		expect(toolPath).toMatch(/agent-bash-\d+\.\d+-[0-9a-f]{16}\.log$/);
+		expect(userPath).toMatch(/agent-bash-\d+\.\d+-[0-9a-f]{16}\.log$/);
 		expect(existsSync(toolPath as string)).toBe(true);
 		expect(existsSync(userPath as string)).toBe(true);
 		harness.session.dispose();

@@ -73,7 +73,7 @@ describe("executeBash while idle", () => {
 		expect(result.truncated).toBe(true);
 		// 2000 lines from the end, the empty one after the final newline included.
 		expect(result.output.split("\n")[0]).toBe("1002");
-		expect(result.fullOutputPath).toMatch(/agent-bash-[0-9a-f]{16}\.log$/);
+		expect(result.fullOutputPath).toMatch(/agent-bash-\d+\.\d+-[0-9a-f]{16}\.log$/);
 		expect(existsSync(result.fullOutputPath!)).toBe(true);
 		expect(readFileSync(result.fullOutputPath!, "utf8").split("\n")[0]).toBe("1");
 	});

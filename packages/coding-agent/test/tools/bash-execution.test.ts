@@ -117,7 +117,7 @@ describe("output management", () => {
 		const path = result.details.fullOutputPath!;
 		expect(path.startsWith(`${tmpdir()}/`)).toBe(true);
 		expect(tmpdir()).toBe(tempDir());
-		expect(path).toMatch(/agent-bash-[0-9a-f]{16}\.log$/);
+		expect(path).toMatch(/agent-bash-\d+\.\d+-[0-9a-f]{16}\.log$/);
 		const expected = `${Array.from({ length: 8000 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 		expect(readFileSync(path, "utf8")).toBe(expected);
 		expect(textOf(result)).toContain(`Full output: ${path}]`);

@@ -74,7 +74,7 @@ describe("the bash tool", () => {
 		const result = await run(tool, { command: "seq 1 500000" });
 		const text = textOf(result);
 		expect(text).toMatch(
-			/\n\n\[Showing lines 498002-500001 of 500001\. Full output: \S+agent-bash-[0-9a-f]{16}\.log\]\n\n\[The full output file stopped at 1\.0MB \(limits\.bashOutputFileBytes in settings\.json\); output after that is not in it\.\]$/,
+			/\n\n\[Showing lines 498002-500001 of 500001\. Full output: \S+agent-bash-\d+\.\d+-[0-9a-f]{16}\.log\]\n\n\[The full output file stopped at 1\.0MB \(limits\.bashOutputFileBytes in settings\.json\); output after that is not in it\.\]$/,
 		);
 		const [path] = files.list();
 		expect(statSync(path as string).size).toBe(MiB);

@@ -1,11 +1,17 @@
-// Temporary directories (src/core/temp-paths.ts): each is named after the process that made it, and directories of
-// processes that are gone, a day old or more, are swept by the next process that makes one.
+// Temporary directories and files (src/core/temp-paths.ts): each is named after the process that made it, and those
+// of processes that are gone, a day old or more, are swept by the next process that makes one.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, utimesSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { OWN_START_TIME } from "../../src/core/process-identity.js";
-import { makeTempDir, removeTempPath, STALE_TEMP_DIR_MS, sweepStaleTempDirs } from "../../src/core/temp-paths.js";
+import {
+	makeTempDir,
+	removeTempPath,
+	STALE_TEMP_PATH_MS,
+	sweepStaleTempPaths,
+	tempFilePath,
+} from "../../src/core/temp-paths.js";
 import { useTempDir } from "../helpers/tools-fixtures.js";
 
 const root = useTempDir("agent-temp-paths-");
@@ -15,16 +21,17 @@ function goneProcessPid(): number {
 	return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString());
 }
 
-function makeDir(name: string, ageMs: number): string {
+function makeDir(name: string, ageMs: number, kind: "directory" | "file" = "directory"): string {
 	const path = join(root(), name);
-	mkdirSync(path);
+	if (kind === "directory") mkdirSync(path);
+	else writeFileSync(path, "output of a command\n", { mode: 0o600 });
 	const at = (Date.now() - ageMs) / 1000;
 	utimesSync(path, at, at);
 	return path;
 }
 
 // Linux: start times come from /proc.
-describe.skipIf(process.platform !== "linux")("temporary directories", () => {
+describe.skipIf(process.platform !== "linux")("temporary directories and files", () => {
 	it("are named after the process that made them", () => {
 		const dir = makeTempDir("agent-launcher-");
 		try {
@@ -34,18 +41,23 @@ describe.skipIf(process.platform !== "linux")("temporary directories", () => {
 		} finally {
 			removeTempPath(dir);
 		}
+		expect(tempFilePath("agent-bash-", ".log").split("/").pop()).toMatch(
+			new RegExp(`^agent-bash-${process.pid}\\.${OWN_START_TIME ?? 0}-[0-9a-f]{16}\\.log$`),
+		);
 	});
 
 	it("are swept when their process is gone and they are a day old, and only then", async () => {
 		const gone = goneProcessPid();
 		const running = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
-		const day = STALE_TEMP_DIR_MS;
+		const day = STALE_TEMP_PATH_MS;
 		const stale = [
 			makeDir(`agent-launcher-${gone}.12345-abcDEF`, day + 60_000),
 			makeDir(`agent-checkpoints-${gone}.0-abc123`, 2 * day),
 			makeDir(`agent-checkpoint-barrier-${gone}.77-zzzzzz`, 3 * day),
 			// This process's pid, another process's start time: a killed process that had the pid before.
 			makeDir(`agent-launcher-${process.pid}.1-reused`, 2 * day),
+			// A bash command's full output.
+			makeDir(`agent-bash-${gone}.12345-0123456789abcdef.log`, 2 * day, "file"),
 		];
 		const kept = [
 			// Its process runs: this one, another one (start time unknown).
@@ -56,8 +68,12 @@ describe.skipIf(process.platform !== "linux")("temporary directories", () => {
 			// Not a name this code makes.
 			makeDir(`agent-other-${gone}.12345-abcdef`, 2 * day),
 			makeDir(`agent-launcher-${gone}-abcdef`, 2 * day),
+			// Full-output files: of a running process; named the old way; a directory with a file's name.
+			makeDir(`agent-bash-${process.pid}.${OWN_START_TIME ?? 0}-0123456789abcdef.log`, 2 * day, "file"),
+			makeDir("agent-bash-0123456789abcdef.log", 2 * day, "file"),
+			makeDir(`agent-bash-${gone}.12345-fedcba9876543210.log`, 2 * day),
 		];
-		const removed = await sweepStaleTempDirs(root()).finally(() => running.kill());
+		const removed = await sweepStaleTempPaths(root()).finally(() => running.kill());
 		expect(removed.sort()).toEqual(stale.map((path) => path.split("/").pop()).sort());
 		for (const path of stale) expect(existsSync(path)).toBe(false);
 		for (const path of kept) expect(existsSync(path)).toBe(true);

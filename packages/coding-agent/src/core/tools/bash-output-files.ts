@@ -1,18 +1,16 @@
-// Full-output files of bash commands (`<tmpdir>/agent-bash-<hex>.log`): the model is told their path, so they
-// must stay readable while the session lasts, and they are removed when it ends.
+// Full-output files of bash commands (`<tmpdir>/agent-bash-<pid>.<start time>-<hex>.log`): the model is told their
+// path, so they must stay readable while the session lasts, and they are removed when it ends.
 //
 // Ours: the reference never deleted them. Each session owns a `BashOutputFiles` registry (AgentSession creates
 // it and calls `dispose()` when the session ends); tools made outside a session use a process-wide one. Files
-// still here when the process exits are removed then (temp-paths.ts).
-import { randomBytes } from "node:crypto";
+// still here when the process exits are removed then, and those of a killed process by a later one's sweep
+// (temp-paths.ts).
 import { closeSync, openSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { removeTempPath, trackTempPath } from "../temp-paths.js";
+import { removeTempPath, tempFilePath, trackTempPath } from "../temp-paths.js";
 import { formatSize } from "./truncate.js";
 
 export function createBashTempFilePath(): string {
-	return join(tmpdir(), `agent-bash-${randomBytes(8).toString("hex")}.log`);
+	return tempFilePath("agent-bash-", ".log");
 }
 
 /** The full-output files created for one session (or one process), removed together. */

@@ -1,5 +1,5 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CliSandbox, createCliSandbox, FAKE_PROVIDER, parseJsonLines, runCli } from "../helpers/cli-sandbox.js";
@@ -428,4 +428,34 @@ describe("sessions", () => {
 		const file = join(sessionDir, readdirSync(sessionDir).find((f) => f.endsWith(".jsonl"))!);
 		expect(readFileSync(file, "utf8")).toContain('"type":"file_checkpoint"');
 	});
+
+	it.skipIf(process.platform !== "linux")(
+		"a run that made temporary paths sweeps, as it exits, those a killed agent left in $TMPDIR",
+		async () => {
+			newSandbox();
+			const tmp = join(sandbox.root, "tmp");
+			mkdirSync(tmp);
+			// A pid no process has: a child that has exited and been waited for.
+			const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout;
+			const left = (name: string, ageDays: number, kind: "directory" | "file") => {
+				const path = join(tmp, name);
+				if (kind === "directory") mkdirSync(path);
+				else writeFileSync(path, "a command's output\n");
+				const at = Date.now() / 1000 - ageDays * 24 * 60 * 60;
+				utimesSync(path, at, at);
+				return name;
+			};
+			const stale = [
+				left(`agent-launcher-${gone}.12345-abcDEF`, 2, "directory"),
+				left(`agent-checkpoints-${gone}.12345-ghiJKL`, 2, "directory"),
+				left(`agent-bash-${gone}.12345-0123456789abcdef.log`, 2, "file"),
+			];
+			const recent = left(`agent-bash-${gone}.12345-fedcba9876543210.log`, 0.5, "file");
+			server.enqueue(toolCallReply([{ name: "bash", arguments: { command: "true" } }]), textReply("done"));
+			expect((await runCli(sandbox, ["--no-session", "-p", "run it"], { env: { TMPDIR: tmp } })).code).toBe(0);
+			const remaining = readdirSync(tmp);
+			for (const name of stale) expect(remaining).not.toContain(name);
+			expect(remaining).toEqual([recent]);
+		},
+	);
 });

@@ -46,7 +46,7 @@ describe.skipIf(process.platform !== "linux")("temporary directories and files",
 		);
 	});
 
-	it("are swept when their process is gone and they are a day old, and only then", async () => {
+	it("are swept when their process is gone and they are a day old, and only then", () => {
 		const gone = goneProcessPid();
 		const running = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
 		const day = STALE_TEMP_PATH_MS;
@@ -73,7 +73,12 @@ describe.skipIf(process.platform !== "linux")("temporary directories and files",
 			makeDir("agent-bash-0123456789abcdef.log", 2 * day, "file"),
 			makeDir(`agent-bash-${gone}.12345-fedcba9876543210.log`, 2 * day),
 		];
-		const removed = await sweepStaleTempPaths(root()).finally(() => running.kill());
+		let removed: string[];
+		try {
+			removed = sweepStaleTempPaths(root());
+		} finally {
+			running.kill();
+		}
 		expect(removed.sort()).toEqual(stale.map((path) => path.split("/").pop()).sort());
 		for (const path of stale) expect(existsSync(path)).toBe(false);
 		for (const path of kept) expect(existsSync(path)).toBe(true);

@@ -13,8 +13,8 @@ import { OWN_START_TIME, processEnded } from "./process-identity.js";
 
 const live = new Set<string>();
 let exitHookInstalled = false;
-/** The temporary directory this process made paths in, swept at exit. */
-let sweepAtExit: string | undefined;
+/** The temporary directories this process made paths in (`$TMPDIR` may change), swept at exit. */
+const sweepAtExit = new Set<string>();
 
 /**
  * What this code makes, each named `<prefix><pid>.<start time>-<random>` (start time 0 where unknown): the
@@ -38,11 +38,12 @@ export function trackTempPath(path: string): void {
 	process.on("exit", () => {
 		for (const path of live) rmSync(path, { recursive: true, force: true });
 		live.clear();
-		if (sweepAtExit === undefined) return;
-		try {
-			sweepStaleTempPaths(sweepAtExit);
-		} catch {
-			// An unreadable temp directory: nothing to sweep.
+		for (const root of sweepAtExit) {
+			try {
+				sweepStaleTempPaths(root);
+			} catch {
+				// Gone, or unreadable: nothing to sweep there.
+			}
 		}
 	});
 }
@@ -68,10 +69,11 @@ export function tempFilePath(prefix: "agent-bash-", suffix: ".log"): string {
 	);
 }
 
-/** The system's temporary directory, to be swept at exit. */
+/** The system's temporary directory now, to be swept at exit. */
 function sweptTempDir(): string {
-	sweepAtExit ??= tmpdir();
-	return sweepAtExit;
+	const root = tmpdir();
+	sweepAtExit.add(root);
+	return root;
 }
 
 /** Removes a tracked (or any) temporary path now. */

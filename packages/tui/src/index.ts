@@ -82,6 +82,7 @@ export {
 } from "./keys/keybindings.js";
 export { isKittyProtocolActive, setKittyProtocolActive } from "./keys/kitty-state.js";
 export { isMouseEvent, type MouseEvent, parseMouseEvent } from "./keys/mouse.js";
+export { prepareMarkdown } from "./markdown/incremental-lexer.js";
 export { Markdown } from "./markdown/markdown.js";
 export { createSyntaxHighlighter, highlightCode, type SyntaxTheme } from "./markdown/syntax-highlight.js";
 export type {

@@ -8,6 +8,7 @@ import {
 	type Container,
 	type EditorComponent,
 	ProcessTerminal,
+	prepareMarkdown,
 	type SlashCommand,
 	setEditorKeybindings,
 	TUI,
@@ -230,8 +231,9 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 		this.tui.renderNow();
 		this.options.onReady?.();
 		// While the first prompt is typed, load the model's provider (adapter, SDK, Node's fetch): the first reply
-		// then starts ~60 ms sooner.
+		// then starts ~60 ms sooner. And the markdown parser, which the first frame did without.
 		void this.session.preloadProvider();
+		void prepareMarkdown();
 		void checkTmuxKeys(this.env).then((warnings) => {
 			for (const warning of warnings) this.notify("warning", warning);
 		});
@@ -565,7 +567,9 @@ export class InteractiveMode implements ModeHost, ExtensionUiHost {
 }
 
 /** Runs the interactive mode until the user quits; resolves with the exit code. */
-export function runInteractiveMode(session: AgentSession, options: InteractiveModeOptions = {}): Promise<number> {
+export async function runInteractiveMode(session: AgentSession, options: InteractiveModeOptions = {}): Promise<number> {
+	// The first frame of a resumed session shows its messages, in markdown: the parser loads before it.
+	if (session.messages.length > 0) await prepareMarkdown();
 	return new InteractiveMode(session, options).run();
 }
 

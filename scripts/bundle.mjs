@@ -2,13 +2,14 @@
 // bundle gathers its hundreds of small modules into a few files, so importing the package reads a few files
 // instead of hundreds (module loading, not code, dominated start-up). Dynamic imports stay lazy chunks.
 // Externals are resolved at run time from the package's own folder, so they must be its dependencies. Every output
-// is ASCII (`asciiOnly`).
+// is ASCII (`ascii-only.mjs`).
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { rollup } from "rollup";
+import { toAscii } from "./ascii-only.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // Bundled CommonJS dependencies call require() for Node built-ins; the first line of each ES-module output gives
@@ -101,7 +102,9 @@ for (const bundle of bundles) {
 	for (const output of Object.keys(outputs)) {
 		const file = join(bundle.packageDir, output);
 		if (bundle.format === "es") takeBuiltinsWithoutFacades(file);
-		asciiOnly(file);
+		const text = readFileSync(file, "utf8");
+		const ascii = toAscii(text, file);
+		if (ascii !== text) writeFileSync(file, ascii);
 	}
 	// Node looks for the package.json that gives a module its type on every import of it, and remembers only the
 	// files it found: without one here, each chunk's import cost two failed opens (~370 at a start). A `.cjs` file's
@@ -188,19 +191,4 @@ function takeBuiltinsWithoutFacades(file) {
 	if (rest === text) return;
 	const afterBanner = rest.startsWith(BANNER) ? BANNER.length + 1 : 0;
 	writeFileSync(file, rest.slice(0, afterBanner) + reads.join("") + rest.slice(afterBanner));
-}
-
-/**
- * Escapes each non-ASCII character of an output (`\uXXXX`, surrogate pairs for the rest). Node decodes an ES module's
- * file with a TextDecoder, and V8 keeps any source with one non-ASCII character as a two-byte string: both cost more
- * than ASCII (8–16 ms and ~1 MB of a print run). esbuild already escapes strings, templates, regular expressions and
- * identifiers (its default `charset`), where such an escape means the same character; what it leaves is comments,
- * where the escape is only text. A raw line or paragraph separator would end a `//` comment, which its escape would
- * not, so one fails the build.
- */
-function asciiOnly(file) {
-	const text = readFileSync(file, "utf8");
-	if (/[\u2028\u2029]/.test(text)) throw new Error(`${file}: a raw U+2028 or U+2029 this build cannot escape`);
-	const ascii = text.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-	if (ascii !== text) writeFileSync(file, ascii);
 }

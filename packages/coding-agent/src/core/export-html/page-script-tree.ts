@@ -30,8 +30,8 @@ function preferredChild(list) {
 	return list[list.length - 1];
 }
 
-// Rows in display order. At a fork the other branches come first, indented under a "├─", and the preferred branch
-// continues below at the parent's level, so the opening path reads as one straight line.
+// Rows in display order. At a fork the other branches come first, indented under a branch line, and the preferred
+// branch continues below at the parent's level, so the opening path reads as one straight line.
 var rowNode = [];
 var rowGuide = [];
 var rowOfNode = new Int32Array(nodeCount);

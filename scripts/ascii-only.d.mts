@@ -1,0 +1,2 @@
+/** See ascii-only.mjs. */
+export function toAscii(text: string, name: string): string;

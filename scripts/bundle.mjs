@@ -101,10 +101,9 @@ for (const bundle of bundles) {
 	);
 	for (const output of Object.keys(outputs)) {
 		const file = join(bundle.packageDir, output);
-		if (bundle.format === "es") takeBuiltinsWithoutFacades(file);
 		const text = readFileSync(file, "utf8");
-		const ascii = toAscii(text, file);
-		if (ascii !== text) writeFileSync(file, ascii);
+		const rewritten = toAscii(bundle.format === "es" ? takeBuiltinsWithoutFacades(text, file) : text, file);
+		if (rewritten !== text) writeFileSync(file, rewritten);
 	}
 	// Node looks for the package.json that gives a module its type on every import of it, and remembers only the
 	// files it found: without one here, each chunk's import cost two failed opens (~370 at a start). A `.cjs` file's
@@ -157,13 +156,12 @@ async function rechunk(bundle, staging, outputs) {
 /**
  * A static `import { x } from "node:fs"` makes Node build the built-in's ES-module facade, which reads every export
  * of it: lazy getters then load what nothing here uses (node:crypto's webcrypto, node:util's parseArgs, node:net's
- * BlockList, …), ~5–20 ms of a print run on Node 22. Each such import of an output file becomes a read of just the
- * names it imports from `process.getBuiltinModule` (the same objects). Imports are hoisted, wherever a bundler wrote
+ * BlockList, …), ~5–20 ms of a print run on Node 22. Returns an output's `text` (`file` names it in errors) with each
+ * such import made a read of just the names it imports from `process.getBuiltinModule` (the same objects). Imports are hoisted, wherever a bundler wrote
  * them, so the reads go to the top of the file, after the banner if it starts with it: every binding is there before
  * any code of the file runs, as an import's is.
  */
-function takeBuiltinsWithoutFacades(file) {
-	const text = readFileSync(file, "utf8");
+function takeBuiltinsWithoutFacades(text, file) {
 	const reads = [];
 	const anImport = /^import (?:\* as ([\w$]+)|([\w$]+)(?:, \{([^}]*)\})?|\{([^}]*)\}) from ["']([\w:/]+)["'];\n/gm;
 	// Rollup keeps an external's bare import (`import 'node:os';`) where a merged module imported it; for a
@@ -188,7 +186,7 @@ function takeBuiltinsWithoutFacades(file) {
 	for (const [line, id] of rest.matchAll(/^import (?:[^;]* from )?["']([\w:/]+)["'];$/gm)) {
 		if (isBuiltin(id)) throw new Error(`${file}: an import of a built-in this build cannot rewrite: ${line}`);
 	}
-	if (rest === text) return;
+	if (rest === text) return text;
 	const afterBanner = rest.startsWith(BANNER) ? BANNER.length + 1 : 0;
-	writeFileSync(file, rest.slice(0, afterBanner) + reads.join("") + rest.slice(afterBanner));
+	return rest.slice(0, afterBanner) + reads.join("") + rest.slice(afterBanner);
 }

@@ -71,7 +71,10 @@ export function createCliSandbox(options: CliSandboxOptions = {}): CliSandbox {
 	const agentDir = join(root, "agent-dir");
 	const home = join(root, "home");
 	const cwd = join(root, "project");
-	for (const dir of [agentDir, home, cwd]) mkdirSync(dir, { recursive: true });
+	// The agent's temporary paths (launcher, checkpoint barrier, bash output files), removed with the sandbox: an agent a
+	// test kills leaves them, and the machine's $TMPDIR must not collect them.
+	const temp = join(root, "temp");
+	for (const dir of [agentDir, home, cwd, temp]) mkdirSync(dir, { recursive: true });
 	if (options.modelServerUrl) {
 		writeFileSync(join(agentDir, "models.json"), JSON.stringify(fakeModelsJson(options.modelServerUrl), null, 2));
 	}
@@ -82,6 +85,7 @@ export function createCliSandbox(options: CliSandboxOptions = {}): CliSandbox {
 		HOME: home,
 		AGENT_DIR: agentDir,
 		AGENT_OFFLINE: "1",
+		TMPDIR: temp,
 		...options.env,
 	};
 	return { root, agentDir, home, cwd, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };

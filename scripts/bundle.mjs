@@ -3,6 +3,7 @@
 // instead of hundreds (module loading, not code, dominated start-up). Dynamic imports stay lazy chunks.
 // Externals are resolved at run time from the package's own folder, so they must be its dependencies. Every output
 // is ASCII (`ascii-only.mjs`).
+import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { join, relative } from "node:path";
@@ -15,6 +16,13 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 // Bundled CommonJS dependencies call require() for Node built-ins; the first line of each ES-module output gives
 // them one (a CommonJS output has its own).
 const BANNER = 'const require = process.getBuiltinModule("node:module").createRequire(import.meta.url);';
+// In a CommonJS bundle, a dynamic import of anything but its own chunks (an external, a computed path) calls this
+// function, which the entry defines: its chunks then hold no `import()`, so that code compiled for them can be
+// cached with vm.Script, which cannot run one without an experimental flag (src/cli/compile-cache.ts).
+const IMPORT_KEY = 'Symbol.for("agent.import")';
+const DYNAMIC_IMPORT = `globalThis[${IMPORT_KEY}]`;
+// The text that stands for the bundle's identity in the entry (src/cli/compile-cache.ts), replaced by a hash.
+const BUNDLE_ID_PLACEHOLDER = "agent-bundle-id:unbuilt";
 
 const bundles = [
 	{
@@ -110,6 +118,29 @@ for (const bundle of bundles) {
 	// type is its extension.
 	if (bundle.format === "es") writeFileSync(join(outdir, "chunks", "package.json"), '{ "type": "module" }\n');
 	if (bundle.metaFile) writeFileSync(join(bundle.packageDir, bundle.metaFile), `${JSON.stringify(outputs)}\n`);
+	if (bundle.format === "cjs") stampBundleId(bundle, Object.keys(outputs));
+}
+
+/**
+ * Replaces the bundle id's placeholder, which only the entry may hold, with a hash of the chunks' final text: a
+ * code cache is kept per id, so no chunk of another build is ever given it.
+ */
+function stampBundleId(bundle, outputs) {
+	const entries = Object.keys(bundle.entryPoints).map((name) => join(bundle.outdir, `${name}.cjs`));
+	const hash = createHash("sha256");
+	let entryText;
+	for (const output of [...outputs].sort()) {
+		const text = readFileSync(join(bundle.packageDir, output), "utf8");
+		if (entries.includes(output)) {
+			entryText = { output, text };
+			continue;
+		}
+		if (text.includes(BUNDLE_ID_PLACEHOLDER)) throw new Error(`${output}: the bundle id belongs in the entry`);
+		hash.update(`${output}\0${text}\0`);
+	}
+	if (!entryText?.text.includes(BUNDLE_ID_PLACEHOLDER)) throw new Error("the entry does not hold the bundle id");
+	const id = BUNDLE_ID_PLACEHOLDER.replace("unbuilt", hash.digest("hex").slice(0, 16));
+	writeFileSync(join(bundle.packageDir, entryText.output), entryText.text.replaceAll(BUNDLE_ID_PLACEHOLDER, id));
 }
 
 /**
@@ -129,6 +160,7 @@ async function rechunk(bundle, staging, outputs) {
 		input: Object.fromEntries(Object.keys(bundle.entryPoints).map((name) => [name, join(staging, `${name}.js`)])),
 		external,
 		treeshake: false,
+		plugins: bundle.format === "cjs" ? [dynamicImportsThroughEntry()] : [],
 		onwarn: (warning) => {
 			throw new Error(`rollup: ${warning.message}`);
 		},
@@ -139,6 +171,14 @@ async function rechunk(bundle, staging, outputs) {
 		format: bundle.format,
 		entryFileNames: `[name].${extension}`,
 		chunkFileNames: `chunks/[name]-[hash].${extension}`,
+		...(bundle.format === "cjs"
+			? {
+					intro: (chunk) =>
+						chunk.isEntry
+							? `Object.defineProperty(globalThis, ${IMPORT_KEY}, { value: (specifier, options) => import(specifier, options) });`
+							: "",
+				}
+			: {}),
 	});
 	await build.close();
 	const sourcesOf = (file) => outputs[relative(bundle.packageDir, file)] ?? [];
@@ -151,6 +191,16 @@ async function rechunk(bundle, staging, outputs) {
 				Object.keys(chunk.modules).flatMap(sourcesOf),
 			]),
 	);
+}
+
+/** Renders a dynamic import of anything but one of the bundle's own chunks as a call of DYNAMIC_IMPORT. */
+function dynamicImportsThroughEntry() {
+	return {
+		name: "dynamic-imports-through-entry",
+		renderDynamicImport({ targetChunk }) {
+			return targetChunk ? null : { left: `${DYNAMIC_IMPORT}(`, right: ")" };
+		},
+	};
 }
 
 /**

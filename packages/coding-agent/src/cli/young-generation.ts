@@ -9,6 +9,7 @@
 // with the first request): held from the first line, a one-turn print run took ~40 ms longer; held from the start
 // of the mode, before the first turn, ~20 ms.
 import type { AgentSessionEvent } from "../core/session-runtime/events.js";
+import { writeBundleCodeCache } from "./compile-cache.js";
 
 type V8 = typeof import("node:v8");
 
@@ -59,6 +60,8 @@ function holdAtLimit(v8: V8): void {
 	const factor = youngGenerationBytes(v8) * 2 <= limit ? 2 : 1;
 	if (factor === growthFactor) return;
 	growthFactor = factor;
+	// V8 refuses code cached under other flags than a start's.
+	writeBundleCodeCache();
 	// Read by V8 each time it grows the young generation (Node 20 to 24): the new size is this factor times the old.
 	v8.setFlagsFromString(`--semi-space-growth-factor=${factor}`);
 }

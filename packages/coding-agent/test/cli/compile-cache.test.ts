@@ -36,6 +36,12 @@ describe("pruning the compile cache", () => {
 		expect(existsSync(join(dir, "v22.0-x64-bbbb"))).toBe(false);
 	});
 
+	it("keeps a directory that was empty already: Node makes it when the cache is enabled, and writes at exit", () => {
+		mkdirSync(join(dir, "v22.1-x64-aaaa"));
+		pruneCompileCache(dir, now);
+		expect(existsSync(join(dir, "v22.1-x64-aaaa"))).toBe(true);
+	});
+
 	it("runs at most once a day", () => {
 		pruneCompileCache(dir, now - DAY_MS / 2);
 		const stale = entry("v22.1-x64-aaaa/0badc0de", COMPILE_CACHE_MAX_AGE_MS + DAY_MS);

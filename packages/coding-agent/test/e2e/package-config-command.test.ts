@@ -8,8 +8,8 @@ import { isTmuxAvailable, TmuxSession } from "../helpers/tmux-session.js";
 
 let sandbox: CliSandbox | undefined;
 let tmux: TmuxSession | undefined;
-afterEach(() => {
-	tmux?.kill();
+afterEach(async () => {
+	await tmux?.kill();
 	tmux = undefined;
 	sandbox?.cleanup();
 	sandbox = undefined;

@@ -21,8 +21,8 @@ const server = startFakeModelServerForFile();
 let sandbox: CliSandbox | undefined;
 let tmux: TmuxSession | undefined;
 let acp: AcpTestClient | undefined;
-afterEach(() => {
-	tmux?.kill();
+afterEach(async () => {
+	await tmux?.kill();
 	tmux = undefined;
 	acp?.kill();
 	acp = undefined;

@@ -2,7 +2,7 @@
 // `agent` binary in a real terminal: send keys, poll `capture-pane` until text appears, read the exit status.
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -12,6 +12,15 @@ const TMUX = "tmux";
 export function isTmuxAvailable(): boolean {
 	const result = spawnSync(TMUX, ["-V"], { stdio: "ignore" });
 	return !result.error && result.status === 0;
+}
+
+function isRunning(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
 }
 
 function shellQuote(value: string): string {
@@ -164,11 +173,39 @@ export class TmuxSession {
 		return Number(this.tmux(["display-message", "-p", "-t", this.name, "#{pane_pid}"]).trim());
 	}
 
-	kill(): void {
+	/**
+	 * Ends the session (the command gets SIGHUP) and resolves once the command has exited: an agent writes its caches
+	 * as it exits, into a sandbox the test is about to remove.
+	 */
+	async kill(): Promise<void> {
 		if (this.isClosed) return;
 		this.isClosed = true;
+		const commands = this.commandPids();
 		spawnSync(TMUX, ["-L", this.socket, "kill-server"], { stdio: "ignore" });
 		rmSync(this.exitFile, { force: true });
 		rmSync(`${this.exitFile}.tty`, { force: true });
+		const deadline = Date.now() + 10_000;
+		while (commands.some(isRunning) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+	}
+
+	/** The processes the pane's shell runs (none once the command has exited, or where there is no /proc). */
+	private commandPids(): number[] {
+		let shell: number;
+		let pids: string[];
+		try {
+			shell = this.panePid();
+			pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+		} catch {
+			return [];
+		}
+		return pids.map(Number).filter((pid) => {
+			try {
+				// `pid (comm) state ppid …`; comm may hold spaces and parentheses.
+				const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+				return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === shell;
+			} catch {
+				return false;
+			}
+		});
 	}
 }

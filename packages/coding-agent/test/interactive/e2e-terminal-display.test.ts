@@ -19,8 +19,8 @@ let tmux: TmuxSession | undefined;
 beforeAll(() => {
 	if (!existsSync(BUNDLE_PATH)) throw new Error(`${BUNDLE_PATH} is missing: build first (pnpm build)`);
 });
-afterEach(() => {
-	tmux?.kill();
+afterEach(async () => {
+	await tmux?.kill();
 	tmux = undefined;
 	sandbox?.cleanup();
 	sandbox = undefined;

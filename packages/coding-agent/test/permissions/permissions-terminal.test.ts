@@ -25,8 +25,8 @@ const VISIBLE = { timeoutMs: 30_000, history: false };
 beforeAll(() => {
 	if (!existsSync(BUNDLE_PATH)) throw new Error(`${BUNDLE_PATH} is missing: build first (pnpm build)`);
 });
-afterEach(() => {
-	tmux?.kill();
+afterEach(async () => {
+	await tmux?.kill();
 	tmux = undefined;
 	sandbox?.cleanup();
 	sandbox = undefined;

@@ -175,7 +175,7 @@ async function rechunk(bundle, staging, outputs) {
 			? {
 					intro: (chunk) =>
 						chunk.isEntry
-							? `Object.defineProperty(globalThis, ${IMPORT_KEY}, { value: (specifier, options) => import(specifier, options) });`
+							? `if (!(${IMPORT_KEY} in globalThis)) Object.defineProperty(globalThis, ${IMPORT_KEY}, { value: (specifier, options) => import(specifier, options) });`
 							: "",
 				}
 			: {}),

@@ -112,15 +112,24 @@ export function writeBundleCodeCache(): void {
 	const pending = uncached;
 	uncached = undefined;
 	if (!pending?.length) return;
+	// A cache is never worth an error: what is not written is compiled again by the next run.
 	try {
 		mkdirSync(dirname(pending[0]?.file as string), { recursive: true });
-		for (const { script, file } of pending) {
-			const temporary = `${file}.${process.pid}.tmp`;
+	} catch {
+		return;
+	}
+	for (const { script, file } of pending) {
+		const temporary = `${file}.${process.pid}.tmp`;
+		try {
 			writeFileSync(temporary, script.createCachedData());
 			renameSync(temporary, file);
+		} catch {
+			try {
+				rmSync(temporary, { force: true });
+			} catch {
+				// Left for the prune.
+			}
 		}
-	} catch {
-		// A cache is never worth an error: the next run compiles again.
 	}
 }
 

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isRunning } from "./processes.js";
 
 const TMUX = "tmux";
 
@@ -12,15 +13,6 @@ const TMUX = "tmux";
 export function isTmuxAvailable(): boolean {
 	const result = spawnSync(TMUX, ["-V"], { stdio: "ignore" });
 	return !result.error && result.status === 0;
-}
-
-function isRunning(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
 }
 
 function shellQuote(value: string): string {

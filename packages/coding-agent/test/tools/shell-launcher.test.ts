@@ -19,6 +19,7 @@ import { closeShellLaunchers } from "../../src/core/tools/shell-launcher.js";
 import { CLI_PATH, createCliSandbox } from "../helpers/cli-sandbox.js";
 import { startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
 import { waitFor } from "../helpers/interactive-terminal.js";
+import { isRunning } from "../helpers/processes.js";
 import { useTempDir } from "../helpers/tools-fixtures.js";
 
 const tempDir = useTempDir("agent-bash-launcher-");
@@ -40,15 +41,6 @@ async function exec(
 /** The pid of the process that started `$PPID`-printing output's first line. */
 function parentOf(text: string): number {
 	return Number(text.split("\n")[0]);
-}
-
-function isRunning(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
 }
 
 // Linux only (elsewhere commands are spawned directly): the tests also read /proc.

@@ -7,7 +7,8 @@
 // An older Node lacks the function: there the bundle's chunks are compiled through vm.Script, which takes and
 // makes V8's code cache (`useBundleCodeCache`; 20–27 ms of a one-turn print run on Node 20, ~20 ms of the start to
 // the editor). V8 checks an entry against its source's length only, so the entries of a build are kept under an id
-// the build stamps into the entry from the chunks' text. Code is cached once a run has used it, when the process
+// the build stamps into the entry from the chunks' text; and it checks an entry's header, not its code, so an entry
+// starts with a CRC-32 of the code, as Node's own entries do. Code is cached once a run has used it, when the process
 // exits, or earlier, before the agent changes a V8 flag (young-generation.ts): V8 refuses an entry made under
 // other flags, and later entries of that run are not made.
 //
@@ -68,6 +69,8 @@ type ModuleWrapper = (
 
 /** The code of this run's chunks that had no entry (or one V8 refused), to write; undefined once written. */
 let uncached: Array<{ script: Script; file: string }> | undefined;
+/** node:zlib's CRC-32, which an entry starts with (4 bytes, little-endian): V8 checks an entry's header, not its code. */
+let checksum: ((data: Uint8Array) => number) | undefined;
 
 /**
  * Compiles the bundle's chunks with V8's code cache in `directory` (Node < 22.1, which has no compile cache).
@@ -81,13 +84,17 @@ function useBundleCodeCache(directory: string): boolean {
 	const cacheDir = join(directory, `agent-${process.version}-${process.arch}`);
 	const moduleClass = module as unknown as { prototype: CompilingModule };
 	const compile = moduleClass.prototype._compile;
+	const crc32 = process.getBuiltinModule("node:zlib").crc32;
+	checksum = crc32;
 	uncached = [];
 	moduleClass.prototype._compile = function (this: CompilingModule, content: string, filename: string) {
 		if (!filename.startsWith(chunks) || !filename.endsWith(".cjs")) return compile.call(this, content, filename);
 		const file = join(cacheDir, `${id}-${basename(filename)}`);
 		let cachedData: Buffer | undefined;
 		try {
-			cachedData = readFileSync(file);
+			const entry = readFileSync(file);
+			// One whose code does not match its checksum (a damaged disk) is compiled and written again.
+			if (entry.length > 4 && entry.readUInt32LE(0) === crc32(entry.subarray(4))) cachedData = entry.subarray(4);
 		} catch {
 			// Not cached yet.
 		}
@@ -111,7 +118,7 @@ function useBundleCodeCache(directory: string): boolean {
 export function writeBundleCodeCache(): void {
 	const pending = uncached;
 	uncached = undefined;
-	if (!pending?.length) return;
+	if (!pending?.length || !checksum) return;
 	// A cache is never worth an error: what is not written is compiled again by the next run.
 	try {
 		mkdirSync(dirname(pending[0]?.file as string), { recursive: true });
@@ -121,7 +128,10 @@ export function writeBundleCodeCache(): void {
 	for (const { script, file } of pending) {
 		const temporary = `${file}.${process.pid}.tmp`;
 		try {
-			writeFileSync(temporary, script.createCachedData());
+			const code = script.createCachedData();
+			const header = Buffer.alloc(4);
+			header.writeUInt32LE(checksum(code));
+			writeFileSync(temporary, Buffer.concat([header, code]));
 			renameSync(temporary, file);
 		} catch {
 			try {

@@ -89,6 +89,24 @@ describe.skipIf(nodeCaches)("the bundle's code cache (Node < 22.1)", () => {
 		expect(statSync(entry).size).toBeGreaterThan(1000);
 	});
 
+	it("compiles again a chunk whose entry's code is damaged, which V8 alone would take", async () => {
+		sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
+		await printRun();
+		const before = entries();
+		const [largest] = [...before.keys()].sort(
+			(a, b) => statSync(join(cacheDir(), b)).size - statSync(join(cacheDir(), a)).size,
+		);
+		const entry = join(cacheDir(), largest as string);
+		const bytes = readFileSync(entry);
+		// The middle of the code; the header V8 checks (and the length) stay as they were.
+		for (let i = bytes.length >> 1; i < (bytes.length >> 1) + 64; i++) bytes[i] = (bytes[i] as number) ^ 0x5a;
+		writeFileSync(entry, bytes);
+		await printRun();
+		const after = entries();
+		expect(after.get(largest as string)).not.toBe(before.get(largest as string));
+		expect(readFileSync(entry).equals(bytes)).toBe(false);
+	});
+
 	it("writes a run's entries before its second turn changes a V8 flag: the next run takes them", async () => {
 		sandbox = createCliSandbox({ modelServerUrl: server.baseUrl });
 		writeFileSync(join(sandbox.cwd, "note.txt"), "a note\n");

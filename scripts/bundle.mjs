@@ -107,40 +107,42 @@ for (const bundle of bundles) {
 				.map(([output, { inputs }]) => [output, Object.keys(inputs)]),
 		),
 	);
+	/** Each output's text as rollup wrote it, and as it is to be. */
+	const texts = new Map();
 	for (const output of Object.keys(outputs)) {
 		const file = join(bundle.packageDir, output);
 		const text = readFileSync(file, "utf8");
-		const rewritten = toAscii(bundle.format === "es" ? takeBuiltinsWithoutFacades(text, file) : text, file);
-		if (rewritten !== text) writeFileSync(file, rewritten);
+		const final = toAscii(bundle.format === "es" ? takeBuiltinsWithoutFacades(text, file) : text, file);
+		texts.set(output, { file, text, final });
 	}
+	if (bundle.format === "cjs") stampBundleId(bundle, texts);
+	for (const { file, text, final } of texts.values()) if (final !== text) writeFileSync(file, final);
 	// Node looks for the package.json that gives a module its type on every import of it, and remembers only the
 	// files it found: without one here, each chunk's import cost two failed opens (~370 at a start). A `.cjs` file's
 	// type is its extension.
 	if (bundle.format === "es") writeFileSync(join(outdir, "chunks", "package.json"), '{ "type": "module" }\n');
 	if (bundle.metaFile) writeFileSync(join(bundle.packageDir, bundle.metaFile), `${JSON.stringify(outputs)}\n`);
-	if (bundle.format === "cjs") stampBundleId(bundle, Object.keys(outputs));
 }
 
 /**
  * Replaces the bundle id's placeholder, which only the entry may hold, with a hash of the chunks' final text: a
- * code cache is kept per id, so no chunk of another build is ever given it.
+ * code cache is kept per id, so no chunk of another build is ever given it. `texts` as in the loop above.
  */
-function stampBundleId(bundle, outputs) {
+function stampBundleId(bundle, texts) {
 	const entries = Object.keys(bundle.entryPoints).map((name) => join(bundle.outdir, `${name}.cjs`));
 	const hash = createHash("sha256");
-	let entryText;
-	for (const output of [...outputs].sort()) {
-		const text = readFileSync(join(bundle.packageDir, output), "utf8");
-		if (entries.includes(output)) {
-			entryText = { output, text };
-			continue;
-		}
-		if (text.includes(BUNDLE_ID_PLACEHOLDER)) throw new Error(`${output}: the bundle id belongs in the entry`);
-		hash.update(`${output}\0${text}\0`);
+	for (const output of [...texts.keys()].sort()) {
+		if (entries.includes(output)) continue;
+		const { final } = texts.get(output);
+		if (final.includes(BUNDLE_ID_PLACEHOLDER)) throw new Error(`${output}: the bundle id belongs in the entry`);
+		hash.update(`${output}\0${final}\0`);
 	}
-	if (!entryText?.text.includes(BUNDLE_ID_PLACEHOLDER)) throw new Error("the entry does not hold the bundle id");
-	const id = BUNDLE_ID_PLACEHOLDER.replace("unbuilt", hash.digest("hex").slice(0, 16));
-	writeFileSync(join(bundle.packageDir, entryText.output), entryText.text.replaceAll(BUNDLE_ID_PLACEHOLDER, id));
+	const entry = texts.get(entries.find((output) => texts.get(output)?.final.includes(BUNDLE_ID_PLACEHOLDER)));
+	if (!entry) throw new Error("the entry does not hold the bundle id");
+	entry.final = entry.final.replaceAll(
+		BUNDLE_ID_PLACEHOLDER,
+		BUNDLE_ID_PLACEHOLDER.replace("unbuilt", hash.digest("hex").slice(0, 16)),
+	);
 }
 
 /**

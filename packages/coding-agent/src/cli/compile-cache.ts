@@ -67,10 +67,11 @@ type ModuleWrapper = (
 	dirname: string,
 ) => unknown;
 
-/** The code of this run's chunks that had no entry (or one V8 refused), to write; undefined once written. */
-let uncached: Array<{ script: Script; file: string }> | undefined;
-/** node:zlib's CRC-32, which an entry starts with (4 bytes, little-endian): V8 checks an entry's header, not its code. */
-let checksum: ((data: Uint8Array) => number) | undefined;
+/**
+ * The code of this run's chunks that had no entry (or one V8 refused), to write; undefined once written. `crc32` is
+ * node:zlib's, which an entry starts with (4 bytes, little-endian): V8 checks an entry's header, not its code.
+ */
+let unwritten: { scripts: Array<{ script: Script; file: string }>; crc32: (data: Uint8Array) => number } | undefined;
 
 /**
  * Compiles the bundle's chunks with V8's code cache in `directory` (Node < 22.1, which has no compile cache).
@@ -84,9 +85,8 @@ function useBundleCodeCache(directory: string): boolean {
 	const cacheDir = join(directory, `agent-${process.version}-${process.arch}`);
 	const moduleClass = module as unknown as { prototype: CompilingModule };
 	const compile = moduleClass.prototype._compile;
-	const crc32 = process.getBuiltinModule("node:zlib").crc32;
-	checksum = crc32;
-	uncached = [];
+	const { crc32 } = process.getBuiltinModule("node:zlib");
+	unwritten = { scripts: [], crc32 };
 	moduleClass.prototype._compile = function (this: CompilingModule, content: string, filename: string) {
 		if (!filename.startsWith(chunks) || !filename.endsWith(".cjs")) return compile.call(this, content, filename);
 		const file = join(cacheDir, `${id}-${basename(filename)}`);
@@ -103,7 +103,7 @@ function useBundleCodeCache(directory: string): boolean {
 			filename,
 			...(cachedData ? { cachedData } : {}),
 		});
-		if (uncached && (!cachedData || script.cachedDataRejected)) uncached.push({ script, file });
+		if (!cachedData || script.cachedDataRejected) unwritten?.scripts.push({ script, file });
 		const wrapper = script.runInThisContext() as ModuleWrapper;
 		return wrapper.call(this.exports, this.exports, createRequire(filename), this, filename, dirname(filename));
 	};
@@ -113,24 +113,26 @@ function useBundleCodeCache(directory: string): boolean {
 
 /**
  * Writes the code this run compiled for chunks without a usable entry, once: at exit, or before a V8 flag changes
- * (V8 would refuse entries made after). Each is written whole under a temporary name, then renamed.
+ * (V8 would refuse entries made after). Each is written whole under a temporary name, then renamed. Not through
+ * atomic-write.ts's `replaceFileAtomically`: an entry needs no fsync (its CRC and V8's lengths refuse a torn one),
+ * and that module would load with the entry, before the chunks it is in could be cached.
  */
 export function writeBundleCodeCache(): void {
-	const pending = uncached;
-	uncached = undefined;
-	if (!pending?.length || !checksum) return;
+	const pending = unwritten;
+	unwritten = undefined;
+	if (!pending?.scripts.length) return;
 	// A cache is never worth an error: what is not written is compiled again by the next run.
 	try {
-		mkdirSync(dirname(pending[0]?.file as string), { recursive: true });
+		mkdirSync(dirname(pending.scripts[0]?.file as string), { recursive: true });
 	} catch {
 		return;
 	}
-	for (const { script, file } of pending) {
+	for (const { script, file } of pending.scripts) {
 		const temporary = `${file}.${process.pid}.tmp`;
 		try {
 			const code = script.createCachedData();
 			const header = Buffer.alloc(4);
-			header.writeUInt32LE(checksum(code));
+			header.writeUInt32LE(pending.crc32(code));
 			writeFileSync(temporary, Buffer.concat([header, code]));
 			renameSync(temporary, file);
 		} catch {

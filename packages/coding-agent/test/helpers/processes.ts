@@ -1,5 +1,19 @@
 import { readFileSync } from "node:fs";
 
+/**
+ * The fields of `/proc/<pid>/stat` after the command's name (state first, then the parent's pid); undefined when
+ * the process is gone or there is no /proc.
+ */
+export function procStatFields(pid: number): string[] | undefined {
+	try {
+		// `pid (comm) state ppid …`; comm may hold spaces and parentheses.
+		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+		return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+	} catch {
+		return undefined;
+	}
+}
+
 /** Whether a process with this pid exists and has not exited: a zombie (exited, not yet collected) has. */
 export function isRunning(pid: number): boolean {
 	try {
@@ -7,12 +21,6 @@ export function isRunning(pid: number): boolean {
 	} catch {
 		return false;
 	}
-	try {
-		// `pid (comm) state …`; comm may hold spaces and parentheses.
-		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-		return stat[stat.lastIndexOf(")") + 2] !== "Z";
-	} catch {
-		// No /proc to ask (or it just went): it existed a moment ago.
-		return true;
-	}
+	// No /proc to ask (or it just went): it existed a moment ago.
+	return procStatFields(pid)?.[0] !== "Z";
 }

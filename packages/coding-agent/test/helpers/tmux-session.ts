@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isRunning } from "./processes.js";
+import { isRunning, procStatFields } from "./processes.js";
 
 const TMUX = "tmux";
 
@@ -190,14 +190,6 @@ export class TmuxSession {
 		} catch {
 			return [];
 		}
-		return pids.map(Number).filter((pid) => {
-			try {
-				// `pid (comm) state ppid …`; comm may hold spaces and parentheses.
-				const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-				return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === shell;
-			} catch {
-				return false;
-			}
-		});
+		return pids.map(Number).filter((pid) => Number(procStatFields(pid)?.[1]) === shell);
 	}
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /**
  * The fields of `/proc/<pid>/stat` after the command's name (state first, then the parent's pid); undefined when
@@ -23,4 +23,15 @@ export function isRunning(pid: number): boolean {
 	}
 	// No /proc to ask (or it just went): it existed a moment ago.
 	return procStatFields(pid)?.[0] !== "Z";
+}
+
+/** The pids of the processes whose parent is `pid` (none where there is no /proc). */
+export function childrenOf(pid: number): number[] {
+	let pids: string[];
+	try {
+		pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+	} catch {
+		return [];
+	}
+	return pids.map(Number).filter((child) => Number(procStatFields(child)?.[1]) === pid);
 }

@@ -2,10 +2,10 @@
 // `agent` binary in a real terminal: send keys, poll `capture-pane` until text appears, read the exit status.
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isRunning, procStatFields } from "./processes.js";
+import { childrenOf, isRunning } from "./processes.js";
 
 const TMUX = "tmux";
 
@@ -183,13 +183,11 @@ export class TmuxSession {
 	/** The processes the pane's shell runs (none once the command has exited, or where there is no /proc). */
 	private commandPids(): number[] {
 		let shell: number;
-		let pids: string[];
 		try {
 			shell = this.panePid();
-			pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
 		} catch {
 			return [];
 		}
-		return pids.map(Number).filter((pid) => Number(procStatFields(pid)?.[1]) === shell);
+		return childrenOf(shell);
 	}
 }

@@ -19,7 +19,7 @@ import { closeShellLaunchers } from "../../src/core/tools/shell-launcher.js";
 import { CLI_PATH, createCliSandbox } from "../helpers/cli-sandbox.js";
 import { startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
 import { waitFor } from "../helpers/interactive-terminal.js";
-import { isRunning } from "../helpers/processes.js";
+import { childrenOf, isRunning } from "../helpers/processes.js";
 import { useTempDir } from "../helpers/tools-fixtures.js";
 
 const tempDir = useTempDir("agent-bash-launcher-");
@@ -43,6 +43,12 @@ function parentOf(text: string): number {
 	return Number(text.split("\n")[0]);
 }
 
+/** The launcher's standby, its one child while it runs no command: forked once the last command has ended. */
+async function standbyOf(launcher: number): Promise<number> {
+	await waitFor(() => childrenOf(launcher).length === 1, "the launcher's standby", 10_000);
+	return childrenOf(launcher)[0] as number;
+}
+
 // Linux only (elsewhere commands are spawned directly): the tests also read /proc.
 describe.skipIf(process.platform !== "linux")("the bash launcher", () => {
 	// Launchers outlive tests. An environment's second command in a row has one: each test starts with the default's.
@@ -56,6 +62,12 @@ describe.skipIf(process.platform !== "linux")("the bash launcher", () => {
 		const second = parentOf((await exec("echo $PPID")).text);
 		expect(first).not.toBe(process.pid);
 		expect(second).toBe(first);
+	});
+
+	it("forks each command's process ahead: the next command runs in the standby forked after the last", async () => {
+		const launcher = parentOf((await exec("echo $PPID")).text);
+		const standby = await standbyOf(launcher);
+		expect(await exec("echo $PPID $$")).toEqual({ text: `${launcher} ${standby}\n`, exitCode: 0 });
 	});
 
 	it("leaves a command's SIGPIPE as it was (the launcher traps it)", async () => {
@@ -94,7 +106,8 @@ describe.skipIf(process.platform !== "linux")("the bash launcher", () => {
 			const extra = set ? { SHLVL: "4", OLDPWD: "/", BASH_ENV: bashEnv } : {};
 			// Names a launcher script might use for its own variables, too.
 			const env = { PATH: process.env.PATH, HOME: tempDir(), SOME_VAR: "a b  c", cmd: "x", dir: "y", ...extra };
-			const command = "env | grep -v '^_=' | sort; echo $PPID";
+			// And the same open files: the launcher's own (the output FIFO's write end) are not passed on.
+			const command = "env | grep -v '^_=' | sort; ls /proc/$$/fd | tr '\\n' ' '; echo; echo $PPID";
 			await exec("true", { env }); // with the next, a launcher for this environment
 			const launched = await exec(command, { env });
 			const direct = await exec(command, { env, ops: createLocalBashOperations({ shellPath: directShell }) });
@@ -154,10 +167,30 @@ describe.skipIf(process.platform !== "linux")("the bash launcher", () => {
 		expect(parentOf((await exec("echo $PPID")).text)).not.toBe(launcher);
 	});
 
-	it("still runs a command given to a launcher that was killed", async () => {
+	it("still runs a command given to a launcher that was killed, and its standby ends", async () => {
 		const launcher = parentOf((await exec("echo $PPID")).text);
+		const standby = await standbyOf(launcher);
 		process.kill(launcher, "SIGKILL");
+		// Given before this process learns of the death: the orphaned standby must not run it (no one would report
+		// its exit code).
 		expect(await exec("echo ok")).toEqual({ text: "ok\n", exitCode: 0 });
+		await waitFor(() => !isRunning(standby), "the standby to end", 10_000);
+	});
+
+	it("ends the standby of a launcher killed while idle", async () => {
+		const launcher = parentOf((await exec("echo $PPID")).text);
+		const standby = await standbyOf(launcher);
+		process.kill(launcher, "SIGKILL");
+		await waitFor(() => !isRunning(standby), "the standby to end", 10_000);
+	});
+
+	it("runs a command itself when the standby cannot read it, and replaces the launcher", async () => {
+		const launcher = parentOf((await exec("echo $PPID")).text);
+		rmSync(join(readlinkSync(`/proc/${launcher}/cwd`), "req"));
+		expect(await exec("echo $PPID")).toEqual({ text: `${process.pid}\n`, exitCode: 0 });
+		const next = parentOf((await exec("echo $PPID")).text);
+		expect(next).not.toBe(launcher);
+		expect(next).not.toBe(process.pid);
 	});
 
 	it("ends a command whose launcher died while it ran when its output ends, with no exit code", async () => {
@@ -200,11 +233,12 @@ describe.skipIf(process.platform !== "linux")("the bash launcher", () => {
 		await aborted;
 	});
 
-	it("ends idle launchers when closed", async () => {
+	it("ends idle launchers, and their standbys, when closed", async () => {
 		const launcher = parentOf((await exec("echo $PPID")).text);
-		expect(isRunning(launcher)).toBe(true);
+		const standby = await standbyOf(launcher);
 		await closeShellLaunchers();
 		expect(isRunning(launcher)).toBe(false);
+		await waitFor(() => !isRunning(standby), "the standby to end", 10_000);
 		// The next command starts a new one.
 		expect(parentOf((await exec("echo $PPID")).text)).not.toBe(launcher);
 	});

@@ -7,15 +7,17 @@
 // the command's (compared on every command; one that comes twice in a row replaces the launcher).
 //
 // Output comes through a FIFO in the launcher's private directory: stdout and stderr on one pipe, in the order they
-// were written. We open its read end (non-blocking) once it exists, and the launcher's open for writing waits for
-// that; we read only once the launcher says the command started, so the read end never sees "no writer yet" as
-// end-of-file. End of file then means what a direct spawn's `close` means: every process holding the pipe has
-// exited. A background process that outlives the settled command still holds the pipe: that launcher is retired.
+// were written. We open its read end (non-blocking) once it exists, before we send the command, and the open for
+// writing waits for that; we read only once the launcher says the command started, so the read end never sees "no
+// writer yet" as end-of-file. End of file then means what a direct spawn's `close` means: every process holding the
+// pipe has exited. A background process that outlives the settled command still holds the pipe: that launcher is
+// retired.
 //
 // This process spawns the command itself where no launcher can run it: another shell than bash, not Linux, a NUL
-// byte, a second command while one runs, a launcher that failed to start (not retried) or died before starting the
-// command. Two things differ for a command a launcher runs: its parent is the launcher, and when a signal ends it,
-// it reports 128 + the signal's number, as bash reports it, where a direct spawn reports no exit code.
+// byte, a second command while one runs, a launcher that failed to start (not retried), or that died or failed
+// before starting the command. Two things differ for a command a launcher runs: its parent is the launcher, and
+// when a signal ends it, it reports 128 + the signal's number, as bash reports it, where a direct spawn reports no
+// exit code.
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { Socket } from "node:net";
@@ -130,33 +132,45 @@ function spawnCommand({ shell, command, cwd, env }: ShellRequest, handlers: Comm
 
 // $1 the private directory; $2 "1" when SHLVL was set and $3 its value, the same for OLDPWD and BASH_ENV; then the
 // shell and its arguments. bash raises SHLVL when it starts, `cd` sets OLDPWD, and the launcher runs without
-// BASH_ENV (a non-interactive bash runs that file): the command gets the values it would have had. Each request is
-// one line on stdin; its cwd and command, each ended by NUL, are in `req` (from a file bash reads them in blocks,
-// from a pipe one byte per system call). `set -m` gives each command its own process group; the job notices it
-// prints go to stderr, which is /dev/null. Its variables are named so that no variable of the command's environment
-// is one of them (an imported variable stays exported: assigning it would change the command's environment).
-// It removes its directory when it exits: at the end of its input, or when it writes to an agent that is gone
-// (SIGPIPE, trapped; a caught signal is the default again in the command). An agent killed outside its control
-// cannot remove it, and `req` holds the last command.
+// BASH_ENV (a non-interactive bash runs that file): the command gets the values it would have had.
+//
+// The launcher forks each command's subshell ahead, the standby, as soon as the command before has ended: a fork
+// costs ~2-3 ms of page faults on the 2-core VM (the child's, before it can run anything), which then happen while
+// the agent waits for the model instead of after the model asked for the command. The standby reads the request
+// itself: a line on stdin (from a pipe bash reads one byte per system call), then the cwd and command, each ended
+// by NUL, from `req` (from a file it reads them in blocks). It checks that the launcher is still its parent (one
+// killed while idle must not leave an orphan that runs the next command with no one to report its exit), opens the
+// output FIFO (the agent opened the read end before it sent the line), says `pid`, and execs the command. Failing
+// before that, it exits without a `pid` line, which tells the agent to run the command itself. At the end of its
+// input it ends the launcher (TERM, trapped: the launcher then removes its directory). `set -m` gives each standby
+// its own process group; the job notices it prints go to stderr, which is /dev/null. Its variables are named so
+// that no variable of the command's environment is one of them (an imported variable stays exported: assigning it
+// would change the command's environment). It removes its directory when it exits: at the end of its input, or
+// when it writes to an agent that is gone (SIGPIPE, trapped; a caught signal is the default again in the standby and
+// the command). An agent killed outside its control cannot remove it, and `req` holds the last command.
 const LAUNCHER_SCRIPT = `__l_dir=$1 __l_had_shlvl=$2 __l_shlvl=$3 __l_had_oldpwd=$4 __l_oldpwd=$5 __l_had_bash_env=$6 __l_bash_env=$7
 shift 7
 trap '[ -d "$__l_dir" ] && rm -rf -- "$__l_dir"' EXIT
 trap 'exit 1' PIPE
+trap 'exit 0' TERM
 mkfifo -m 600 "$__l_dir/out" || exit 1
 set -m
 printf 'ready\\n'
-while IFS= read -r __l_line; do
-	{ IFS= read -r -d '' __l_cwd && IFS= read -r -d '' __l_cmd; } < "$__l_dir/req" || exit 1
-	exec 3> "$__l_dir/out"
+while :; do
 	(
+		IFS= read -r __l_line || { kill -s TERM $$; exit 0; }
+		{ IFS= read -r -d '' __l_cwd && IFS= read -r -d '' __l_cmd; } < "$__l_dir/req" || exit 1
+		__l_ppid=$$
+		{ read -r __l_x __l_x __l_x __l_ppid __l_x < /proc/$BASHPID/stat; } 2>/dev/null
+		[ "$__l_ppid" = $$ ] || exit 1
+		exec 3> "$__l_dir/out" || exit 1
+		printf 'pid %s\\n' "$BASHPID"
 		if [ "$__l_had_shlvl" = 1 ]; then SHLVL=$__l_shlvl; else unset SHLVL; fi
-		cd -- "$__l_cwd" || exit 1
+		cd -- "$__l_cwd" 2>&3 || exit 1
 		if [ "$__l_had_oldpwd" = 1 ]; then OLDPWD=$__l_oldpwd; else unset OLDPWD; fi
 		if [ "$__l_had_bash_env" = 1 ]; then export BASH_ENV=$__l_bash_env; fi
-		exec "$@" "$__l_cmd"
-	) < /dev/null >&3 2>&3 &
-	exec 3>&-
-	printf 'pid %s\\n' "$!"
+		exec "$@" "$__l_cmd" < /dev/null >&3 2>&3 3>&-
+	) &
 	wait "$!"
 	printf 'exit %s\\n' "$?"
 done
@@ -189,6 +203,10 @@ class LauncherRun implements StartedCommand {
 		} catch {
 			return false;
 		}
+	}
+
+	get isStarted(): boolean {
+		return this.pid !== undefined;
 	}
 
 	/** The launcher started the command as process (group) `pid`: read its output. */
@@ -287,7 +305,8 @@ class Launcher {
 			windowsHide: true,
 		});
 		this.child.on("error", () => this.died());
-		// "close", not "exit": by then everything it wrote, a last command's exit line too, has been read.
+		// "close", not "exit": by then everything it wrote, a last command's exit line too, has been read. Its standby
+		// holds its stdout too; Node ends its stdin as it exits, and the standby then exits.
 		this.child.once("close", () => this.died());
 		this.child.stdin?.on("error", ignore);
 		// Requests are a byte each: the pipe never needs to keep this process alive.
@@ -322,7 +341,9 @@ class Launcher {
 		}
 		this.current = run;
 		this.keepAlive(true);
-		this.child.stdin?.write("\n");
+		// Not before it is ready: the standby opens the output FIFO for writing once it has the line, and that
+		// waits for a reader.
+		if (this.ready) this.child.stdin?.write("\n");
 		return run;
 	}
 
@@ -357,7 +378,7 @@ class Launcher {
 		return join(this.dir, "out");
 	}
 
-	/** Closes it now, killing it: it may be blocked opening a FIFO no one will read. */
+	/** Closes it now, killing it rather than waiting for its standby to end it. */
 	private retire(): void {
 		this.close();
 		this.child.kill("SIGKILL");
@@ -367,18 +388,29 @@ class Launcher {
 		if (line === "ready") {
 			this.ready = true;
 			const run = this.current;
-			if (run && !run.openOutput(this.fifo)) {
-				this.current = undefined;
-				this.retire();
-				run.abandoned();
-			}
+			if (!run) return;
+			if (run.openOutput(this.fifo)) this.child.stdin?.write("\n");
+			else this.giveUp(run);
 		} else if (line.startsWith("pid ")) {
 			this.current?.started(Number(line.slice(4)));
 		} else if (line.startsWith("exit ")) {
+			const run = this.current;
+			if (run && !run.isStarted) {
+				// The standby failed before it started the command (its request or the output FIFO gone).
+				this.giveUp(run);
+				return;
+			}
 			// Idle once the run is released (`finished`), which may be after its output's end.
 			this.keepAlive(false);
-			this.current?.exit(Number(line.slice(5)));
+			run?.exit(Number(line.slice(5)));
 		}
+	}
+
+	/** Retires it and has `run`, which it did not start, spawned directly. */
+	private giveUp(run: LauncherRun): void {
+		this.current = undefined;
+		this.retire();
+		run.abandoned();
 	}
 
 	/** Only a command it runs keeps this process alive, until its exit is reported. */

@@ -19,7 +19,7 @@ import { closeShellLaunchers } from "../../src/core/tools/shell-launcher.js";
 import { CLI_PATH, createCliSandbox } from "../helpers/cli-sandbox.js";
 import { startFakeModelServerForFile, textReply, toolCallReply } from "../helpers/fake-model-server.js";
 import { waitFor } from "../helpers/interactive-terminal.js";
-import { childrenOf, isRunning } from "../helpers/processes.js";
+import { childrenOf, isRunning, procStatFields } from "../helpers/processes.js";
 import { useTempDir } from "../helpers/tools-fixtures.js";
 
 const tempDir = useTempDir("agent-bash-launcher-");
@@ -171,8 +171,14 @@ describe.skipIf(process.platform !== "linux")("the bash launcher", () => {
 		const launcher = parentOf((await exec("echo $PPID")).text);
 		const standby = await standbyOf(launcher);
 		process.kill(launcher, "SIGKILL");
-		// Given before this process learns of the death: the orphaned standby must not run it (no one would report
-		// its exit code).
+		// Given once the launcher is dead but before this process learns of it (it is a zombie until this process
+		// collects it, in its event loop: not yielded to here): the orphaned standby must not run the command, as no
+		// one would report its exit code. A launcher killed while the standby starts a command may leave that
+		// command's exit code unknown, as one killed while it runs a command does.
+		const deadline = Date.now() + 10_000;
+		while (procStatFields(launcher)?.[0] !== "Z" && Date.now() < deadline) {
+			// Busy: a timer would let the event loop collect it.
+		}
 		expect(await exec("echo ok")).toEqual({ text: "ok\n", exitCode: 0 });
 		await waitFor(() => !isRunning(standby), "the standby to end", 10_000);
 	});

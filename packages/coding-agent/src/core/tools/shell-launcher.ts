@@ -139,15 +139,16 @@ function spawnCommand({ shell, command, cwd, env }: ShellRequest, handlers: Comm
 // the agent waits for the model instead of after the model asked for the command. The standby reads the request
 // itself: a line on stdin (from a pipe bash reads one byte per system call), then the cwd and command, each ended
 // by NUL, from `req` (from a file it reads them in blocks). It checks that the launcher is still its parent (one
-// killed while idle must not leave an orphan that runs the next command with no one to report its exit), opens the
-// output FIFO (the agent opened the read end before it sent the line), says `pid`, and execs the command. Failing
-// before that, it exits without a `pid` line, which tells the agent to run the command itself. At the end of its
-// input it ends the launcher (TERM, trapped: the launcher then removes its directory). `set -m` gives each standby
-// its own process group; the job notices it prints go to stderr, which is /dev/null. Its variables are named so
-// that no variable of the command's environment is one of them (an imported variable stays exported: assigning it
-// would change the command's environment). It removes its directory when it exits: at the end of its input, or
-// when it writes to an agent that is gone (SIGPIPE, trapped; a caught signal is the default again in the standby and
-// the command). An agent killed outside its control cannot remove it, and `req` holds the last command.
+// killed while idle must not leave an orphan that runs the next command with no one to report its exit; one killed
+// just as the standby starts a command leaves that command's exit code unknown, as one killed while a command runs
+// does), opens the output FIFO (the agent opened the read end before it sent the line), says `pid`, and execs the
+// command. Failing before that, it exits without a `pid` line, which tells the agent to run the command itself. At
+// the end of its input it ends the launcher (TERM, trapped: the launcher then removes its directory). `set -m` gives
+// each standby its own process group; the job notices it prints go to stderr, which is /dev/null. Its variables are
+// named so that no variable of the command's environment is one of them (an imported variable stays exported:
+// assigning it would change the command's environment). It removes its directory when it exits: at the end of its
+// input, or when it writes to an agent that is gone (SIGPIPE, trapped; a caught signal is the default again in the
+// standby and the command). An agent killed outside its control cannot remove it, and `req` holds the last command.
 const LAUNCHER_SCRIPT = `__l_dir=$1 __l_had_shlvl=$2 __l_shlvl=$3 __l_had_oldpwd=$4 __l_oldpwd=$5 __l_had_bash_env=$6 __l_bash_env=$7
 shift 7
 trap '[ -d "$__l_dir" ] && rm -rf -- "$__l_dir"' EXIT

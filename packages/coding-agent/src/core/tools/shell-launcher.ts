@@ -336,15 +336,9 @@ class Launcher {
 			this.retire();
 			return spawnDirectly();
 		}
-		if (this.ready && !run.openOutput(this.fifo)) {
-			this.retire();
-			return spawnDirectly();
-		}
 		this.current = run;
 		this.keepAlive(true);
-		// Not before it is ready: the standby opens the output FIFO for writing once it has the line, and that
-		// waits for a reader.
-		if (this.ready) this.child.stdin?.write("\n");
+		if (this.ready) this.send(run);
 		return run;
 	}
 
@@ -388,10 +382,7 @@ class Launcher {
 	private onControl(line: string): void {
 		if (line === "ready") {
 			this.ready = true;
-			const run = this.current;
-			if (!run) return;
-			if (run.openOutput(this.fifo)) this.child.stdin?.write("\n");
-			else this.giveUp(run);
+			if (this.current) this.send(this.current);
 		} else if (line.startsWith("pid ")) {
 			this.current?.started(Number(line.slice(4)));
 		} else if (line.startsWith("exit ")) {
@@ -405,6 +396,15 @@ class Launcher {
 			this.keepAlive(false);
 			run?.exit(Number(line.slice(5)));
 		}
+	}
+
+	/**
+	 * Gives the standby `run`'s line once its output's read end is open: the standby opens the FIFO for writing once
+	 * it has the line, and that waits for a reader. Sent once the launcher is ready.
+	 */
+	private send(run: LauncherRun): void {
+		if (run.openOutput(this.fifo)) this.child.stdin?.write("\n");
+		else this.giveUp(run);
 	}
 
 	/** Retires it and has `run`, which it did not start, spawned directly. */
